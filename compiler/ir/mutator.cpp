@@ -1,0 +1,237 @@
+// mutator.cpp - default rebuilding of IRMutator ---------------------------//
+// Each default returns `self` when no child changed (same_as), so passes that
+// change nothing keep every id.
+#include "compiler/ir/mutator.h"
+
+namespace exgc {
+
+Expr IRMutator::mutate(const Expr &e) {
+  if (!e)
+    return e;
+  switch (e->kind) {
+#define EXGC_EXPR(Name)                                                        \
+  case ExprKind::Name:                                                         \
+    return mutate_node(e.as<Name>(), e);
+#include "compiler/ir/node_kinds.def"
+  }
+  EXGC_UNREACHABLE("expr kind");
+}
+
+Block IRMutator::mutate(const Stmt &s) {
+  switch (s->kind) {
+#define EXGC_STMT(Name)                                                        \
+  case StmtKind::Name:                                                         \
+    return mutate_node(s.as<Name>(), s);
+#include "compiler/ir/node_kinds.def"
+  }
+  EXGC_UNREACHABLE("stmt kind");
+}
+
+Block IRMutator::mutate(const Block &b) {
+  Block out;
+  out.reserve(b.size());
+  for (const Stmt &s : b) {
+    Block r = mutate(s);
+    out.insert(out.end(), r.begin(), r.end());
+  }
+  return same_block(out, b) ? b : out;
+}
+
+std::vector<Expr> IRMutator::mutate_exprs(const std::vector<Expr> &es, bool &changed) {
+  std::vector<Expr> out;
+  out.reserve(es.size());
+  for (const Expr &e : es) {
+    out.push_back(mutate(e));
+    changed |= !out.back().same_as(e);
+  }
+  return out;
+}
+
+std::vector<KwArg> IRMutator::mutate_kwargs(const std::vector<KwArg> &ks, bool &changed) {
+  std::vector<KwArg> out = ks;
+  for (KwArg &k : out) {
+    Expr v = mutate(k.value);
+    changed |= !v.same_as(k.value);
+    k.value = v;
+  }
+  return out;
+}
+
+Type IRMutator::mutate_type(const Type &t) {
+  Type out = t;
+  bool changed = false;
+  out.shape = mutate_exprs(t.shape, changed);
+  out.ring = mutate_exprs(t.ring, changed);
+  out.mem = mutate(t.mem);
+  return out;
+}
+
+static bool same_type(const Type &a, const Type &b) {
+  auto same = [](const std::vector<Expr> &x, const std::vector<Expr> &y) {
+    for (size_t i = 0; i < x.size(); ++i)
+      if (!x[i].same_as(y[i]))
+        return false;
+    return x.size() == y.size();
+  };
+  return same(a.shape, b.shape) && same(a.ring, b.ring) && a.mem.same_as(b.mem);
+}
+
+Proc IRMutator::mutate_proc(const Proc &p) {
+  bool changed = false;
+  std::vector<Arg> args = p->args;
+  for (Arg &a : args) {
+    Type t = mutate_type(a.type);
+    changed |= !same_type(t, a.type);
+    a.type = t;
+  }
+  std::vector<Expr> preds = mutate_exprs(p->preds, changed);
+  Block body = mutate(p->body);
+  changed |= !same_block(body, p->body);
+  if (!changed)
+    return p;
+  auto np = std::make_shared<ProcNode>(*p);
+  np->args = std::move(args);
+  np->preds = std::move(preds);
+  np->body = std::move(body);
+  np->id = fresh_node_id();
+  return np;
+}
+
+// --- Expressions -------------------------------------------------------------
+
+Expr IRMutator::mutate_node(const IntImm *, const Expr &self) { return self; }
+Expr IRMutator::mutate_node(const FloatImm *, const Expr &self) { return self; }
+Expr IRMutator::mutate_node(const BoolImm *, const Expr &self) { return self; }
+Expr IRMutator::mutate_node(const StrImm *, const Expr &self) { return self; }
+Expr IRMutator::mutate_node(const Var *, const Expr &self) { return self; }
+
+Expr IRMutator::mutate_node(const Read *op, const Expr &self) {
+  bool changed = false;
+  std::vector<Expr> idx = mutate_exprs(op->idx, changed);
+  return changed ? Read::make(op->buf, std::move(idx), op->type, op->loc) : self;
+}
+
+Expr IRMutator::mutate_node(const WindowExpr *op, const Expr &self) {
+  bool changed = false;
+  std::vector<WindowIdx> idx = op->idx;
+  for (WindowIdx &w : idx) {
+    Expr lo = mutate(w.lo), hi = mutate(w.hi);
+    changed |= !lo.same_as(w.lo) || !hi.same_as(w.hi);
+    w.lo = lo;
+    w.hi = hi;
+  }
+  return changed ? WindowExpr::make(op->buf, std::move(idx), op->type, op->loc) : self;
+}
+
+Expr IRMutator::mutate_node(const BinOp *op, const Expr &self) {
+  Expr a = mutate(op->a), b = mutate(op->b);
+  if (a.same_as(op->a) && b.same_as(op->b))
+    return self;
+  return BinOp::make(op->op, a, b, op->loc);
+}
+
+Expr IRMutator::mutate_node(const UnOp *op, const Expr &self) {
+  Expr a = mutate(op->a);
+  return a.same_as(op->a) ? self : UnOp::make(op->op, a, op->loc);
+}
+
+Expr IRMutator::mutate_node(const Call *op, const Expr &self) {
+  bool changed = false;
+  std::vector<Expr> args = mutate_exprs(op->args, changed);
+  std::vector<KwArg> kw = mutate_kwargs(op->kwargs, changed);
+  return changed ? Call::make(op->func, std::move(args), std::move(kw), op->type, op->loc) : self;
+}
+
+Expr IRMutator::mutate_node(const ListExpr *op, const Expr &self) {
+  bool changed = false;
+  std::vector<Expr> elems = mutate_exprs(op->elems, changed);
+  return changed ? ListExpr::make(std::move(elems), op->loc) : self;
+}
+
+// --- Statements --------------------------------------------------------------
+
+Block IRMutator::mutate_node(const Assign *op, const Stmt &self) {
+  bool changed = false;
+  std::vector<Expr> idx = mutate_exprs(op->idx, changed);
+  Expr rhs = mutate(op->rhs);
+  if (!changed && rhs.same_as(op->rhs))
+    return {self};
+  return {Assign::make(op->buf, std::move(idx), rhs, op->loc)};
+}
+
+Block IRMutator::mutate_node(const Reduce *op, const Stmt &self) {
+  bool changed = false;
+  std::vector<Expr> idx = mutate_exprs(op->idx, changed);
+  Expr rhs = mutate(op->rhs);
+  if (!changed && rhs.same_as(op->rhs))
+    return {self};
+  return {Reduce::make(op->buf, std::move(idx), rhs, op->loc)};
+}
+
+Block IRMutator::mutate_node(const Alloc *op, const Stmt &self) {
+  Type t = mutate_type(op->type);
+  return same_type(t, op->type) ? Block{self} : Block{Alloc::make(op->name, t, op->loc)};
+}
+
+Block IRMutator::mutate_node(const WindowStmt *op, const Stmt &self) {
+  Expr rhs = mutate(op->rhs), mem = mutate(op->mem);
+  if (rhs.same_as(op->rhs) && mem.same_as(op->mem))
+    return {self};
+  return {WindowStmt::make(op->name, rhs, mem, op->loc)};
+}
+
+Block IRMutator::mutate_node(const For *op, const Stmt &self) {
+  bool changed = false;
+  Expr lo = mutate(op->lo), hi = mutate(op->hi);
+  LoopMode mode = op->mode;
+  mode.kwargs = mutate_kwargs(op->mode.kwargs, changed);
+  Block body = mutate(op->body);
+  if (!changed && lo.same_as(op->lo) && hi.same_as(op->hi) && same_block(body, op->body))
+    return {self};
+  return {For::make(op->iter, lo, hi, std::move(mode), std::move(body), op->loc)};
+}
+
+Block IRMutator::mutate_node(const If *op, const Stmt &self) {
+  Expr cond = mutate(op->cond);
+  Block t = mutate(op->then_body), e = mutate(op->else_body);
+  if (cond.same_as(op->cond) && same_block(t, op->then_body) && same_block(e, op->else_body))
+    return {self};
+  return {If::make(cond, std::move(t), std::move(e), op->loc)};
+}
+
+Block IRMutator::mutate_node(const Pass *, const Stmt &self) { return {self}; }
+
+Block IRMutator::mutate_node(const CallStmt *op, const Stmt &self) {
+  bool changed = false;
+  std::vector<Expr> args = mutate_exprs(op->args, changed);
+  std::vector<KwArg> kw = mutate_kwargs(op->kwargs, changed);
+  std::vector<Expr> bars = mutate_exprs(op->barriers, changed);
+  if (!changed)
+    return {self};
+  return {CallStmt::make(op->callee, std::move(args), std::move(kw), std::move(bars), op->loc)};
+}
+
+Block IRMutator::mutate_node(const With *op, const Stmt &self) {
+  Expr ctx = mutate(op->ctx);
+  Block body = mutate(op->body);
+  if (ctx.same_as(op->ctx) && same_block(body, op->body))
+    return {self};
+  return {With::make(ctx, std::move(body), op->loc)};
+}
+
+Block IRMutator::mutate_node(const Fence *, const Stmt &self) { return {self}; }
+
+Block IRMutator::mutate_node(const Arrive *op, const Stmt &self) {
+  bool changed = false;
+  std::vector<Expr> bars = mutate_exprs(op->barriers, changed);
+  return changed ? Block{Arrive::make(op->timeline, std::move(bars), op->loc)} : Block{self};
+}
+
+Block IRMutator::mutate_node(const Await *op, const Stmt &self) {
+  Expr bar = mutate(op->bar), n = mutate(op->n);
+  if (bar.same_as(op->bar) && n.same_as(op->n))
+    return {self};
+  return {Await::make(bar, op->timeline, n, op->loc)};
+}
+
+} // namespace exgc

@@ -1,0 +1,312 @@
+// nodes.cpp - checked constructors of the IR nodes ------------------------//
+#include "compiler/ir/nodes.h"
+
+#include <atomic>
+
+namespace exgc {
+
+NodeId fresh_node_id() {
+  static std::atomic<NodeId> next{1};
+  return next++;
+}
+
+Sym Sym::fresh(std::string name) {
+  static std::atomic<uint32_t> next{1};
+  return Sym{std::move(name), next++};
+}
+
+bool is_control(ValueType t) {
+  return t == ValueType::Int || t == ValueType::Size || t == ValueType::Index ||
+         t == ValueType::Bool;
+}
+
+bool is_data(ValueType t) {
+  switch (t) {
+  case ValueType::F16: case ValueType::BF16: case ValueType::F32: case ValueType::F64:
+  case ValueType::I8: case ValueType::U8: case ValueType::U16: case ValueType::I32:
+  case ValueType::E4M3: case ValueType::E5M2: case ValueType::R:
+    return true;
+  default:
+    return false;
+  }
+}
+
+namespace {
+struct TypeName {
+  ValueType type;
+  const char *name;
+};
+const TypeName kTypeNames[] = {
+    {ValueType::Int, "int"},   {ValueType::Size, "size"},   {ValueType::Index, "index"},
+    {ValueType::Bool, "bool"}, {ValueType::F16, "f16"},     {ValueType::BF16, "bf16"},
+    {ValueType::F32, "f32"},   {ValueType::F64, "f64"},     {ValueType::I8, "i8"},
+    {ValueType::U8, "u8"},     {ValueType::U16, "u16"},     {ValueType::I32, "i32"},
+    {ValueType::E4M3, "e4m3"}, {ValueType::E5M2, "e5m2"},   {ValueType::R, "R"},
+    {ValueType::Str, "str"},   {ValueType::Meta, "meta"},
+};
+} // namespace
+
+const char *value_type_name(ValueType t) {
+  for (const TypeName &n : kTypeNames)
+    if (n.type == t)
+      return n.name;
+  return "?";
+}
+
+bool parse_value_type(const std::string &s, ValueType &out) {
+  for (const TypeName &n : kTypeNames) {
+    if (n.type == ValueType::Int || n.type == ValueType::Str || n.type == ValueType::Meta)
+      continue;
+    if (s == n.name) {
+      out = n.type;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool same_block(const Block &a, const Block &b) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!a[i].same_as(b[i]))
+      return false;
+  return true;
+}
+
+// --- Types -------------------------------------------------------------------
+
+Type Type::control(ValueType t, SrcLoc loc) {
+  EXGC_CHECK(is_control(t)) << value_type_name(t);
+  Type ty;
+  ty.kind = Kind::Control;
+  ty.scalar = t;
+  ty.loc = loc;
+  return ty;
+}
+
+Type Type::data(ValueType t, std::vector<Expr> shape, Expr mem, bool window, SrcLoc loc) {
+  EXGC_CHECK(is_data(t)) << value_type_name(t);
+  Type ty;
+  ty.kind = Kind::Data;
+  ty.scalar = t;
+  ty.shape = std::move(shape);
+  ty.mem = std::move(mem);
+  ty.window = window;
+  ty.loc = loc;
+  return ty;
+}
+
+Type Type::barrier(std::vector<Expr> shape, std::vector<Expr> ring, Expr mem, SrcLoc loc) {
+  EXGC_CHECK(ring.empty() || ring.size() == shape.size()) << "one ring entry per dimension";
+  Type ty;
+  ty.kind = Kind::Barrier;
+  ty.scalar = ValueType::Meta;
+  ty.shape = std::move(shape);
+  ty.ring = std::move(ring);
+  if (ty.ring.empty())
+    ty.ring.resize(ty.shape.size());
+  ty.mem = std::move(mem);
+  ty.loc = loc;
+  return ty;
+}
+
+// --- Expressions -------------------------------------------------------------
+
+Expr IntImm::make(int64_t v, SrcLoc loc) { return Expr(std::make_shared<IntImm>(v, loc)); }
+Expr FloatImm::make(double v, SrcLoc loc) { return Expr(std::make_shared<FloatImm>(v, loc)); }
+Expr BoolImm::make(bool v, SrcLoc loc) { return Expr(std::make_shared<BoolImm>(v, loc)); }
+Expr StrImm::make(std::string v, SrcLoc loc) {
+  return Expr(std::make_shared<StrImm>(std::move(v), loc));
+}
+
+Expr Var::make(Sym name, ValueType type, SrcLoc loc) {
+  EXGC_CHECK(!name.name.empty()) << "a variable needs a name";
+  return Expr(std::make_shared<Var>(std::move(name), type, loc));
+}
+
+Expr Read::make(Sym buf, std::vector<Expr> idx, ValueType type, SrcLoc loc) {
+  for (const Expr &e : idx)
+    EXGC_CHECK(e) << "null index of " << buf.name;
+  return Expr(std::make_shared<Read>(std::move(buf), std::move(idx), type, loc));
+}
+
+Expr WindowExpr::make(Sym buf, std::vector<WindowIdx> idx, ValueType type, SrcLoc loc) {
+  for (const WindowIdx &w : idx)
+    EXGC_CHECK(w.is_slice || w.lo) << "a point of a window needs an index";
+  return Expr(std::make_shared<WindowExpr>(std::move(buf), std::move(idx), type, loc));
+}
+
+size_t WindowExpr::rank() const {
+  size_t n = 0;
+  for (const WindowIdx &w : idx)
+    n += w.is_slice;
+  return n;
+}
+
+const char *binop_spelling(BinOpKind op) {
+  switch (op) {
+  case BinOpKind::Add: return "+";
+  case BinOpKind::Sub: return "-";
+  case BinOpKind::Mul: return "*";
+  case BinOpKind::Div: return "/";
+  case BinOpKind::Mod: return "%";
+  case BinOpKind::Lt: return "<";
+  case BinOpKind::Le: return "<=";
+  case BinOpKind::Gt: return ">";
+  case BinOpKind::Ge: return ">=";
+  case BinOpKind::Eq: return "==";
+  case BinOpKind::Ne: return "!=";
+  case BinOpKind::And: return "and";
+  case BinOpKind::Or: return "or";
+  }
+  EXGC_UNREACHABLE("binop kind");
+}
+
+int binop_precedence(BinOpKind op) {
+  switch (op) {
+  case BinOpKind::Or: return 1;
+  case BinOpKind::And: return 2;
+  case BinOpKind::Lt: case BinOpKind::Le: case BinOpKind::Gt: case BinOpKind::Ge:
+  case BinOpKind::Eq: case BinOpKind::Ne:
+    return 4;
+  case BinOpKind::Add: case BinOpKind::Sub: return 5;
+  case BinOpKind::Mul: case BinOpKind::Div: case BinOpKind::Mod: return 6;
+  }
+  EXGC_UNREACHABLE("binop kind");
+}
+
+bool is_comparison(BinOpKind op) { return binop_precedence(op) == 4; }
+
+namespace {
+/// Size < Index: mixing a size and an index gives an index; Int adapts.
+ValueType join_control(ValueType a, ValueType b) {
+  if (a == ValueType::Int)
+    return b;
+  if (b == ValueType::Int)
+    return a;
+  if (a == ValueType::Index || b == ValueType::Index)
+    return ValueType::Index;
+  return a;
+}
+} // namespace
+
+Expr BinOp::make(BinOpKind op, Expr a, Expr b, SrcLoc loc) {
+  EXGC_CHECK(a && b) << "null operand of " << binop_spelling(op);
+  ValueType t;
+  if (is_comparison(op) || op == BinOpKind::And || op == BinOpKind::Or)
+    t = ValueType::Bool;
+  else if (is_data(a->type))
+    t = a->type == ValueType::R && is_data(b->type) ? b->type : a->type;
+  else if (is_data(b->type))
+    t = b->type;
+  else if (is_control(a->type) && is_control(b->type))
+    t = join_control(a->type, b->type);
+  else
+    t = ValueType::Meta; // descriptors: `8 * cuda_thread`
+  return Expr(std::make_shared<BinOp>(op, std::move(a), std::move(b), t, loc));
+}
+
+Expr UnOp::make(UnOpKind op, Expr a, SrcLoc loc) {
+  EXGC_CHECK(a) << "null operand";
+  ValueType t = op == UnOpKind::Not ? ValueType::Bool : a->type;
+  return Expr(std::make_shared<UnOp>(op, std::move(a), t, loc));
+}
+
+Expr Call::make(std::string func, std::vector<Expr> args, std::vector<KwArg> kwargs,
+                ValueType type, SrcLoc loc) {
+  EXGC_CHECK(!func.empty()) << "a call needs a function name";
+  return Expr(std::make_shared<Call>(std::move(func), std::move(args), std::move(kwargs), type,
+                                     loc));
+}
+
+Expr ListExpr::make(std::vector<Expr> elems, SrcLoc loc) {
+  return Expr(std::make_shared<ListExpr>(std::move(elems), loc));
+}
+
+// --- Statements --------------------------------------------------------------
+
+Stmt Assign::make(Sym buf, std::vector<Expr> idx, Expr rhs, SrcLoc loc) {
+  EXGC_CHECK(rhs) << "assignment to " << buf.name << " without a value";
+  return Stmt(std::make_shared<Assign>(std::move(buf), std::move(idx), std::move(rhs), loc));
+}
+
+Stmt Reduce::make(Sym buf, std::vector<Expr> idx, Expr rhs, SrcLoc loc) {
+  EXGC_CHECK(rhs) << "reduction into " << buf.name << " without a value";
+  return Stmt(std::make_shared<Reduce>(std::move(buf), std::move(idx), std::move(rhs), loc));
+}
+
+Stmt Alloc::make(Sym name, Type type, SrcLoc loc) {
+  EXGC_CHECK(type.kind != Type::Kind::Control) << "only data and barriers are allocated";
+  return Stmt(std::make_shared<Alloc>(std::move(name), std::move(type), loc));
+}
+
+Stmt WindowStmt::make(Sym name, Expr rhs, Expr mem, SrcLoc loc) {
+  EXGC_CHECK(rhs && rhs.as<WindowExpr>()) << "a window statement binds a window expression";
+  return Stmt(std::make_shared<WindowStmt>(std::move(name), std::move(rhs), std::move(mem), loc));
+}
+
+const Expr *LoopMode::kwarg(const std::string &key) const {
+  for (const KwArg &k : kwargs)
+    if (k.key == key)
+      return &k.value;
+  return nullptr;
+}
+
+Stmt For::make(Sym iter, Expr lo, Expr hi, LoopMode mode, Block body, SrcLoc loc) {
+  EXGC_CHECK(lo && hi) << "loop " << iter.name << " needs bounds";
+  return Stmt(std::make_shared<For>(std::move(iter), std::move(lo), std::move(hi),
+                                    std::move(mode), std::move(body), loc));
+}
+
+Stmt If::make(Expr cond, Block then_body, Block else_body, SrcLoc loc) {
+  EXGC_CHECK(cond) << "if without a condition";
+  return Stmt(
+      std::make_shared<If>(std::move(cond), std::move(then_body), std::move(else_body), loc));
+}
+
+Stmt Pass::make(SrcLoc loc) { return Stmt(std::make_shared<Pass>(loc)); }
+
+Stmt CallStmt::make(std::string callee, std::vector<Expr> args, std::vector<KwArg> kwargs,
+                    std::vector<Expr> barriers, SrcLoc loc) {
+  EXGC_CHECK(!callee.empty()) << "a call needs a callee";
+  return Stmt(std::make_shared<CallStmt>(std::move(callee), std::move(args), std::move(kwargs),
+                                         std::move(barriers), loc));
+}
+
+Stmt With::make(Expr ctx, Block body, SrcLoc loc) {
+  EXGC_CHECK(ctx) << "with needs a context";
+  return Stmt(std::make_shared<With>(std::move(ctx), std::move(body), loc));
+}
+
+Stmt Fence::make(std::string first, std::string second, SrcLoc loc) {
+  return Stmt(std::make_shared<Fence>(std::move(first), std::move(second), loc));
+}
+
+Stmt Arrive::make(std::string timeline, std::vector<Expr> barriers, SrcLoc loc) {
+  EXGC_CHECK(!barriers.empty()) << "Arrive needs a barrier";
+  return Stmt(std::make_shared<Arrive>(std::move(timeline), std::move(barriers), loc));
+}
+
+Stmt Await::make(Expr bar, std::string timeline, Expr n, SrcLoc loc) {
+  EXGC_CHECK(bar && n) << "Await needs a barrier and a count";
+  return Stmt(std::make_shared<Await>(std::move(bar), std::move(timeline), std::move(n), loc));
+}
+
+// --- Procs -------------------------------------------------------------------
+
+const Arg *ProcNode::find_arg(const std::string &n) const {
+  for (const Arg &a : args)
+    if (a.name.name == n)
+      return &a;
+  return nullptr;
+}
+
+const InstrAttr *ProcNode::attr(const std::string &key) const {
+  for (const InstrAttr &a : attrs)
+    if (a.key == key)
+      return &a;
+  return nullptr;
+}
+
+} // namespace exgc

@@ -1,0 +1,25 @@
+// printer.h - the IR back to .exg text ------------------------------------//
+// Owns: the canonical text of every node. The output is valid .exg and
+// printing, parsing and printing again gives the same text (tested in
+// test/lit/roundtrip and test/unit/ir). Comments and blank lines of the source
+// are not kept; declarations are separated by one blank line.
+#pragma once
+#include <string>
+
+#include "compiler/ir/module.h"
+#include "compiler/ir/nodes.h"
+#include "compiler/ir/script.h"
+
+namespace exgc {
+
+std::string print_expr(const Expr &e);
+std::string print_type(const Type &t);
+/// Statements at `indent` levels of four spaces, each line ending in '\n'.
+std::string print_stmt(const Stmt &s, int indent = 0);
+std::string print_block(const Block &b, int indent);
+std::string print_proc(const ProcNode &p);
+std::string print_script_expr(const script::Expr &e);
+std::string print_script_block(const script::Block &b, int indent);
+std::string print_module(const Module &m);
+
+} // namespace exgc

@@ -1,0 +1,126 @@
+// diagnostics.cpp - formatting and rendering of diagnostics ---------------//
+#include "compiler/support/diagnostics.h"
+
+#include <cstdio>
+
+namespace exgc {
+
+DiagBuilder &DiagBuilder::note(SrcLoc loc, std::string message) {
+  engine_.at(index_).notes.push_back({loc, std::move(message)});
+  return *this;
+}
+
+std::string DiagEngine::format(DiagKind kind, const std::vector<std::string> &args) {
+  std::string out;
+  const char *f = diag_info(kind).format;
+  for (size_t i = 0; f[i]; ++i) {
+    if (f[i] == '{' && f[i + 1] >= '0' && f[i + 1] <= '9' && f[i + 2] == '}') {
+      size_t k = static_cast<size_t>(f[i + 1] - '0');
+      out += k < args.size() ? args[k] : "?";
+      i += 2;
+      continue;
+    }
+    out += f[i];
+  }
+  return out;
+}
+
+DiagBuilder DiagEngine::report_args(SrcLoc loc, DiagKind kind, std::vector<std::string> args) {
+  const DiagInfo &info = diag_info(kind);
+  diags_.push_back({kind, info.severity, loc, format(kind, args), {}});
+  if (info.severity == Severity::Error)
+    ++num_errors_;
+  return DiagBuilder(*this, diags_.size() - 1);
+}
+
+static const char *severity_name(Severity s) {
+  switch (s) {
+  case Severity::Error: return "error";
+  case Severity::Warning: return "warning";
+  case Severity::Note: return "note";
+  case Severity::Remark: return "remark";
+  }
+  return "error";
+}
+
+void DiagEngine::render_one(std::ostream &os, SrcLoc loc, const char *sev,
+                            const std::string &msg, const char *kind_name) const {
+  if (loc.valid())
+    os << sources_.name(loc.file) << ":" << loc.line << ":" << loc.col << ": ";
+  else if (loc.file)
+    os << sources_.name(loc.file) << ": ";
+  else
+    os << "exgc: ";
+  os << sev << ": " << msg;
+  if (kind_name)
+    os << " [" << kind_name << "]";
+  os << "\n";
+  if (!loc.valid())
+    return;
+  std::string line = sources_.line_text(loc.file, loc.line);
+  // Quote only printable text: a binary file must not garble the terminal.
+  std::string shown, caret;
+  for (size_t i = 0; i < line.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(line[i]);
+    shown += (c == '\t') ? ' ' : (c < 32 || c >= 127) ? '?' : static_cast<char>(c);
+    if (i + 1 < loc.col)
+      caret += ' ';
+  }
+  if (line.empty() && loc.col > 1)
+    caret.assign(loc.col - 1, ' ');
+  os << shown << "\n" << caret << "^\n";
+}
+
+void DiagEngine::render_text(std::ostream &os, bool show_kind) const {
+  for (const Diagnostic &d : diags_) {
+    render_one(os, d.loc, severity_name(d.severity), d.message,
+               show_kind ? diag_info(d.kind).name : nullptr);
+    for (const DiagNote &n : d.notes)
+      render_one(os, n.loc, "note", n.message, nullptr);
+  }
+}
+
+static void json_string(std::ostream &os, const std::string &s) {
+  os << '"';
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\')
+      os << '\\' << c;
+    else if (c < 32) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      os << buf;
+    } else
+      os << c;
+  }
+  os << '"';
+}
+
+static void json_loc(std::ostream &os, const SourceManager &sm, SrcLoc loc) {
+  os << "\"file\": ";
+  json_string(os, loc.file ? sm.name(loc.file) : "");
+  os << ", \"line\": " << loc.line << ", \"column\": " << loc.col;
+}
+
+void DiagEngine::render_json(std::ostream &os) const {
+  os << "[";
+  for (size_t i = 0; i < diags_.size(); ++i) {
+    const Diagnostic &d = diags_[i];
+    os << (i ? ",\n " : "\n ") << "{";
+    json_loc(os, sources_, d.loc);
+    os << ", \"severity\": \"" << severity_name(d.severity) << "\", \"kind\": \""
+       << diag_info(d.kind).name << "\", \"message\": ";
+    json_string(os, d.message);
+    os << ", \"notes\": [";
+    for (size_t j = 0; j < d.notes.size(); ++j) {
+      os << (j ? ", " : "") << "{";
+      json_loc(os, sources_, d.notes[j].loc);
+      os << ", \"message\": ";
+      json_string(os, d.notes[j].message);
+      os << "}";
+    }
+    os << "]}";
+  }
+  os << "\n]\n";
+}
+
+} // namespace exgc

@@ -1,0 +1,87 @@
+// diagnostics.h - located, registered diagnostics -------------------------//
+// Owns: DiagEngine, which collects diagnostics (each with a registered kind,
+// a location and notes) and renders them clang-style or as JSON. Every problem
+// the input can cause is reported here; our own bugs use EXGC_CHECK (check.h).
+//
+//   diag.error(loc, DiagKind::UnknownName, name).note(decl_loc, "declared here");
+#pragma once
+#include <cstdint>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "compiler/support/diag_kinds.h"
+#include "compiler/support/source_manager.h"
+
+namespace exgc {
+
+struct DiagNote {
+  SrcLoc loc;
+  std::string message;
+};
+
+struct Diagnostic {
+  DiagKind kind;
+  Severity severity;
+  SrcLoc loc;
+  std::string message;
+  std::vector<DiagNote> notes;
+};
+
+/// Converts a diagnostic argument to its text.
+inline std::string diag_arg(const std::string &s) { return s; }
+inline std::string diag_arg(const char *s) { return s; }
+inline std::string diag_arg(char c) { return std::string(1, c); }
+template <typename T> std::string diag_arg(const T &v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+class DiagEngine;
+
+/// Adds notes to the diagnostic just reported. Converts to `false` ("failed").
+class DiagBuilder {
+public:
+  DiagBuilder(DiagEngine &engine, size_t index) : engine_(engine), index_(index) {}
+  DiagBuilder &note(SrcLoc loc, std::string message);
+  operator bool() const { return false; }
+
+private:
+  DiagEngine &engine_;
+  size_t index_;
+};
+
+class DiagEngine {
+public:
+  explicit DiagEngine(const SourceManager &sources) : sources_(sources) {}
+
+  /// Reports a diagnostic of `kind` (severity from the registry) at `loc`.
+  template <typename... Args> DiagBuilder report(SrcLoc loc, DiagKind kind, const Args &...args) {
+    return report_args(loc, kind, {diag_arg(args)...});
+  }
+  DiagBuilder report_args(SrcLoc loc, DiagKind kind, std::vector<std::string> args);
+
+  unsigned num_errors() const { return num_errors_; }
+  bool has_errors() const { return num_errors_ != 0; }
+  const std::vector<Diagnostic> &diagnostics() const { return diags_; }
+  Diagnostic &at(size_t i) { return diags_[i]; }
+  const SourceManager &sources() const { return sources_; }
+
+  /// Clang-style text: `file:line:col: error: message [Kind]`, the line, a caret.
+  void render_text(std::ostream &os, bool show_kind) const;
+  /// One JSON array of {file, line, column, severity, kind, message, notes}.
+  void render_json(std::ostream &os) const;
+  /// The message of `kind` with its arguments substituted (exposed for tests).
+  static std::string format(DiagKind kind, const std::vector<std::string> &args);
+
+private:
+  void render_one(std::ostream &os, SrcLoc loc, const char *sev, const std::string &msg,
+                  const char *kind_name) const;
+  const SourceManager &sources_;
+  std::vector<Diagnostic> diags_;
+  unsigned num_errors_ = 0;
+};
+
+} // namespace exgc
