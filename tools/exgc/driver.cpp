@@ -1,0 +1,196 @@
+// driver.cpp - the pipeline of one exgc run --------------------------------//
+// load (parse, build, imports) -> [--emit=exg: print] -> typecheck (with the
+// bounds check) -> pick the procs -> emit CUDA (.cu + .h) or CPU reference C++.
+// Stages report through one DiagEngine; the driver stops after the first
+// stage that reported an error and renders everything at the end.
+#include "tools/exgc/driver.h"
+
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "compiler/codegen/cpp_backend.h"
+#include "compiler/codegen/cuda_backend.h"
+#include "compiler/frontend/load.h"
+#include "compiler/frontend/typecheck.h"
+#include "compiler/ir/printer.h"
+#include "compiler/ir/visitor.h"
+#include "compiler/support/check.h"
+#include "compiler/support/diagnostics.h"
+
+namespace exgc {
+
+std::string runtime_include_dir() { return std::string(EXGC_SOURCE_DIR) + "/runtime/include"; }
+std::string default_stdlib_dir() { return std::string(EXGC_SOURCE_DIR) + "/stdlib"; }
+
+namespace {
+
+/// `dir/name.exg` -> `name` + ext, in the current directory.
+std::string derived_output(const std::string &input, const std::string &ext) {
+  std::string base = input.substr(input.find_last_of('/') + 1);
+  size_t dot = base.find_last_of('.');
+  if (dot != std::string::npos && dot > 0)
+    base = base.substr(0, dot);
+  return base + ext;
+}
+
+/// `k.cu` -> `k.h`; the header sits beside the .cu file.
+std::string header_path_for(const std::string &cu_path) {
+  size_t slash = cu_path.find_last_of('/');
+  size_t dot = cu_path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+    return cu_path + ".h";
+  return cu_path.substr(0, dot) + ".h";
+}
+
+bool write_file(const std::string &path, const std::string &text, DiagEngine &diag) {
+  if (path == "-") {
+    std::cout << text;
+    return true;
+  }
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) {
+    diag.report(SrcLoc{}, DiagKind::OutputUnwritable, path, "the file could not be written");
+    return false;
+  }
+  return true;
+}
+
+struct HasDeviceFunction : IRVisitor {
+  bool found = false;
+  void visit_node(const With *op) override {
+    if (const auto *c = op->ctx.as<Call>(); c && c->func == "CudaDeviceFunction")
+      found = true;
+    IRVisitor::visit_node(op);
+  }
+};
+
+/// The procs to compile: -e names, else the module's exports, else every proc
+/// (not instr) the main module defines. Schedules cannot be compiled yet.
+bool select_procs(const Program &prog, const DriverOptions &opts, DiagEngine &diag,
+                  std::vector<Proc> &out) {
+  const Module &m = prog.main();
+  std::vector<std::pair<std::string, SrcLoc>> names;
+  for (const std::string &e : opts.entry_procs)
+    names.push_back({e, SrcLoc{m.file, 0, 0}});
+  if (names.empty())
+    for (const Decl &d : m.decls)
+      if (const auto *e = std::get_if<ExportDecl>(&d))
+        for (size_t i = 0; i < e->names.size(); ++i)
+          names.push_back({e->names[i], e->locs[i]});
+  bool ok = true;
+  std::set<std::string> seen;
+  auto take = [&](const std::string &name, SrcLoc loc) {
+    if (!seen.insert(name).second)
+      return;
+    if (Proc p = m.find_proc(name)) {
+      out.push_back(p);
+      return;
+    }
+    for (const Decl &d : m.decls)
+      if (const auto *s = std::get_if<ScheduleDecl>(&d); s && s->name == name) {
+        ok = diag.report(s->loc, DiagKind::NotSupportedYet, "compiling the result of a 'schedule'");
+        return;
+      }
+    ok = diag.report(loc, DiagKind::UnknownExportName, name);
+  };
+  if (!names.empty()) {
+    for (const auto &[name, loc] : names)
+      take(name, loc);
+    return ok;
+  }
+  for (const Decl &d : m.decls) {
+    if (const Proc *p = std::get_if<Proc>(&d); p && !(*p)->is_instr)
+      take((*p)->name, (*p)->loc);
+    else if (const auto *s = std::get_if<ScheduleDecl>(&d))
+      take(s->name, s->loc);
+  }
+  if (ok && out.empty())
+    diag.report(SrcLoc{m.file, 0, 0}, DiagKind::NothingToCompile, diag.sources().name(m.file));
+  return ok;
+}
+
+/// The sync checker does not run on .exg procs yet: say so for every compiled
+/// parallel proc rather than let a `check` look like it passed.
+void warn_unverified(const Program &prog, const std::vector<Proc> &procs, DiagEngine &diag) {
+  for (const Proc &p : procs) {
+    HasDeviceFunction v;
+    v.visit(p->body);
+    if (!v.found)
+      continue;
+    diag.report(p->loc, DiagKind::SyncNotVerified, p->name);
+  }
+  for (const Decl &d : prog.main().decls)
+    if (const auto *c = std::get_if<CheckDecl>(&d))
+      diag.report(c->loc, DiagKind::CheckNotRun, c->proc);
+}
+
+int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag) {
+  LoadOptions lo;
+  lo.include_dirs = opts.include_dirs;
+  lo.stdlib_dir = opts.stdlib_dir.empty() ? default_stdlib_dir() : opts.stdlib_dir;
+  std::unique_ptr<Program> prog = load_program(opts.input, lo, sources, diag);
+  if (!prog || diag.has_errors())
+    return 1;
+
+  if (opts.emit == EmitKind::Exg) {
+    std::string out = opts.output.empty() ? "-" : opts.output;
+    return write_file(out, print_module(prog->main()), diag) ? 0 : 1;
+  }
+
+  if (!typecheck(*prog, diag) || diag.has_errors())
+    return 1;
+  std::vector<Proc> procs;
+  if (!select_procs(*prog, opts, diag, procs))
+    return 1;
+  if (procs.empty())
+    return 0;
+
+  if (opts.emit == EmitKind::Cpp) {
+    std::ostringstream cpp;
+    if (!emit_cpp(*prog, procs, cpp, diag))
+      return 1;
+    std::string out = opts.output.empty() ? derived_output(opts.input, ".cpp") : opts.output;
+    return write_file(out, cpp.str(), diag) ? 0 : 1;
+  }
+
+  std::string cu_path = opts.output.empty() ? derived_output(opts.input, ".cu") : opts.output;
+  std::string h_path = header_path_for(cu_path);
+  std::string h_name = h_path.substr(h_path.find_last_of('/') + 1);
+  std::ostringstream cu, h;
+  if (!emit_cuda(*prog, procs, h_name, cu, h, diag))
+    return 1;
+  warn_unverified(*prog, procs, diag);
+  if (!write_file(cu_path, cu.str(), diag) || !write_file(h_path, h.str(), diag))
+    return 1;
+  return 0;
+}
+
+} // namespace
+
+int run_driver(const DriverOptions &opts) {
+  SourceManager sources;
+  DiagEngine diag(sources);
+  int rc;
+  try {
+    rc = compile(opts, sources, diag);
+  } catch (const InternalError &e) {
+    diag.report(SrcLoc{}, DiagKind::InternalFailure, "compiling '" + opts.input + "'", e.what());
+    rc = 3;
+  } catch (const std::exception &e) {
+    diag.report(SrcLoc{}, DiagKind::InternalFailure, "compiling '" + opts.input + "'", e.what());
+    rc = 3;
+  }
+  if (rc == 0 && diag.has_errors())
+    rc = 1;
+  if (opts.diag_format == DiagFormat::Json)
+    diag.render_json(std::cerr);
+  else
+    diag.render_text(std::cerr, opts.show_diag_kind);
+  return rc;
+}
+
+} // namespace exgc
