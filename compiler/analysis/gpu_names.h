@@ -1,0 +1,41 @@
+// gpu_names.h - the built-in names of the GPU annotations -----------------//
+// Owns: the sets of timelines, loop modes, collective units and `with`
+// contexts the language knows (LANGUAGE.md sections 4 and 5; the timeline
+// lists are those of reference exo_gpu_sync.md sections 3.1 and 3.4). The
+// typecheck rejects names outside these sets, so later stages can switch on
+// them without a default case for user mistakes.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace exgc::analysis {
+
+/// Timelines of Fence/Arrive/Await (`cuda_in_order`, `wgmma_async`, ...).
+const std::vector<std::string> &sync_timelines();
+/// Timelines of instructions (`timeline:` attribute): the reference's
+/// instr-tls without the `_instr` suffix (`tma_to_smem_async`, `wgmma_zero`).
+const std::vector<std::string> &instr_timelines();
+bool is_sync_timeline(const std::string &name);
+bool is_instr_timeline(const std::string &name);
+
+/// Loop modes and the keyword arguments each accepts.
+bool is_loop_mode(const std::string &name);
+bool loop_mode_accepts(const std::string &mode, const std::string &kwarg);
+
+/// Collective units usable as a name (`cuda_warp`) and those that are
+/// functions of integer parameters (`cuda_threads_strided(m, s)`: 2).
+bool is_unit_name(const std::string &name);
+/// Number of parameters of a parametric unit, or -1 when `name` is not one.
+int unit_function_arity(const std::string &name);
+
+/// `with` contexts and their keyword parameters.
+bool is_context(const std::string &name);
+bool context_accepts(const std::string &context, const std::string &kwarg);
+
+/// `key` of an instr attribute line (`template`, `emit`, ...).
+bool is_instr_attr(const std::string &key);
+
+/// "a, b or c" for diagnostics that list the choices.
+std::string join_choices(const std::vector<std::string> &names);
+
+} // namespace exgc::analysis

@@ -1,0 +1,111 @@
+// memories.cpp - the table of built-in memories ---------------------------//
+#include "compiler/analysis/memories.h"
+
+namespace exgc::analysis {
+
+namespace {
+
+const char *const kNoKwargs[] = {nullptr};
+const char *const kMbarrierKwargs[] = {"pre_arrive", nullptr};
+
+using K = MemKind;
+using S = MemSpace;
+
+// Columns: name, kind, space, #params, kwargs, host_access, device_access,
+// device_read_only, host_alloc, device_alloc, per_thread, needs_const_shape,
+// native_unit, cxx_element.
+const std::vector<MemoryInfo> kMemories = {
+    {"DRAM", K::Memory, S::Host, 0, kNoKwargs, true, false, false, true, false, false, false,
+     "", "{x}[{idx}]"},
+    // Device global memory, allocated by the host (cudaMallocAsync): the host
+    // only passes it on; kernels read and write it.
+    {"CudaGmemLinear", K::Memory, S::DeviceGlobal, 0, kNoKwargs, false, true, false, true, false,
+     false, false, "", "{x}[{idx}]"},
+    // A by-value kernel argument: written on the host, read-only on the device.
+    {"CudaGridConstant", K::Memory, S::GridConstant, 0, kNoKwargs, true, true, true, true, false,
+     false, true, "", "{x}[{idx}]"},
+    {"CudaSmemLinear", K::Memory, S::Shared, 0, kNoKwargs, false, true, false, false, true, false,
+     true, "cuda_cta_in_cluster", "{x}[{idx}]"},
+    // Element access goes through the swizzle wrapper (xor of address bits).
+    {"Sm90_SmemSwizzled", K::Memory, S::Shared, 1, kNoKwargs, false, true, false, false, true,
+     false, true, "cuda_cta_in_cluster", "{x}[{idx}]"},
+    {"CudaRmem", K::Memory, S::Registers, 0, kNoKwargs, false, true, false, false, true, true, true,
+     "cuda_thread", "{x}[{idx}]"},
+    {"CudaRmemUniform", K::Memory, S::Registers, 1, kNoKwargs, false, true, false, false, true,
+     true, true, "cuda_thread", "{x}[{idx}]"},
+    {"CudaRmemPacked32", K::Memory, S::Registers, 0, kNoKwargs, false, true, false, false, true,
+     true, true, "cuda_thread", "{x}[{idx}]"},
+    // wgmma operand and accumulator tiles: fragments spread over a warpgroup,
+    // touched only by instructions.
+    {"Sm90_RmemMatrixA", K::Memory, S::Registers, 0, kNoKwargs, false, true, false, false, true,
+     false, true, "cuda_warpgroup", ""},
+    {"Sm90_RmemMatrixD", K::Memory, S::Registers, 0, kNoKwargs, false, true, false, false, true,
+     false, true, "cuda_warpgroup", ""},
+    // Host-encoded TMA descriptor over a CudaGmemLinear tensor: (swizzle
+    // bytes, box rows, box columns). Read by TMA instructions only.
+    {"Sm90_tensorMap", K::SpecialWindow, S::GridConstant, 3, kNoKwargs, false, true, true, true,
+     false, false, false, "", ""},
+    {"CudaMbarrier", K::BarrierMechanism, S::Shared, 0, kMbarrierKwargs, false, true, false, false,
+     true, false, false, "cuda_cta_in_cluster", ""},
+    {"CudaCommitGroup", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs, false, true, false,
+     false, true, false, false, "cuda_thread", ""},
+    {"Sm80_CommitGroup", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs, false, true, false,
+     false, true, false, false, "cuda_thread", ""},
+    {"Sm90_TmaCommitGroup", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs, false, true, false,
+     false, true, false, false, "cuda_warp", ""},
+    {"Sm90_WgmmaCommitGroup", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs, false, true, false,
+     false, true, false, false, "cuda_warpgroup", ""},
+    {"CudaClusterSync", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs, false, true, false,
+     false, true, false, false, "cuda_cluster", ""},
+};
+
+} // namespace
+
+const std::vector<MemoryInfo> &all_memories() { return kMemories; }
+
+const MemoryInfo *find_memory(const std::string &name) {
+  for (const MemoryInfo &m : kMemories)
+    if (name == m.name)
+      return &m;
+  return nullptr;
+}
+
+int64_t MemoryRef::int_param(size_t i, int64_t fallback) const {
+  if (i >= params.size())
+    return fallback;
+  if (const auto *imm = params[i].as<IntImm>())
+    return imm->value;
+  return fallback;
+}
+
+const Expr *MemoryRef::kwarg(const std::string &key) const {
+  for (const KwArg &k : kwargs)
+    if (k.key == key)
+      return &k.value;
+  return nullptr;
+}
+
+std::string memory_name(const Expr &mem) {
+  if (const auto *v = mem.as<Var>())
+    return v->name.name;
+  if (const auto *c = mem.as<Call>())
+    return c->func;
+  return "";
+}
+
+MemoryRef resolve_memory(const Expr &mem) {
+  MemoryRef r;
+  if (!mem) {
+    r.info = find_memory("DRAM");
+    return r;
+  }
+  r.loc = mem->loc;
+  r.info = find_memory(memory_name(mem));
+  if (const auto *c = mem.as<Call>()) {
+    r.params = c->args;
+    r.kwargs = c->kwargs;
+  }
+  return r;
+}
+
+} // namespace exgc::analysis
