@@ -1,9 +1,15 @@
 // mutator.cpp - default rebuilding of IRMutator ---------------------------//
-// Each default returns `self` when no child changed (same_as), so passes that
-// change nothing keep every id.
+// Each default returns `self` when no child changed (same_as). A node rebuilt
+// because a child changed is a copy of the old node with the new children: it
+// keeps its NodeId and location, so the id names "this statement" across
+// rewrites (cursors forward by id). Brand-new nodes come from make().
 #include "compiler/ir/mutator.h"
 
 namespace exgc {
+namespace {
+/// A copy of `op` (same id, location and type) for the caller to edit.
+template <typename T> std::shared_ptr<T> copy_of(const T *op) { return std::make_shared<T>(*op); }
+} // namespace
 
 Expr IRMutator::mutate(const Expr &e) {
   if (!e)
@@ -93,8 +99,7 @@ Proc IRMutator::mutate_proc(const Proc &p) {
   np->args = std::move(args);
   np->preds = std::move(preds);
   np->body = std::move(body);
-  np->id = fresh_node_id();
-  return np;
+  return np; // the same proc, changed: it keeps its id like any rebuilt node
 }
 
 // --- Expressions -------------------------------------------------------------
@@ -108,7 +113,11 @@ Expr IRMutator::mutate_node(const Var *, const Expr &self) { return self; }
 Expr IRMutator::mutate_node(const Read *op, const Expr &self) {
   bool changed = false;
   std::vector<Expr> idx = mutate_exprs(op->idx, changed);
-  return changed ? Read::make(op->buf, std::move(idx), op->type, op->loc) : self;
+  if (!changed)
+    return self;
+  auto n = copy_of(op);
+  n->idx = std::move(idx);
+  return Expr(n);
 }
 
 Expr IRMutator::mutate_node(const WindowExpr *op, const Expr &self) {
@@ -120,32 +129,52 @@ Expr IRMutator::mutate_node(const WindowExpr *op, const Expr &self) {
     w.lo = lo;
     w.hi = hi;
   }
-  return changed ? WindowExpr::make(op->buf, std::move(idx), op->type, op->loc) : self;
+  if (!changed)
+    return self;
+  auto n = copy_of(op);
+  n->idx = std::move(idx);
+  return Expr(n);
 }
 
 Expr IRMutator::mutate_node(const BinOp *op, const Expr &self) {
   Expr a = mutate(op->a), b = mutate(op->b);
   if (a.same_as(op->a) && b.same_as(op->b))
     return self;
-  return BinOp::make(op->op, a, b, op->loc);
+  auto n = copy_of(op);
+  n->a = a;
+  n->b = b;
+  return Expr(n);
 }
 
 Expr IRMutator::mutate_node(const UnOp *op, const Expr &self) {
   Expr a = mutate(op->a);
-  return a.same_as(op->a) ? self : UnOp::make(op->op, a, op->loc);
+  if (a.same_as(op->a))
+    return self;
+  auto n = copy_of(op);
+  n->a = a;
+  return Expr(n);
 }
 
 Expr IRMutator::mutate_node(const Call *op, const Expr &self) {
   bool changed = false;
   std::vector<Expr> args = mutate_exprs(op->args, changed);
   std::vector<KwArg> kw = mutate_kwargs(op->kwargs, changed);
-  return changed ? Call::make(op->func, std::move(args), std::move(kw), op->type, op->loc) : self;
+  if (!changed)
+    return self;
+  auto n = copy_of(op);
+  n->args = std::move(args);
+  n->kwargs = std::move(kw);
+  return Expr(n);
 }
 
 Expr IRMutator::mutate_node(const ListExpr *op, const Expr &self) {
   bool changed = false;
   std::vector<Expr> elems = mutate_exprs(op->elems, changed);
-  return changed ? ListExpr::make(std::move(elems), op->loc) : self;
+  if (!changed)
+    return self;
+  auto n = copy_of(op);
+  n->elems = std::move(elems);
+  return Expr(n);
 }
 
 // --- Statements --------------------------------------------------------------
@@ -156,7 +185,10 @@ Block IRMutator::mutate_node(const Assign *op, const Stmt &self) {
   Expr rhs = mutate(op->rhs);
   if (!changed && rhs.same_as(op->rhs))
     return {self};
-  return {Assign::make(op->buf, std::move(idx), rhs, op->loc)};
+  auto n = copy_of(op);
+  n->idx = std::move(idx);
+  n->rhs = rhs;
+  return {Stmt(n)};
 }
 
 Block IRMutator::mutate_node(const Reduce *op, const Stmt &self) {
@@ -165,19 +197,29 @@ Block IRMutator::mutate_node(const Reduce *op, const Stmt &self) {
   Expr rhs = mutate(op->rhs);
   if (!changed && rhs.same_as(op->rhs))
     return {self};
-  return {Reduce::make(op->buf, std::move(idx), rhs, op->loc)};
+  auto n = copy_of(op);
+  n->idx = std::move(idx);
+  n->rhs = rhs;
+  return {Stmt(n)};
 }
 
 Block IRMutator::mutate_node(const Alloc *op, const Stmt &self) {
   Type t = mutate_type(op->type);
-  return same_type(t, op->type) ? Block{self} : Block{Alloc::make(op->name, t, op->loc)};
+  if (same_type(t, op->type))
+    return {self};
+  auto n = copy_of(op);
+  n->type = std::move(t);
+  return {Stmt(n)};
 }
 
 Block IRMutator::mutate_node(const WindowStmt *op, const Stmt &self) {
   Expr rhs = mutate(op->rhs), mem = mutate(op->mem);
   if (rhs.same_as(op->rhs) && mem.same_as(op->mem))
     return {self};
-  return {WindowStmt::make(op->name, rhs, mem, op->loc)};
+  auto n = copy_of(op);
+  n->rhs = rhs;
+  n->mem = mem;
+  return {Stmt(n)};
 }
 
 Block IRMutator::mutate_node(const For *op, const Stmt &self) {
@@ -188,7 +230,12 @@ Block IRMutator::mutate_node(const For *op, const Stmt &self) {
   Block body = mutate(op->body);
   if (!changed && lo.same_as(op->lo) && hi.same_as(op->hi) && same_block(body, op->body))
     return {self};
-  return {For::make(op->iter, lo, hi, std::move(mode), std::move(body), op->loc)};
+  auto n = copy_of(op);
+  n->lo = lo;
+  n->hi = hi;
+  n->mode = std::move(mode);
+  n->body = std::move(body);
+  return {Stmt(n)};
 }
 
 Block IRMutator::mutate_node(const If *op, const Stmt &self) {
@@ -196,7 +243,11 @@ Block IRMutator::mutate_node(const If *op, const Stmt &self) {
   Block t = mutate(op->then_body), e = mutate(op->else_body);
   if (cond.same_as(op->cond) && same_block(t, op->then_body) && same_block(e, op->else_body))
     return {self};
-  return {If::make(cond, std::move(t), std::move(e), op->loc)};
+  auto n = copy_of(op);
+  n->cond = cond;
+  n->then_body = std::move(t);
+  n->else_body = std::move(e);
+  return {Stmt(n)};
 }
 
 Block IRMutator::mutate_node(const Pass *, const Stmt &self) { return {self}; }
@@ -208,7 +259,11 @@ Block IRMutator::mutate_node(const CallStmt *op, const Stmt &self) {
   std::vector<Expr> bars = mutate_exprs(op->barriers, changed);
   if (!changed)
     return {self};
-  return {CallStmt::make(op->callee, std::move(args), std::move(kw), std::move(bars), op->loc)};
+  auto n = copy_of(op);
+  n->args = std::move(args);
+  n->kwargs = std::move(kw);
+  n->barriers = std::move(bars);
+  return {Stmt(n)};
 }
 
 Block IRMutator::mutate_node(const With *op, const Stmt &self) {
@@ -216,7 +271,10 @@ Block IRMutator::mutate_node(const With *op, const Stmt &self) {
   Block body = mutate(op->body);
   if (ctx.same_as(op->ctx) && same_block(body, op->body))
     return {self};
-  return {With::make(ctx, std::move(body), op->loc)};
+  auto n = copy_of(op);
+  n->ctx = ctx;
+  n->body = std::move(body);
+  return {Stmt(n)};
 }
 
 Block IRMutator::mutate_node(const Fence *, const Stmt &self) { return {self}; }
@@ -224,14 +282,21 @@ Block IRMutator::mutate_node(const Fence *, const Stmt &self) { return {self}; }
 Block IRMutator::mutate_node(const Arrive *op, const Stmt &self) {
   bool changed = false;
   std::vector<Expr> bars = mutate_exprs(op->barriers, changed);
-  return changed ? Block{Arrive::make(op->timeline, std::move(bars), op->loc)} : Block{self};
+  if (!changed)
+    return {self};
+  auto n = copy_of(op);
+  n->barriers = std::move(bars);
+  return {Stmt(n)};
 }
 
 Block IRMutator::mutate_node(const Await *op, const Stmt &self) {
   Expr bar = mutate(op->bar), n = mutate(op->n);
   if (bar.same_as(op->bar) && n.same_as(op->n))
     return {self};
-  return {Await::make(bar, op->timeline, n, op->loc)};
+  auto node = copy_of(op);
+  node->bar = bar;
+  node->n = n;
+  return {Stmt(node)};
 }
 
 } // namespace exgc

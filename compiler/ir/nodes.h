@@ -25,10 +25,12 @@
 // (`8 * cuda_thread`), contexts (`CudaDeviceFunction(blockDim=256)`); the front
 // end keeps them as expressions and the stage that needs one interprets it.
 //
-// Nodes are created only through their `make` functions, which check the
-// node's invariants and give it a fresh NodeId. Handles (Expr, Stmt) are
-// shared pointers to const nodes: a pass that changes nothing returns the same
-// handle (`same_as`), which ids, caches and forwarding rely on.
+// New nodes are created only through their `make` functions, which check the
+// node's invariants and give it a fresh NodeId. A node rebuilt with new
+// children (IRMutator) keeps its NodeId: the id names "this statement" across
+// rewrites, and cursors follow it. Handles (Expr, Stmt) are shared pointers to
+// const nodes: a pass that changes nothing returns the same handle
+// (`same_as`), so identity of handles means "unchanged".
 #pragma once
 #include <cstdint>
 #include <memory>

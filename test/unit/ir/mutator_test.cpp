@@ -55,6 +55,7 @@ TEST(Mutator, ChangeRebuildsOnlyThePath) {
   Block out = s.mutate(b);
   ASSERT_EQ(out.size(), 2u);
   EXPECT_FALSE(out[0].same_as(b[0]));
+  EXPECT_EQ(out[0]->id, b[0]->id); // rebuilt, but the same statement
   EXPECT_TRUE(out[1].same_as(b[1])); // untouched sibling
   const auto *loop = out[0].as<For>();
   ASSERT_NE(loop, nullptr);
