@@ -1,0 +1,178 @@
+// abi.cpp - parameter lists of generated functions ------------------------//
+#include "compiler/codegen/abi.h"
+
+namespace exgc::codegen {
+
+bool const_int(const Expr &e, int64_t &out) {
+  if (const auto *i = e.as<IntImm>()) {
+    out = i->value;
+    return true;
+  }
+  if (const auto *u = e.as<UnOp>()) {
+    int64_t a;
+    if (u->op != UnOpKind::Neg || !const_int(u->a, a))
+      return false;
+    out = -a;
+    return true;
+  }
+  const auto *op = e.as<BinOp>();
+  int64_t a, b;
+  if (!op || !const_int(op->a, a) || !const_int(op->b, b))
+    return false;
+  // Only small values are folded: the generated code does the same
+  // arithmetic in int64_t, and the folder must not overflow where it would not.
+  const int64_t lim = int64_t(1) << 31;
+  if (a > lim || a < -lim || b > lim || b < -lim)
+    return false;
+  switch (op->op) {
+  case BinOpKind::Add: out = a + b; return true;
+  case BinOpKind::Sub: out = a - b; return true;
+  case BinOpKind::Mul: out = a * b; return true;
+  case BinOpKind::Div:
+    if (b <= 0)
+      return false;
+    out = a >= 0 ? a / b : -((-a + b - 1) / b);
+    return true;
+  case BinOpKind::Mod:
+    if (b <= 0)
+      return false;
+    out = ((a % b) + b) % b;
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::vector<std::string> dense_strides(const std::vector<Expr> &shape, ExprEmitter &ex) {
+  std::vector<std::string> s(shape.size());
+  int64_t cprod = 1;
+  bool all_const = true;
+  std::string prod;
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (all_const)
+      s[d] = std::to_string(cprod);
+    else
+      s[d] = prod;
+    int64_t c;
+    if (all_const && const_int(shape[d], c) && c >= 0 && c < (int64_t(1) << 31) &&
+        cprod < (int64_t(1) << 31)) {
+      cprod *= c;
+      continue;
+    }
+    std::string e = paren(ex.ctrl(shape[d]));
+    if (all_const) {
+      prod = cprod == 1 ? e : e + " * " + std::to_string(cprod);
+      all_const = false;
+    } else {
+      prod = e + " * " + prod;
+    }
+    prod = paren(prod);
+  }
+  return s;
+}
+
+bool make_abi(const ProcNode &p, const std::vector<bool> &written, bool is_public,
+              NameScope &names, DiagEngine &diag, const std::string &backend, ProcAbi &out) {
+  bool ok = true;
+  for (size_t i = 0; i < p.args.size(); ++i) {
+    const Arg &a = p.args[i];
+    ParamAbi pa;
+    pa.arg = &a;
+    if (a.type.kind == Type::Kind::Barrier) {
+      pa.pass = ParamAbi::Pass::None;
+      out.params.push_back(pa);
+      continue;
+    }
+    pa.ctype = c_type(a.type.scalar);
+    if (pa.ctype.empty()) {
+      ok = diag.report(a.type.loc.valid() ? a.type.loc : a.loc, DiagKind::CodegenNotSupported,
+                       std::string("element type '") + value_type_name(a.type.scalar) + "'",
+                       backend);
+      continue;
+    }
+    pa.name = names.take(a.name.name);
+    bool w = i < written.size() && written[i];
+    if (a.type.kind == Type::Kind::Control) {
+      pa.pass = ParamAbi::Pass::Value;
+    } else if (!a.type.is_tensor()) {
+      pa.pass = w ? ParamAbi::Pass::Pointer : ParamAbi::Pass::Value;
+    } else {
+      pa.is_const = !w;
+      pa.pass = is_public && !a.type.window ? ParamAbi::Pass::Dense : ParamAbi::Pass::Strided;
+      if (pa.pass == ParamAbi::Pass::Strided)
+        for (size_t d = 0; d < a.type.shape.size(); ++d)
+          pa.stride_names.push_back(names.take(a.name.name + "_stride" + std::to_string(d)));
+    }
+    out.params.push_back(pa);
+  }
+  return ok;
+}
+
+std::string param_decls(const ProcAbi &abi) {
+  std::string s;
+  auto add = [&](const std::string &d) { s += (s.empty() ? "" : ", ") + d; };
+  for (const ParamAbi &p : abi.params) {
+    switch (p.pass) {
+    case ParamAbi::Pass::None:
+      break;
+    case ParamAbi::Pass::Value:
+      add(p.ctype + " " + p.name);
+      break;
+    case ParamAbi::Pass::Pointer:
+      add(p.ctype + " *" + p.name);
+      break;
+    case ParamAbi::Pass::Dense:
+    case ParamAbi::Pass::Strided:
+      add((p.is_const ? "const " : "") + p.ctype + " *" + p.name);
+      for (const std::string &s : p.stride_names)
+        add("int64_t " + s);
+      break;
+    }
+  }
+  return s;
+}
+
+void bind_params(const ProcAbi &abi, ExprEmitter &ex) {
+  // Scalars first: dense strides are expressions of the size arguments.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const ParamAbi &p : abi.params) {
+      const Arg &a = *p.arg;
+      Binding b;
+      b.sym = a.name;
+      b.type = a.type.scalar;
+      b.ctype = p.ctype;
+      b.mem = a.type.mem;
+      b.decl_loc = a.loc;
+      bool tensor = p.pass == ParamAbi::Pass::Dense || p.pass == ParamAbi::Pass::Strided;
+      if (tensor != (pass == 1))
+        continue;
+      switch (p.pass) {
+      case ParamAbi::Pass::None:
+        b.kind = Binding::Kind::Barrier;
+        break;
+      case ParamAbi::Pass::Value:
+        b.expr = p.name;
+        break;
+      case ParamAbi::Pass::Pointer:
+        b.expr = "(*" + p.name + ")";
+        b.writable = true;
+        break;
+      case ParamAbi::Pass::Dense:
+        b.kind = Binding::Kind::View;
+        b.expr = p.name;
+        b.is_const = p.is_const;
+        b.strides = dense_strides(a.type.shape, ex);
+        break;
+      case ParamAbi::Pass::Strided:
+        b.kind = Binding::Kind::View;
+        b.expr = p.name;
+        b.is_const = p.is_const;
+        b.strides = p.stride_names;
+        break;
+      }
+      ex.env().bind(a.name, b);
+    }
+  }
+}
+
+} // namespace exgc::codegen

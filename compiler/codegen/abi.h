@@ -1,0 +1,55 @@
+// abi.h - parameter lists of generated functions --------------------------//
+// Owns: the C ABI of generated functions (docs/abi.md is its user-facing
+// description). Two conventions:
+//  - public (the extern "C" functions of requested procs): size and index ->
+//    int64_t, bool -> bool, a data scalar -> by value, or a pointer when the
+//    proc writes it; a tensor `T[e0, e1]` -> a pointer to its first element
+//    (`const T*` when never written), dense row-major; a window `[T][e0, e1]`
+//    -> a pointer plus one int64_t stride (in elements) per dimension;
+//  - internal (static helpers): the same, except that every tensor is passed
+//    as a window, so callers may pass any view of their buffers.
+// Barrier arguments have no run-time value yet and are not passed.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "compiler/codegen/c_names.h"
+#include "compiler/codegen/expr_emitter.h"
+
+namespace exgc::codegen {
+
+struct ParamAbi {
+  enum class Pass { Value, Pointer, Dense, Strided, None };
+  const Arg *arg = nullptr;
+  Pass pass = Pass::Value;
+  std::string ctype;                     // scalar or element C type
+  std::string name;                      // the C parameter (value or pointer)
+  std::vector<std::string> stride_names; // Strided: one per dimension
+  bool is_const = false;                 // pointer to const
+};
+
+struct ProcAbi {
+  std::vector<ParamAbi> params;
+};
+
+/// The parameters of p. `written` comes from Effects::written. Reports
+/// element types the backends cannot store and returns false.
+bool make_abi(const ProcNode &p, const std::vector<bool> &written, bool is_public,
+              NameScope &names, DiagEngine &diag, const std::string &backend, ProcAbi &out);
+
+/// `int64_t n, float a, const float *x, int64_t x_stride0` (no leading comma).
+std::string param_decls(const ProcAbi &abi);
+
+/// Binds every argument of the proc to its parameters in ex.env(). Dense
+/// tensors get row-major strides computed from their shapes.
+void bind_params(const ProcAbi &abi, ExprEmitter &ex);
+
+/// Row-major strides of a tensor of this shape: "1" for the last dimension,
+/// products of the later extents (folded when constant) for the others.
+std::vector<std::string> dense_strides(const std::vector<Expr> &shape, ExprEmitter &ex);
+
+/// The value of a constant control expression (literals and + - * / % of
+/// them); false when it is not constant.
+bool const_int(const Expr &e, int64_t &out);
+
+} // namespace exgc::codegen

@@ -1,0 +1,123 @@
+// c_names.cpp - C++ spellings of names, types and literals ----------------//
+#include "compiler/codegen/c_names.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+namespace exgc::codegen {
+
+namespace {
+// C++17 keywords and alternative tokens, plus names the generated files
+// declare or call at global scope (a proc named `abort` or `main` would
+// otherwise clash with them).
+const std::set<std::string> kReserved = {
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
+    "case", "catch", "char", "char16_t", "char32_t", "class", "compl", "const", "constexpr",
+    "const_cast", "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast",
+    "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
+    "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+    "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
+    "reinterpret_cast", "return", "short", "signed", "sizeof", "static", "static_assert",
+    "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true", "try",
+    "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
+    "wchar_t", "while", "xor", "xor_eq", "main", "std", "abort", "exit", "int8_t", "uint8_t",
+    "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "size_t", "threadIdx",
+    "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "min", "max", "sqrt", "abs", "fmod",
+    "assert", "NULL", "errno", "stdin", "stdout", "stderr", "INT64_C"};
+} // namespace
+
+std::string c_identifier(const std::string &name) {
+  std::string s;
+  for (char c : name)
+    s += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
+    s = "v" + s;
+  // `__x` and `_X` are reserved to the implementation; `exg_` to us.
+  if (kReserved.count(s) || s.rfind("exg_", 0) == 0 || s.find("__") != std::string::npos ||
+      (s.size() > 1 && s[0] == '_' && std::isupper(static_cast<unsigned char>(s[1]))) ||
+      (s.rfind("cuda", 0) == 0) || s.rfind("CU", 0) == 0)
+    s += "_";
+  return s;
+}
+
+std::string NameScope::take(const std::string &base) { return take_internal(c_identifier(base)); }
+
+std::string NameScope::take_internal(const std::string &b) {
+  if (used_.insert(b).second)
+    return b;
+  for (int i = 1;; ++i) {
+    std::string n = b + "_" + std::to_string(i);
+    if (used_.insert(n).second)
+      return n;
+  }
+}
+
+std::string c_type(ValueType t) {
+  switch (t) {
+  case ValueType::Int: case ValueType::Size: case ValueType::Index: return "int64_t";
+  case ValueType::Bool: return "bool";
+  case ValueType::F32: return "float";
+  case ValueType::F64: return "double";
+  case ValueType::I8: return "int8_t";
+  case ValueType::U8: return "uint8_t";
+  case ValueType::U16: return "uint16_t";
+  case ValueType::I32: return "int32_t";
+  case ValueType::F16: case ValueType::BF16: case ValueType::E4M3: case ValueType::E5M2:
+  case ValueType::R: case ValueType::Str: case ValueType::Meta:
+    return "";
+  }
+  return "";
+}
+
+std::string c_int_literal(int64_t v) {
+  std::string s = std::to_string(v);
+  if (v > INT32_MAX || v < INT32_MIN)
+    s += "LL";
+  return v < 0 ? "(" + s + ")" : s;
+}
+
+std::string c_literal(double v, const std::string &ctype) {
+  if (ctype == "float" || ctype == "double") {
+    if (std::isnan(v))
+      return ctype == "float" ? "__builtin_nanf(\"\")" : "__builtin_nan(\"\")";
+    if (std::isinf(v))
+      return std::string(v < 0 ? "(-" : "(") +
+             (ctype == "float" ? "__builtin_inff())" : "__builtin_inf())");
+    char buf[64];
+    std::snprintf(buf, sizeof buf, ctype == "float" ? "%.9g" : "%.17g", v);
+    std::string s = buf;
+    if (s.find_first_of(".e") == std::string::npos)
+      s += ".0";
+    if (ctype == "float")
+      s += "f";
+    return v < 0 ? "(" + s + ")" : s;
+  }
+  if (ctype == "bool")
+    return v != 0 ? "true" : "false";
+  if (ctype == "int64_t" || ctype.empty())
+    return c_int_literal(static_cast<int64_t>(v));
+  return ctype + "(" + c_int_literal(static_cast<int64_t>(v)) + ")";
+}
+
+std::string paren(const std::string &s) {
+  bool atom = !s.empty();
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'))
+      atom = false;
+  if (atom)
+    return s;
+  if (s.size() >= 2 && s.front() == '(' && s.back() == ')') {
+    // Only when the outer parentheses match each other: "(a) + (b)" is not wrapped.
+    int depth = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+      depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
+      if (depth == 0 && i + 1 < s.size())
+        return "(" + s + ")";
+    }
+    return s;
+  }
+  return "(" + s + ")";
+}
+
+} // namespace exgc::codegen

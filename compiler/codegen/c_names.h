@@ -1,0 +1,48 @@
+// c_names.h - C++ spellings of names, types and literals ------------------//
+// Owns: how an .exg name becomes a C++ identifier that clashes with nothing
+// (keywords, the `exg_` prefix the generated code reserves for itself, other
+// names in the same function), and the C++ type of each element type. Both
+// backends use it, so the CPU reference and the CUDA host functions spell
+// the same proc with the same parameter names.
+#pragma once
+#include <cstdint>
+#include <set>
+#include <string>
+
+#include "compiler/ir/nodes.h"
+
+namespace exgc::codegen {
+
+/// Makes `name` a safe C++ identifier: C++ keywords, names of the C library
+/// the generated code may call, and names starting with `exg_` get a
+/// trailing `_` (the generated code never makes a name ending in `_`).
+std::string c_identifier(const std::string &name);
+
+/// The C names used in one generated function: `take` returns `base` made
+/// safe, or `base_1`, `base_2`... when taken already.
+class NameScope {
+public:
+  std::string take(const std::string &base);
+  /// Like take, for names the generated code makes for itself (`exg_task`):
+  /// `base` is used as it is, never made "safe".
+  std::string take_internal(const std::string &base);
+  /// Marks a name as used without renaming it (runtime helpers, parameters).
+  void reserve(const std::string &name) { used_.insert(name); }
+
+private:
+  std::set<std::string> used_;
+};
+
+/// The C++ type of a scalar: int64_t for size, index and integer literals,
+/// bool, float, double, int8_t, uint8_t, uint16_t, int32_t. Empty for the
+/// types the backends cannot store yet (f16, bf16, fp8) and for R.
+std::string c_type(ValueType t);
+
+/// A literal of C++ type `ctype` (one of c_type's results) with value v.
+std::string c_literal(double v, const std::string &ctype);
+std::string c_int_literal(int64_t v);
+
+/// `(s)` unless s is already an identifier, a number or parenthesized.
+std::string paren(const std::string &s);
+
+} // namespace exgc::codegen

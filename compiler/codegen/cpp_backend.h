@@ -1,0 +1,25 @@
+// cpp_backend.h - the CPU reference backend (`exgc --emit=cpp`) -----------//
+// Owns: emit_cpp, which writes one self-contained C++17 file computing the
+// sequential meaning of procs: loop modes, `with` blocks and sync statements
+// are ignored, instruction calls run the instruction's behavior, proc calls
+// call the callee (emitted as a helper with internal linkage, so several
+// generated files link into one program). Only the requested procs are
+// extern "C"; their ABI is in abi.h and docs/abi.md. Each returns 0, or the
+// source line of the first precondition (`assert`, or a `size` argument that
+// is not positive) its arguments violate, before doing any work.
+#pragma once
+#include <ostream>
+#include <vector>
+
+#include "compiler/frontend/program.h"
+#include "compiler/support/diagnostics.h"
+
+namespace exgc {
+
+/// Writes the CPU reference of `procs` (typechecked procs of `program`) to
+/// `out`. Returns false after reporting what it cannot translate (f16, bf16
+/// and fp8 element types, recursion); nothing useful is written then.
+bool emit_cpp(const Program &program, const std::vector<Proc> &procs, std::ostream &out,
+              DiagEngine &diag);
+
+} // namespace exgc

@@ -1,0 +1,437 @@
+// cuda_kernel.cpp - one `with CudaDeviceFunction` as a persistent kernel ---//
+#include "compiler/codegen/cuda_kernel.h"
+
+#include <map>
+
+#include "compiler/ir/printer.h"
+#include "compiler/ir/visitor.h"
+
+namespace exgc::codegen {
+
+const char *const kCudaBackend = "CUDA";
+
+const analysis::MemoryInfo *memory_of(const Binding &b) {
+  return analysis::resolve_memory(b.mem).info;
+}
+
+namespace {
+
+struct DeviceConfig {
+  int64_t block_dim = 0;
+  int64_t blocks_per_sm = 1;
+};
+
+bool parse_config(const With *w, DiagEngine &diag, DeviceConfig &cfg) {
+  const auto *c = w->ctx.as<Call>();
+  if (!c || !c->args.empty())
+    return diag.report(w->ctx->loc, DiagKind::CodegenNotSupported,
+                       "this form of 'CudaDeviceFunction'", kCudaBackend);
+  bool have_block = false;
+  for (const KwArg &k : c->kwargs) {
+    int64_t v = 0;
+    bool is_int = k.value && k.value.as<IntImm>();
+    if (is_int)
+      v = k.value.as<IntImm>()->value;
+    SrcLoc loc = k.loc.valid() ? k.loc : k.value->loc;
+    if (k.key == "blockDim") {
+      if (!is_int || v < 32 || v > 1024 || v % 32 != 0)
+        return diag.report(loc, DiagKind::BadDeviceFunctionParam, "blockDim",
+                           "a multiple of 32 from 32 to 1024");
+      cfg.block_dim = v;
+      have_block = true;
+    } else if (k.key == "blocks_per_sm") {
+      if (!is_int || v < 1 || v > 32)
+        return diag.report(loc, DiagKind::BadDeviceFunctionParam, "blocks_per_sm",
+                           "an integer from 1 to 32");
+      cfg.blocks_per_sm = v;
+    } else if (k.key == "clusterDim" && is_int && v == 1) {
+      continue;
+    } else {
+      return diag.report(loc, DiagKind::CodegenNotSupported, "'" + k.key + "=" +
+                         print_expr(k.value) + "'", kCudaBackend);
+    }
+  }
+  if (!have_block)
+    return diag.report(w->ctx->loc, DiagKind::BadDeviceFunctionParam, "blockDim",
+                       "given (warp roles are not supported yet)");
+  return true;
+}
+
+/// Threads in a collective unit: `cuda_thread`, `cuda_warp`, `cuda_warpgroup`,
+/// and `k * U` of them; false for any other unit.
+bool unit_threads(const Expr &u, int64_t &out) {
+  if (const auto *v = u.as<Var>()) {
+    const std::string &n = v->name.name;
+    out = n == "cuda_thread" ? 1 : n == "cuda_warp" ? 32 : n == "cuda_warpgroup" ? 128 : 0;
+    return out != 0;
+  }
+  const auto *m = u.as<BinOp>();
+  int64_t k, inner;
+  if (!m || m->op != BinOpKind::Mul)
+    return false;
+  if ((const_int(m->a, k) && unit_threads(m->b, inner)) ||
+      (const_int(m->b, k) && unit_threads(m->a, inner))) {
+    if (k < 1 || k > 1024)
+      return false;
+    out = k * inner;
+    return true;
+  }
+  return false;
+}
+
+/// Syms used by an expression.
+class SymFinder : public IRVisitor {
+public:
+  std::vector<Sym> syms;
+
+protected:
+  void visit_node(const Var *op) override { syms.push_back(op->name); }
+};
+
+/// Statements of a kernel. The current collective is a contiguous range of
+/// `coll_` threads; `tid_` is the C name of a thread's index in it.
+class DeviceStmtEmitter : public StmtEmitter {
+public:
+  DeviceStmtEmitter(ExprEmitter &ex, Writer &w, NameScope &names, Effects &fx,
+                    const ProcNode &proc, int64_t coll, std::string tid)
+      : StmtEmitter(ex, w, names, fx, proc), coll_(coll), tid_(std::move(tid)) {}
+
+protected:
+  void emit_store(const Stmt &s, const Sym &buf, const std::vector<Expr> &idx, const Expr &rhs,
+                  bool reduce) override {
+    if (coll_ > 1) {
+      ok_ = false;
+      ex_.diag().report(s->loc, DiagKind::CollectiveWrite, buf.name, coll_);
+      return;
+    }
+    StmtEmitter::emit_store(s, buf, idx, rhs, reduce);
+  }
+
+  void emit_alloc(const Alloc *a) override {
+    const Type &t = a->type;
+    if (t.kind == Type::Kind::Barrier)
+      return void(fail(a->loc, "'barrier' allocations"));
+    Binding b;
+    b.sym = a->name;
+    b.mem = t.mem;
+    b.decl_loc = a->loc;
+    b.in_device = true;
+    const analysis::MemoryInfo *m = memory_of(b);
+    std::string mname = m ? m->name : analysis::memory_name(t.mem);
+    if (m && m->space == analysis::MemSpace::Host) {
+      ok_ = false;
+      ex_.diag().report(a->loc, DiagKind::DeviceAccessesHostMemory, a->name.name, mname);
+      return;
+    }
+    if (!m || mname != "CudaRmem")
+      return void(fail(t.mem ? t.mem->loc : a->loc, "'" + mname + "'"));
+    b.type = t.scalar;
+    b.ctype = c_type(t.scalar);
+    if (b.ctype.empty())
+      return void(fail(t.loc.valid() ? t.loc : a->loc,
+                       std::string("element type '") + value_type_name(t.scalar) + "'"));
+    std::string name = names_.take(a->name.name);
+    b.expr = name;
+    if (!t.is_tensor()) {
+      w_.line(b.ctype + " " + name + " = 0;");
+      b.writable = true;
+      ex_.env().bind(a->name, b);
+      return;
+    }
+    int64_t count = 1;
+    for (const Expr &e : t.shape) {
+      int64_t c;
+      if (!const_int(e, c) || c < 1 || count * c > 65536) {
+        ok_ = false;
+        ex_.diag().report(e->loc.valid() ? e->loc : a->loc, DiagKind::RegisterShapeNotConstant,
+                          a->name.name);
+        return;
+      }
+      count *= c;
+    }
+    w_.line(b.ctype + " " + name + "[" + std::to_string(count) + "] = {};");
+    b.kind = Binding::Kind::View;
+    b.strides = dense_strides(t.shape, ex_);
+    ex_.env().bind(a->name, b);
+  }
+
+  void emit_window(const WindowStmt *w) override {
+    if (w->mem)
+      return void(fail(w->mem->loc, "'" + analysis::memory_name(w->mem) + "' windows"));
+    StmtEmitter::emit_window(w);
+  }
+
+  void emit_for(const For *f) override {
+    const std::string &mode = f->mode.name;
+    if (mode == "seq") {
+      std::string pragma;
+      if (const Expr *u = f->mode.kwarg("unroll")) {
+        int64_t k;
+        if (!const_int(*u, k) || k < 0)
+          return void(fail((*u)->loc, "a non-constant 'unroll'"));
+        pragma = k == 0 ? "#pragma unroll" : "#pragma unroll " + std::to_string(k);
+      }
+      return seq_for(f, pragma);
+    }
+    if (mode == "cuda_threads")
+      return threads_loop(f);
+    if (mode == "cuda_tasks") {
+      ok_ = false;
+      ex_.diag().report(f->loc, DiagKind::TaskNestShape,
+                        "'cuda_tasks' loop '" + f->iter.name + "' inside a task");
+      return;
+    }
+    fail(f->loc, "'" + mode + "' loops");
+  }
+
+  void threads_loop(const For *f) {
+    int64_t lo, hi, u = 1;
+    if (!const_int(f->lo, lo) || !const_int(f->hi, hi)) {
+      ok_ = false;
+      ex_.diag().report(f->loc, DiagKind::ThreadsLoopNotConstant, f->iter.name);
+      return;
+    }
+    if (const Expr *unit = f->mode.kwarg("unit"))
+      if (!unit_threads(*unit, u))
+        return void(fail((*unit)->loc, "the unit '" + print_expr(*unit) + "'"));
+    int64_t n = hi - lo;
+    w_.line("// for " + f->iter.name + " in cuda_threads(" + std::to_string(lo) + ", " +
+            std::to_string(hi) + ", unit=" + std::to_string(u) + " threads)");
+    if (n <= 0)
+      return; // no iteration: no thread runs the body
+    if (n * u > coll_) {
+      ok_ = false;
+      ex_.diag().report(f->loc, DiagKind::ThreadsExceedCollective, f->iter.name, n * u, coll_);
+      return;
+    }
+    w_.open(n * u < coll_ ? "if (" + tid_ + " < " + std::to_string(n * u) + ")" : "");
+    std::string it = names_.take(f->iter.name);
+    w_.line("const int64_t " + it + " = " + (lo ? std::to_string(lo) + " + " : "") + tid_ +
+            " / " + std::to_string(u) + ";");
+    std::string tid = tid_;
+    if (u < coll_) {
+      tid = names_.take_internal("exg_t");
+      w_.line("[[maybe_unused]] const int " + tid + " = " + tid_ + " % " + std::to_string(u) +
+              ";");
+    }
+    ex_.env().push();
+    Binding b;
+    b.sym = f->iter;
+    b.type = ValueType::Index;
+    b.ctype = "int64_t";
+    b.expr = it;
+    b.in_device = true;
+    ex_.env().bind(f->iter, b);
+    std::swap(tid, tid_);
+    int64_t saved = coll_;
+    coll_ = u;
+    block(f->body);
+    coll_ = saved;
+    std::swap(tid, tid_);
+    ex_.env().pop();
+    w_.close();
+  }
+
+  void emit_call(const CallStmt *c) override {
+    fail(c->loc, "the call of '" + c->callee + "' in device code");
+  }
+  void emit_with(const With *w) override {
+    const auto *c = w->ctx.as<Call>();
+    std::string name = c ? c->func : print_expr(w->ctx);
+    if (name == "CudaDeviceFunction") {
+      ok_ = false;
+      ex_.diag().report(w->loc, DiagKind::DeviceFunctionNested);
+      return;
+    }
+    fail(w->loc, "'" + name + "'");
+  }
+  void emit_sync(const Stmt &s) override {
+    const char *what = s.as<Fence>() ? "'Fence'" : s.as<Arrive>() ? "'Arrive'" : "'Await'";
+    fail(s->loc, what);
+  }
+  std::string status_check(const std::string &call) override { return call + ";"; }
+
+private:
+  int64_t coll_;
+  std::string tid_;
+};
+
+} // namespace
+
+bool emit_device_function(const With *w, KernelContext &ctx) {
+  DiagEngine &diag = ctx.host_ex.diag();
+  DeviceConfig cfg;
+  if (!parse_config(w, diag, cfg))
+    return false;
+
+  // The cuda_tasks nest: each loop alone in its parent's body.
+  std::vector<const For *> tasks;
+  const Block *body = &w->body;
+  while (body->size() == 1 && (*body)[0].as<For>() &&
+         (*body)[0].as<For>()->mode.name == "cuda_tasks") {
+    tasks.push_back((*body)[0].as<For>());
+    body = &tasks.back()->body;
+  }
+  if (tasks.empty() || (body == &w->body)) {
+    const Stmt &s = w->body.empty() ? Stmt() : w->body[0];
+    return diag.report(s ? s->loc : w->loc, DiagKind::TaskNestShape,
+                       "this statement is not a 'cuda_tasks' loop");
+  }
+  if (w->body.size() > 1)
+    return diag.report(w->body[1]->loc, DiagKind::TaskNestShape,
+                       "a statement after the 'cuda_tasks' loop '" + tasks[0]->iter.name + "'");
+  for (size_t k = 0; k < tasks.size(); ++k) {
+    SymFinder sf;
+    sf.visit(tasks[k]->lo);
+    sf.visit(tasks[k]->hi);
+    for (const Sym &s : sf.syms)
+      for (size_t j = 0; j < k; ++j)
+        if (s == tasks[j]->iter)
+          return diag.report(tasks[k]->loc, DiagKind::TaskBoundsDependOnTask,
+                             tasks[k]->iter.name, s.name);
+  }
+
+  // Host: task ranges.
+  ExprEmitter &hx = ctx.host_ex;
+  Writer &h = ctx.host;
+  h.open("{");
+  h.line("// " + print_expr(w->ctx) + ": kernel " + ctx.kernel_name);
+  std::vector<std::string> host_lo, host_n;
+  std::string ntasks_h = ctx.host_names.take_internal("exg_ntasks");
+  std::string prod;
+  for (size_t k = 0; k < tasks.size(); ++k) {
+    host_lo.push_back(ctx.host_names.take_internal("exg_lo"));
+    host_n.push_back(ctx.host_names.take_internal("exg_n"));
+    h.line("const int64_t " + host_lo[k] + " = " + hx.ctrl(tasks[k]->lo) + ";");
+    h.line("const int64_t " + host_n[k] + " = exg_max<int64_t>(" + hx.ctrl(tasks[k]->hi) +
+           " - " + host_lo[k] + ", 0);");
+    prod = prod.empty() ? host_n[k] : prod + " * " + host_n[k];
+  }
+  h.line("const int64_t " + ntasks_h + " = " + prod + ";");
+  if (hx.failed())
+    return false;
+
+  // Kernel: task parameters, then the host names the body captures.
+  Env kenv;
+  ExprEmitter kx(kenv, diag, kCudaBackend);
+  NameScope knames;
+  std::vector<std::string> kparams, kargs;
+  std::string ntasks_k = knames.take_internal("exg_ntasks");
+  kparams.push_back("int64_t " + ntasks_k);
+  kargs.push_back(ntasks_h);
+  std::vector<std::string> klo, kn;
+  for (size_t k = 0; k < tasks.size(); ++k) {
+    klo.push_back(knames.take_internal("exg_lo" + std::to_string(k)));
+    kn.push_back(knames.take_internal("exg_n" + std::to_string(k)));
+    kparams.push_back("int64_t " + klo[k]);
+    kparams.push_back("int64_t " + kn[k]);
+    kargs.push_back(host_lo[k]);
+    kargs.push_back(host_n[k]);
+  }
+  std::map<std::string, Binding> captured;
+  kenv.outer = [&](const Sym &s) -> const Binding * {
+    std::string key = s.name + "#" + std::to_string(s.id);
+    auto it = captured.find(key);
+    if (it != captured.end())
+      return &it->second;
+    const Binding *hb = hx.env().lookup(s);
+    if (!hb)
+      return nullptr;
+    Binding kb = *hb;
+    kb.in_device = false;
+    if (hb->kind == Binding::Kind::Scalar) {
+      kb.expr = knames.take(s.name);
+      kb.writable = is_data(hb->type); // so that a write is reported as a host access
+      kparams.push_back(hb->ctype + " " + kb.expr);
+      kargs.push_back(hb->expr);
+    } else if (hb->kind == Binding::Kind::View) {
+      kb.expr = knames.take(s.name);
+      kparams.push_back((hb->is_const ? "const " : "") + hb->ctype + " *" + kb.expr);
+      kargs.push_back(hb->expr);
+      for (size_t d = 0; d < hb->strides.size(); ++d) {
+        const std::string &st = hb->strides[d];
+        if (st.find_first_not_of("0123456789") == std::string::npos)
+          continue; // a constant stride stays a literal
+        kb.strides[d] = knames.take_internal(kb.expr + "_s" + std::to_string(d));
+        kparams.push_back("int64_t " + kb.strides[d]);
+        kargs.push_back(st);
+      }
+    }
+    return &(captured[key] = kb);
+  };
+  kx.on_access = [&](const Binding &b, SrcLoc loc, bool write) -> bool {
+    if (b.kind == Binding::Kind::Scalar && !is_data(b.type))
+      return true;
+    const analysis::MemoryInfo *m = memory_of(b);
+    std::string mname = m ? m->name : analysis::memory_name(b.mem);
+    if (b.in_device)
+      return true;
+    if (b.kind == Binding::Kind::Scalar && !write)
+      return true; // a host scalar is passed by value
+    if (m && m->space == analysis::MemSpace::Host)
+      return diag.report(loc, DiagKind::DeviceAccessesHostMemory, b.sym.name, mname);
+    if (b.kind == Binding::Kind::Scalar)
+      return kx.unsupported(loc, "writing the host scalar '" + b.sym.name + "'");
+    if (m && m->space == analysis::MemSpace::DeviceGlobal)
+      return true;
+    return kx.unsupported(loc, "'" + mname + "' in device code");
+  };
+
+  Writer kbody;
+  kbody.indent_ = 1;
+  std::string tid = knames.take_internal("exg_t");
+  kbody.line("[[maybe_unused]] const int " + tid + " = static_cast<int>(threadIdx.x);");
+  std::string task = knames.take_internal("exg_task");
+  kbody.open("for (int64_t " + task + " = blockIdx.x; " + task + " < " + ntasks_k + "; " + task +
+             " += gridDim.x)");
+  // Mixed radix, innermost task loop fastest.
+  std::string rest = knames.take_internal("exg_rest");
+  kbody.line("[[maybe_unused]] int64_t " + rest + " = " + task + ";");
+  for (size_t k = tasks.size(); k-- > 0;) {
+    Binding b;
+    b.sym = tasks[k]->iter;
+    b.type = ValueType::Index;
+    b.ctype = "int64_t";
+    b.expr = knames.take(tasks[k]->iter.name);
+    b.in_device = true;
+    if (k == 0) {
+      kbody.line("const int64_t " + b.expr + " = " + klo[k] + " + " + rest + ";");
+    } else {
+      kbody.line("const int64_t " + b.expr + " = " + klo[k] + " + " + rest + " % " + kn[k] + ";");
+      kbody.line(rest + " /= " + kn[k] + ";");
+    }
+    kenv.bind(tasks[k]->iter, b);
+  }
+  DeviceStmtEmitter de(kx, kbody, knames, ctx.fx, ctx.proc, cfg.block_dim, tid);
+  de.block(*body);
+  kbody.close();
+  if (!de.ok() || kx.failed())
+    return false;
+
+  std::string params, args;
+  for (const std::string &p : kparams)
+    params += (params.empty() ? "" : ", ") + p;
+  for (const std::string &a : kargs)
+    args += (args.empty() ? "" : ", ") + a;
+  Writer &kw = ctx.kernels;
+  kw.line("// " + ctx.proc.name + ": " + print_expr(w->ctx));
+  kw.line("__global__ void __launch_bounds__(" + std::to_string(cfg.block_dim) + ", " +
+          std::to_string(cfg.blocks_per_sm) + ")");
+  kw.line(ctx.kernel_name + "(" + params + ") {");
+  kw.line(kbody.str() + "}");
+  kw.line("");
+
+  h.open("if (" + ntasks_h + " > 0)");
+  std::string grid = ctx.host_names.take_internal("exg_grid");
+  h.line("int " + grid + " = 1;");
+  h.line("if (cudaError_t exg_err = exg::persistent_grid(&" + grid + ", " +
+         std::to_string(cfg.blocks_per_sm) + ", " + ntasks_h + ")) " + ctx.error_return);
+  h.line(ctx.kernel_name + "<<<" + grid + ", " + std::to_string(cfg.block_dim) + ", 0, " +
+         ctx.stream + ">>>(" + args + ");");
+  h.line("if (cudaError_t exg_err = cudaGetLastError()) " + ctx.error_return);
+  h.close();
+  h.close();
+  return true;
+}
+
+} // namespace exgc::codegen

@@ -1,0 +1,140 @@
+// effects.cpp - written arguments and the call graph ----------------------//
+#include "compiler/codegen/effects.h"
+
+#include <algorithm>
+
+#include "compiler/ir/visitor.h"
+
+namespace exgc::codegen {
+
+namespace {
+std::string key(const Sym &s) { return s.name + "#" + std::to_string(s.id); }
+
+/// The buffer a call argument or window names, if any.
+const Sym *buffer_of(const Expr &e) {
+  if (const auto *v = e.as<Var>())
+    return &v->name;
+  if (const auto *r = e.as<Read>())
+    return &r->buf;
+  if (const auto *w = e.as<WindowExpr>())
+    return &w->buf;
+  return nullptr;
+}
+
+/// Marks the arguments a body writes; windows alias their buffer's argument.
+class WriteFinder : public IRVisitor {
+public:
+  WriteFinder(Effects &fx, const ProcNode &p) : fx_(fx), proc_(p), flags_(p.args.size(), false) {
+    for (size_t i = 0; i < p.args.size(); ++i)
+      root_[key(p.args[i].name)] = static_cast<int>(i);
+  }
+  std::vector<bool> run() {
+    visit(proc_.body);
+    return flags_;
+  }
+
+protected:
+  void mark(const Sym &s) {
+    auto it = root_.find(key(s));
+    if (it != root_.end() && it->second >= 0)
+      flags_[it->second] = true;
+  }
+  void visit_node(const Assign *op) override {
+    mark(op->buf);
+    IRVisitor::visit_node(op);
+  }
+  void visit_node(const Reduce *op) override {
+    mark(op->buf);
+    IRVisitor::visit_node(op);
+  }
+  void visit_node(const WindowStmt *op) override {
+    const Sym *b = buffer_of(op->rhs);
+    auto it = b ? root_.find(key(*b)) : root_.end();
+    root_[key(op->name)] = it == root_.end() ? -1 : it->second;
+    IRVisitor::visit_node(op);
+  }
+  void visit_node(const CallStmt *op) override {
+    Proc callee = fx_.callee(&proc_, op->callee);
+    if (callee && callee.get() != &proc_) {
+      const std::vector<bool> &w = fx_.written(callee.get());
+      for (size_t i = 0; i < op->args.size() && i < w.size(); ++i)
+        if (w[i])
+          if (const Sym *b = buffer_of(op->args[i]))
+            mark(*b);
+    }
+    IRVisitor::visit_node(op);
+  }
+
+private:
+  Effects &fx_;
+  const ProcNode &proc_;
+  std::vector<bool> flags_;
+  std::map<std::string, int> root_;
+};
+
+/// Calls in a body, in order.
+class CallFinder : public IRVisitor {
+public:
+  std::vector<const CallStmt *> calls;
+
+protected:
+  void visit_node(const CallStmt *op) override {
+    calls.push_back(op);
+    IRVisitor::visit_node(op);
+  }
+};
+} // namespace
+
+Proc Effects::callee(const ProcNode *caller, const std::string &name) const {
+  return program_.lookup_from(caller, name);
+}
+
+const std::vector<bool> &Effects::written(const ProcNode *p) {
+  auto it = written_.find(p);
+  if (it != written_.end())
+    return it->second;
+  // Provisional entry: a recursive call (rejected by collect_procs) sees "nothing written".
+  written_[p] = std::vector<bool>(p->args.size(), false);
+  std::vector<bool> w = WriteFinder(*this, *p).run();
+  return written_[p] = w;
+}
+
+bool Effects::visit(const Proc &p, std::vector<const ProcNode *> &stack, std::vector<Proc> &out) {
+  if (done_.count(p.get()))
+    return done_[p.get()];
+  stack.push_back(p.get());
+  CallFinder cf;
+  cf.visit(p->body);
+  bool ok = true;
+  for (const CallStmt *c : cf.calls) {
+    Proc q = callee(p.get(), c->callee);
+    if (!q) {
+      diag_.report(c->loc, DiagKind::CodegenNotSupported,
+                   "a call of the unresolved name '" + c->callee + "'", "C++");
+      ok = false;
+      continue;
+    }
+    if (std::find(stack.begin(), stack.end(), q.get()) != stack.end()) {
+      diag_.report(c->loc, DiagKind::RecursiveCall, q->name, p->name)
+          .note(q->loc, "'" + q->name + "' declared here");
+      ok = false;
+      continue;
+    }
+    ok = visit(q, stack, out) && ok;
+  }
+  stack.pop_back();
+  done_[p.get()] = ok;
+  if (!p->is_instr && ok)
+    out.push_back(p);
+  return ok;
+}
+
+bool Effects::collect_procs(const std::vector<Proc> &roots, std::vector<Proc> &out) {
+  std::vector<const ProcNode *> stack;
+  bool ok = true;
+  for (const Proc &r : roots)
+    ok = visit(r, stack, out) && ok;
+  return ok;
+}
+
+} // namespace exgc::codegen

@@ -1,0 +1,41 @@
+// effects.h - which arguments a proc writes, and which procs it calls -----//
+// Owns: the facts the ABI needs before any code is written. A data argument
+// is "written" when the proc assigns it, reduces into it, writes through a
+// window of it, or passes it to a callee (proc or instruction) that writes
+// the matching parameter; written scalars are passed by pointer and unwritten
+// tensors as pointers to const. Also collects the procs a set of procs calls
+// (the static helpers to emit) and rejects call cycles.
+#pragma once
+#include <map>
+#include <vector>
+
+#include "compiler/frontend/program.h"
+#include "compiler/support/diagnostics.h"
+
+namespace exgc::codegen {
+
+class Effects {
+public:
+  Effects(const Program &program, DiagEngine &diag) : program_(program), diag_(diag) {}
+
+  /// One flag per argument of p: true when p may write it (memoized).
+  const std::vector<bool> &written(const ProcNode *p);
+
+  /// The non-instruction procs reachable from `roots` by calls, callees
+  /// before callers, roots included. Reports a call cycle or an unknown
+  /// callee and returns false.
+  bool collect_procs(const std::vector<Proc> &roots, std::vector<Proc> &out);
+
+  /// The proc or instruction `name` called from `caller`, or null.
+  Proc callee(const ProcNode *caller, const std::string &name) const;
+
+private:
+  bool visit(const Proc &p, std::vector<const ProcNode *> &stack, std::vector<Proc> &out);
+
+  const Program &program_;
+  DiagEngine &diag_;
+  std::map<const ProcNode *, std::vector<bool>> written_;
+  std::map<const ProcNode *, bool> done_;
+};
+
+} // namespace exgc::codegen

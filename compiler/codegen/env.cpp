@@ -1,0 +1,43 @@
+// env.cpp - scoped bindings and view arithmetic ---------------------------//
+#include "compiler/codegen/env.h"
+
+#include "compiler/codegen/c_names.h"
+
+namespace exgc::codegen {
+
+const Binding *Env::lookup(const Sym &s) const {
+  std::string k = key(s);
+  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+    auto f = it->find(k);
+    if (f != it->end())
+      return &f->second;
+  }
+  return outer ? outer(s) : nullptr;
+}
+
+namespace {
+std::string offset(const Binding &view, const std::vector<std::string> &idx) {
+  std::string off;
+  for (size_t d = 0; d < idx.size() && d < view.strides.size(); ++d) {
+    const std::string &i = idx[d];
+    if (i == "0")
+      continue;
+    const std::string &s = view.strides[d];
+    std::string term = s == "1" ? i : paren(i) + " * " + paren(s);
+    off = off.empty() ? term : off + " + " + term;
+  }
+  return off;
+}
+} // namespace
+
+std::string view_element(const Binding &view, const std::vector<std::string> &idx) {
+  std::string off = offset(view, idx);
+  return paren(view.expr) + "[" + (off.empty() ? "0" : off) + "]";
+}
+
+std::string view_address(const Binding &view, const std::vector<std::string> &idx) {
+  std::string off = offset(view, idx);
+  return off.empty() ? view.expr : paren(view.expr) + " + " + paren(off);
+}
+
+} // namespace exgc::codegen

@@ -1,0 +1,59 @@
+// env.h - what each .exg name means in the C++ being written --------------//
+// Owns: Binding (how to read, write or pass a name) and Env (scoped bindings
+// by Sym). Backends bind a proc's parameters, then allocations, windows and
+// iterators as they meet them; an inlined instruction binds its parameters to
+// the caller's expressions. Kernels use Env's `outer` hook to turn a name of
+// the host function into a kernel parameter the first time the body uses it.
+#pragma once
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/nodes.h"
+
+namespace exgc::codegen {
+
+/// How a name is spelled in C++.
+///  - Scalar: `expr` is an expression of type `ctype` (an lvalue when
+///    `writable`): a parameter, a local, `(*p)` for a written scalar argument.
+///  - View: a tensor or window: element (i0, i1, ...) is
+///    `base[i0 * strides[0] + i1 * strides[1] + ...]`.
+struct Binding {
+  enum class Kind { Scalar, View, Barrier };
+  Kind kind = Kind::Scalar;
+  ValueType type = ValueType::F32; // element or scalar type (R resolved away in ctype)
+  std::string ctype;
+  std::string expr;                // Scalar: the value; View: the base pointer
+  bool writable = false;           // Scalar: may be assigned
+  bool is_const = false;           // View: points to const
+  std::vector<std::string> strides;
+  Expr mem;                        // memory annotation; null means DRAM
+  Sym sym;                         // the .exg name
+  bool in_device = false;          // declared inside a device function
+  SrcLoc decl_loc;
+  size_t rank() const { return strides.size(); }
+};
+
+class Env {
+public:
+  Env() { push(); }
+  void push() { scopes_.emplace_back(); }
+  void pop() { scopes_.pop_back(); }
+  void bind(const Sym &s, Binding b) { scopes_.back()[key(s)] = std::move(b); }
+  /// The innermost binding of `s`, else whatever `outer` gives, else null.
+  const Binding *lookup(const Sym &s) const;
+  /// Consulted when a name is not bound here (kernels capturing host names).
+  std::function<const Binding *(const Sym &)> outer;
+
+private:
+  static std::string key(const Sym &s) { return s.name + "#" + std::to_string(s.id); }
+  std::vector<std::map<std::string, Binding>> scopes_;
+};
+
+/// Element access `base[off]` of a view at C index expressions `idx`.
+std::string view_element(const Binding &view, const std::vector<std::string> &idx);
+/// Pointer to element `idx` (`base + off`, or `base` at offset 0).
+std::string view_address(const Binding &view, const std::vector<std::string> &idx);
+
+} // namespace exgc::codegen

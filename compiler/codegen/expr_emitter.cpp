@@ -1,0 +1,295 @@
+// expr_emitter.cpp - C++ text of .exg expressions -------------------------//
+#include "compiler/codegen/expr_emitter.h"
+
+#include "compiler/codegen/c_names.h"
+
+namespace exgc::codegen {
+
+bool ExprEmitter::unsupported(SrcLoc loc, const std::string &what) {
+  failed_ = true;
+  return diag_.report(loc, DiagKind::CodegenNotSupported, what, backend_);
+}
+
+const Binding *ExprEmitter::lookup(const Sym &s, SrcLoc loc) {
+  const Binding *b = env_.lookup(s);
+  if (!b) {
+    unsupported(loc, "the name '" + s.name + "' here");
+    return nullptr;
+  }
+  return b;
+}
+
+std::string ExprEmitter::read(const Sym &buf, const std::vector<Expr> &idx, SrcLoc loc,
+                              const Binding **out) {
+  const Binding *b = lookup(buf, loc);
+  if (!b)
+    return "";
+  if (out)
+    *out = b;
+  if (b->kind == Binding::Kind::Barrier) {
+    unsupported(loc, "the barrier '" + buf.name + "' used as a value");
+    return "";
+  }
+  if (on_access && !on_access(*b, loc, false)) {
+    failed_ = true;
+    return "";
+  }
+  if (b->kind == Binding::Kind::Scalar) {
+    if (!idx.empty()) {
+      unsupported(loc, "indexing the scalar '" + buf.name + "'");
+      return "";
+    }
+    return b->expr;
+  }
+  if (idx.size() != b->rank()) {
+    unsupported(loc, "a use of the " + std::to_string(b->rank()) + "-dimensional '" + buf.name +
+                         "' with " + std::to_string(idx.size()) + " indices");
+    return "";
+  }
+  std::vector<std::string> cidx;
+  for (const Expr &i : idx)
+    cidx.push_back(ctrl(i));
+  return view_element(*b, cidx);
+}
+
+std::string ExprEmitter::lvalue(const Sym &buf, const std::vector<Expr> &idx, SrcLoc loc,
+                                const Binding **out) {
+  const Binding *b = lookup(buf, loc);
+  if (!b)
+    return "";
+  if (out)
+    *out = b;
+  if ((b->kind == Binding::Kind::Scalar && !b->writable) ||
+      (b->kind == Binding::Kind::View && b->is_const) || b->kind == Binding::Kind::Barrier) {
+    unsupported(loc, "writing to '" + buf.name + "'");
+    return "";
+  }
+  if (on_access && !on_access(*b, loc, true)) {
+    failed_ = true;
+    return "";
+  }
+  auto saved = on_access;
+  on_access = nullptr; // the write was vetted; do not report it again as a read
+  std::string s = read(buf, idx, loc, nullptr);
+  on_access = saved;
+  return s;
+}
+
+std::string ExprEmitter::data_ctype(const Expr &e) {
+  if (const auto *v = e.as<Var>()) {
+    const Binding *b = env_.lookup(v->name);
+    return b && is_data(b->type) ? b->ctype : "";
+  }
+  if (const auto *r = e.as<Read>()) {
+    const Binding *b = env_.lookup(r->buf);
+    return b && is_data(b->type) ? b->ctype : "";
+  }
+  if (const auto *op = e.as<BinOp>()) {
+    if (is_comparison(op->op) || op->op == BinOpKind::And || op->op == BinOpKind::Or)
+      return "";
+    std::string t = data_ctype(op->a);
+    return t.empty() ? data_ctype(op->b) : t;
+  }
+  if (const auto *u = e.as<UnOp>())
+    return u->op == UnOpKind::Neg ? data_ctype(u->a) : "";
+  if (const auto *c = e.as<Call>()) {
+    if (c->func == "stride" || c->func == "offset")
+      return "";
+    for (size_t i = c->func == "select" ? 2 : 0; i < c->args.size(); ++i) {
+      std::string t = data_ctype(c->args[i]);
+      if (!t.empty())
+        return t;
+    }
+  }
+  return "";
+}
+
+std::string ExprEmitter::ctrl(const Expr &e) {
+  if (const auto *i = e.as<IntImm>())
+    return c_int_literal(i->value);
+  if (const auto *b = e.as<BoolImm>())
+    return b->value ? "true" : "false";
+  if (const auto *v = e.as<Var>()) {
+    if (v->name.is_global())
+      return fail(e->loc, "'" + v->name.name + "' as a value");
+    const Binding *b = lookup(v->name, e->loc);
+    if (!b)
+      return "0";
+    if (is_data(b->type))
+      return fail(e->loc, "data value '" + v->name.name + "' in index arithmetic");
+    return b->expr;
+  }
+  if (const auto *op = e.as<BinOp>())
+    return binop(op, "");
+  if (const auto *u = e.as<UnOp>())
+    return u->op == UnOpKind::Neg ? "(-" + paren(ctrl(u->a)) + ")" : "(!" + paren(ctrl(u->a)) + ")";
+  if (const auto *c = e.as<Call>())
+    return call(c, "");
+  if (e.as<Read>())
+    return fail(e->loc, "a data read in a control expression");
+  return fail(e->loc, "this expression");
+}
+
+std::string ExprEmitter::data(const Expr &e, const std::string &ctype) {
+  if (const auto *i = e.as<IntImm>())
+    return c_literal(static_cast<double>(i->value), ctype);
+  if (const auto *f = e.as<FloatImm>())
+    return c_literal(f->value, ctype);
+  if (const auto *v = e.as<Var>()) {
+    if (v->name.is_global())
+      return fail(e->loc, "'" + v->name.name + "' as a value");
+    const Binding *b = nullptr;
+    std::string s = read(v->name, {}, e->loc, &b);
+    if (s.empty())
+      return "0";
+    return b->ctype == ctype ? s : "static_cast<" + ctype + ">(" + s + ")";
+  }
+  if (const auto *r = e.as<Read>()) {
+    const Binding *b = nullptr;
+    std::string s = read(r->buf, r->idx, e->loc, &b);
+    if (s.empty())
+      return "0";
+    return b->ctype == ctype ? s : "static_cast<" + ctype + ">(" + s + ")";
+  }
+  if (const auto *op = e.as<BinOp>()) {
+    if (is_comparison(op->op) || op->op == BinOpKind::And || op->op == BinOpKind::Or)
+      return "static_cast<" + ctype + ">(" + binop(op, "") + ")";
+    return binop(op, ctype);
+  }
+  if (const auto *u = e.as<UnOp>()) {
+    if (u->op == UnOpKind::Not)
+      return "static_cast<" + ctype + ">(" + ctrl(e) + ")";
+    return "(-" + paren(data(u->a, ctype)) + ")";
+  }
+  if (const auto *c = e.as<Call>())
+    return call(c, ctype);
+  if (e.as<BoolImm>())
+    return "static_cast<" + ctype + ">(" + ctrl(e) + ")";
+  return fail(e->loc, "this expression");
+}
+
+std::string ExprEmitter::binop(const BinOp *op, const std::string &ctype) {
+  const char *sp = binop_spelling(op->op);
+  if (is_comparison(op->op)) {
+    // Compare data in the type of its first read; control as int64_t.
+    std::string t = data_ctype(op->a);
+    if (t.empty())
+      t = data_ctype(op->b);
+    if (t.empty() && (is_data(op->a->type) || is_data(op->b->type)))
+      t = "double";
+    std::string a = t.empty() ? ctrl(op->a) : data(op->a, t);
+    std::string b = t.empty() ? ctrl(op->b) : data(op->b, t);
+    return "(" + a + " " + sp + " " + b + ")";
+  }
+  if (op->op == BinOpKind::And || op->op == BinOpKind::Or)
+    return "(" + ctrl(op->a) + (op->op == BinOpKind::And ? " && " : " || ") + ctrl(op->b) + ")";
+  if (ctype.empty()) {
+    std::string a = ctrl(op->a), b = ctrl(op->b);
+    if (op->op == BinOpKind::Div)
+      return "exg_floordiv(" + a + ", " + b + ")";
+    if (op->op == BinOpKind::Mod)
+      return "exg_floormod(" + a + ", " + b + ")";
+    return "(" + a + " " + sp + " " + b + ")";
+  }
+  // Data arithmetic; index values used as data are converted.
+  auto side = [&](const Expr &x) {
+    return is_data(x->type) || x.as<IntImm>() ? data(x, ctype)
+                                              : "static_cast<" + ctype + ">(" + ctrl(x) + ")";
+  };
+  if (op->op == BinOpKind::Mod)
+    return fail(op->loc, "'%' on data values");
+  return "(" + side(op->a) + " " + sp + " " + side(op->b) + ")";
+}
+
+std::string ExprEmitter::call(const Call *c, const std::string &ctype) {
+  const std::string &f = c->func;
+  auto arity = [&](size_t n) {
+    if (c->args.size() == n && c->kwargs.empty())
+      return true;
+    fail(c->loc, "'" + f + "' with " + std::to_string(c->args.size()) + " arguments");
+    return false;
+  };
+  // A control or data operand, in the call's result type.
+  auto arg = [&](const Expr &x) {
+    if (ctype.empty())
+      return ctrl(x);
+    return is_data(x->type) || x.as<IntImm>() || x.as<FloatImm>()
+               ? data(x, ctype)
+               : "static_cast<" + ctype + ">(" + ctrl(x) + ")";
+  };
+  if (f == "stride") {
+    if (!arity(2))
+      return "0";
+    const auto *d = c->args[1].as<IntImm>();
+    Binding v;
+    if (!d || !view_of(c->args[0], v) || d->value < 0 ||
+        static_cast<size_t>(d->value) >= v.rank())
+      return fail(c->loc, "this 'stride' call");
+    std::string s = v.strides[d->value];
+    return ctype.empty() ? s : "static_cast<" + ctype + ">(" + s + ")";
+  }
+  if (f == "select") {
+    if (!arity(4))
+      return "0";
+    std::string t = data_ctype(c->args[0]);
+    if (t.empty())
+      t = data_ctype(c->args[1]);
+    if (t.empty() && (is_data(c->args[0]->type) || is_data(c->args[1]->type)))
+      t = "double";
+    std::string a = t.empty() ? ctrl(c->args[0]) : data(c->args[0], t);
+    std::string b = t.empty() ? ctrl(c->args[1]) : data(c->args[1], t);
+    return "(" + a + " < " + b + " ? " + arg(c->args[2]) + " : " + arg(c->args[3]) + ")";
+  }
+  if (f == "min" || f == "max") {
+    if (!arity(2))
+      return "0";
+    return "exg_" + f + "<" + (ctype.empty() ? "int64_t" : ctype) + ">(" + arg(c->args[0]) +
+           ", " + arg(c->args[1]) + ")";
+  }
+  if (f == "sqrt" || f == "relu" || f == "abs") {
+    if (!arity(1))
+      return "0";
+    if (ctype.empty() && f != "abs")
+      return fail(c->loc, "'" + f + "' on index values");
+    return "exg_" + f + "<" + (ctype.empty() ? "int64_t" : ctype) + ">(" + arg(c->args[0]) + ")";
+  }
+  return fail(c->loc, "the function '" + f + "'");
+}
+
+bool ExprEmitter::view_of(const Expr &e, Binding &out) {
+  Sym buf;
+  if (const auto *v = e.as<Var>())
+    buf = v->name;
+  else if (const auto *r = e.as<Read>(); r && r->idx.empty())
+    buf = r->buf;
+  else if (const auto *w = e.as<WindowExpr>())
+    buf = w->buf;
+  else
+    return unsupported(e->loc, "this expression as a tensor argument");
+  const Binding *b = lookup(buf, e->loc);
+  if (!b)
+    return false;
+  if (b->kind != Binding::Kind::View)
+    return unsupported(e->loc, "'" + buf.name + "' as a tensor argument");
+  const auto *w = e.as<WindowExpr>();
+  if (!w) {
+    out = *b;
+    return true;
+  }
+  if (w->idx.size() != b->rank())
+    return unsupported(e->loc, "a window of '" + buf.name + "' with " +
+                                   std::to_string(w->idx.size()) + " coordinates");
+  std::vector<std::string> origin;
+  out = *b;
+  out.strides.clear();
+  for (size_t d = 0; d < w->idx.size(); ++d) {
+    const WindowIdx &wi = w->idx[d];
+    origin.push_back(wi.lo ? ctrl(wi.lo) : "0");
+    if (wi.is_slice)
+      out.strides.push_back(b->strides[d]);
+  }
+  out.expr = view_address(*b, origin);
+  return !failed_;
+}
+
+} // namespace exgc::codegen

@@ -1,0 +1,69 @@
+// expr_emitter.h - C++ text of .exg expressions ---------------------------//
+// Owns: the translation of expressions shared by the CPU reference, CUDA host
+// code and kernels. Control expressions become int64_t/bool arithmetic with
+// floor division (`exg_floordiv`, `exg_floormod`, which every generated file
+// defines); data expressions are computed in the C++ type of the value they
+// are stored into, so a float assignment does float arithmetic (literals are
+// spelled in that type). Names are resolved through an Env; the backend's
+// `on_access` hook vets every buffer access (host vs device memories).
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "compiler/codegen/env.h"
+#include "compiler/support/diagnostics.h"
+
+namespace exgc::codegen {
+
+class ExprEmitter {
+public:
+  ExprEmitter(Env &env, DiagEngine &diag, std::string backend)
+      : env_(env), diag_(diag), backend_(std::move(backend)) {}
+
+  /// A control expression (size, index, bool): int64_t or bool.
+  std::string ctrl(const Expr &e);
+  /// A data expression evaluated in C++ type `ctype`.
+  std::string data(const Expr &e, const std::string &ctype);
+  /// The C++ type a data expression has by itself (its first read's type);
+  /// empty when it is made of literals only.
+  std::string data_ctype(const Expr &e);
+  /// The view a tensor argument denotes: a whole buffer (`x`) or a window
+  /// (`x[0:16, i]`). Reports and returns false for anything else.
+  bool view_of(const Expr &e, Binding &out);
+  /// The C++ lvalue of `buf[idx]` (or the scalar `buf`); sets `*b` to the
+  /// buffer's binding. Empty after a reported error.
+  std::string lvalue(const Sym &buf, const std::vector<Expr> &idx, SrcLoc loc,
+                     const Binding **b = nullptr);
+  /// Reports CodegenNotSupported for `what` at loc; always false.
+  bool unsupported(SrcLoc loc, const std::string &what);
+
+  /// True once an expression failed (its diagnostic is reported).
+  bool failed() const { return failed_; }
+  void reset_failed() { failed_ = false; }
+  const std::string &backend() const { return backend_; }
+  Env &env() { return env_; }
+  DiagEngine &diag() { return diag_; }
+
+  /// Vets an access to buffer `b` (write or read) at loc; false after reporting.
+  std::function<bool(const Binding &b, SrcLoc loc, bool write)> on_access;
+  /// The C++ type `R` stands for (inside an inlined instruction), or empty.
+  std::string r_ctype;
+
+private:
+  const Binding *lookup(const Sym &s, SrcLoc loc);
+  std::string read(const Sym &buf, const std::vector<Expr> &idx, SrcLoc loc, const Binding **b);
+  std::string call(const Call *c, const std::string &ctype);
+  std::string binop(const BinOp *op, const std::string &ctype);
+  std::string fail(SrcLoc loc, const std::string &what) {
+    unsupported(loc, what);
+    return "0";
+  }
+
+  Env &env_;
+  DiagEngine &diag_;
+  std::string backend_;
+  bool failed_ = false;
+};
+
+} // namespace exgc::codegen
