@@ -16,6 +16,7 @@
 #include "compiler/frontend/typecheck.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/schedule/interpreter.h"
 #include "compiler/support/check.h"
 #include "compiler/support/diagnostics.h"
 
@@ -69,7 +70,7 @@ struct HasDeviceFunction : IRVisitor {
 };
 
 /// The procs to compile: -e names, else the module's exports, else every proc
-/// (not instr) the main module defines. Schedules cannot be compiled yet.
+/// (not instr) the main module defines, schedule results included.
 bool select_procs(const Program &prog, const DriverOptions &opts, DiagEngine &diag,
                   std::vector<Proc> &out) {
   const Module &m = prog.main();
@@ -90,11 +91,6 @@ bool select_procs(const Program &prog, const DriverOptions &opts, DiagEngine &di
       out.push_back(p);
       return;
     }
-    for (const Decl &d : m.decls)
-      if (const auto *s = std::get_if<ScheduleDecl>(&d); s && s->name == name) {
-        ok = diag.report(s->loc, DiagKind::NotSupportedYet, "compiling the result of a 'schedule'");
-        return;
-      }
     ok = diag.report(loc, DiagKind::UnknownExportName, name);
   };
   if (!names.empty()) {
@@ -102,15 +98,26 @@ bool select_procs(const Program &prog, const DriverOptions &opts, DiagEngine &di
       take(name, loc);
     return ok;
   }
-  for (const Decl &d : m.decls) {
+  for (const Decl &d : m.decls)
     if (const Proc *p = std::get_if<Proc>(&d); p && !(*p)->is_instr)
       take((*p)->name, (*p)->loc);
-    else if (const auto *s = std::get_if<ScheduleDecl>(&d))
-      take(s->name, s->loc);
-  }
   if (ok && out.empty())
     diag.report(SrcLoc{m.file, 0, 0}, DiagKind::NothingToCompile, diag.sources().name(m.file));
   return ok;
+}
+
+/// Runs the main module's schedules and adds each result to the module as a
+/// proc of the schedule's name, so later stages see it like any other proc.
+bool run_schedules(Program &prog, DiagEngine &diag) {
+  schedule::Interpreter interp(prog, diag);
+  if (!interp.run_all() || diag.has_errors())
+    return false;
+  LoadedModule &main = prog.main_loaded();
+  for (const auto &[name, proc] : interp.results()) {
+    main.module.decls.push_back(proc);
+    main.scope[name] = proc;
+  }
+  return true;
 }
 
 /// The sync checker does not run on .exg procs yet: say so for every compiled
@@ -142,6 +149,8 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag)
   }
 
   if (!typecheck(*prog, diag) || diag.has_errors())
+    return 1;
+  if (!run_schedules(*prog, diag))
     return 1;
   std::vector<Proc> procs;
   if (!select_procs(*prog, opts, diag, procs))

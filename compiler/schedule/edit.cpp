@@ -1,0 +1,41 @@
+// edit.cpp - replacing a statement by id ---------------------------------------//
+#include "compiler/schedule/edit.h"
+
+#include "compiler/ir/mutator.h"
+#include "compiler/schedule/cursor.h"
+
+namespace exgc::schedule {
+namespace {
+/// IRMutator::mutate(Block) dispatches through the non-virtual mutate(Stmt),
+/// so walk blocks here to intercept the target statement at any depth.
+struct Replacer : IRMutator {
+  NodeId target;
+  const std::function<Block(const Stmt &)> *edit;
+  bool done = false;
+#define EXGC_STMT(Name)                                                        \
+  Block mutate_node(const Name *op, const Stmt &self) override {               \
+    if (self->id == target) {                                                  \
+      done = true;                                                             \
+      return (*edit)(self);                                                    \
+    }                                                                          \
+    return IRMutator::mutate_node(op, self);                                   \
+  }
+#include "compiler/ir/node_kinds.def"
+};
+} // namespace
+
+Proc replace_stmt(const Proc &p, NodeId node, const std::function<Block(const Stmt &)> &edit) {
+  Replacer r;
+  r.target = node;
+  r.edit = &edit;
+  Proc out = r.mutate_proc(p);
+  EXGC_CHECK(r.done) << "statement " << node << " not found in " << p->name;
+  return out;
+}
+
+Stmt stmt_arg(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc) {
+  Cursor c = v.kind == Value::Kind::Cursor ? v.cursor : find_stmt(in, p, v.str, loc);
+  return resolve(in, p, c, loc).stmt;
+}
+
+} // namespace exgc::schedule

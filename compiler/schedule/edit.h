@@ -1,0 +1,19 @@
+// edit.h - small tree edits shared by the primitives ---------------------------//
+// Owns: replacing one statement (found by id) with a block, keeping every
+// other node, and ids of the rebuilt ancestors (IRMutator's rule).
+#pragma once
+#include <functional>
+
+#include "compiler/ir/nodes.h"
+#include "compiler/schedule/interpreter.h"
+
+namespace exgc::schedule {
+
+/// `p` with the statement of id `node` replaced by `edit(stmt)`. The edit
+/// must find the node (callers resolve cursors first).
+Proc replace_stmt(const Proc &p, NodeId node, const std::function<Block(const Stmt &)> &edit);
+
+/// The statement a Stmt-kind argument names: a cursor, or a pattern string.
+Stmt stmt_arg(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc);
+
+} // namespace exgc::schedule

@@ -1,0 +1,42 @@
+// primitives.h - the registry of scheduling primitives ----------------------//
+// Owns: the table that maps a primitive's name to its parameters and its
+// implementation. The interpreter binds a call's positional and keyword
+// arguments against the parameters, checks each argument's kind (errors read
+// "argument 2, 'factor' to divide_loop: expected int, got str") and calls the
+// primitive with the arguments in parameter order. Each primitive lives in
+// its own file and registers itself in primitives.cpp.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "compiler/schedule/interpreter.h"
+
+namespace exgc::schedule {
+
+enum class ParamKind {
+  Proc,   // a proc value
+  Stmt,   // a cursor, or a string: a pattern or a loop/buffer name
+  Int, Bool, Str, List,
+  Meta,   // a descriptor: memory, unit, loop mode, context, timeline
+  Any,
+};
+
+struct Param {
+  const char *name;
+  ParamKind kind;
+  bool required = true;
+};
+
+using PrimitiveFn = Value (*)(Interpreter &, const CallSite &);
+
+struct PrimitiveSpec {
+  const char *name;
+  std::vector<Param> params;
+  PrimitiveFn fn; // null: planned but not implemented yet
+};
+
+/// The primitive named `name`, or null when no primitive has that name.
+const PrimitiveSpec *find_primitive(const std::string &name);
+const char *param_kind_name(ParamKind k);
+
+} // namespace exgc::schedule

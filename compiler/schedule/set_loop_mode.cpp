@@ -1,0 +1,43 @@
+// set_loop_mode.cpp - choose how the GPU runs a loop ---------------------------//
+// set_loop_mode(p, loop, mode): mode is `seq`, `seq(unroll=k)`, `cuda_tasks`
+// or `cuda_threads(unit=U)`.
+// Checked: nothing sequential can change (a loop means the same in every
+// mode); whether the parallel reading is right is the sync checker's job.
+// Fails when: `loop` is not a loop, or `mode` is not a loop mode with its
+// keyword arguments.
+#include "compiler/analysis/gpu_names.h"
+#include "compiler/schedule/edit.h"
+#include "compiler/schedule/primitives.h"
+
+namespace exgc::schedule {
+
+Value set_loop_mode(Interpreter &in, const CallSite &call) {
+  const Proc &p = call.args[0].proc;
+  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
+  if (!s.as<For>())
+    in.fail(call.loc, DiagKind::CursorKindMismatch, "'set_loop_mode'", "a loop");
+  const Expr &mode = call.args[2].meta;
+  LoopMode m;
+  if (const auto *v = mode.as<Var>()) {
+    m.name = v->name.name;
+  } else if (const auto *c = mode.as<Call>(); c && c->args.empty()) {
+    m.name = c->func;
+    m.kwargs = c->kwargs;
+  } else {
+    in.fail(call.loc, DiagKind::ScriptArgType, 3, "mode", "set_loop_mode", "a loop mode",
+            "another descriptor");
+  }
+  if (!analysis::is_loop_mode(m.name))
+    in.fail(call.loc, DiagKind::ScriptArgType, 3, "mode", "set_loop_mode", "a loop mode",
+            "'" + m.name + "'");
+  for (const KwArg &k : m.kwargs)
+    if (!analysis::loop_mode_accepts(m.name, k.key))
+      in.fail(call.loc, DiagKind::ScriptUnknownKeyword, m.name, k.key);
+  return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &old) -> Block {
+    auto loop = std::make_shared<For>(*old.as<For>());
+    loop->mode = m;
+    return {Stmt(loop)};
+  }));
+}
+
+} // namespace exgc::schedule

@@ -1,0 +1,63 @@
+// value.h - the values of the schedule language ----------------------------//
+// Owns: Value, what script variables hold: integers, booleans, strings,
+// lists, procs, cursors, descriptors (memories, units, loop modes, contexts,
+// timelines: kept as IR expressions of type Meta, exactly as they would be
+// written in a proc), and functions (a `def` or a primitive's name).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/module.h"
+#include "compiler/ir/nodes.h"
+
+namespace exgc::schedule {
+
+/// A place in a proc that survives later rewrites of that proc: the statement
+/// with NodeId `node` (which the IRMutator keeps for rebuilt statements), or
+/// the `count` statements starting there, or the gap before or after it.
+/// Cursors are resolved in the newest proc derived from `proc` (the
+/// interpreter records which proc each rewrite produced from which).
+struct Cursor {
+  enum class Kind { Stmt, Block, GapBefore, GapAfter };
+  Kind kind = Kind::Stmt;
+  NodeId node = 0;
+  size_t count = 1; // Block: how many statements
+  Proc proc;        // the proc it was made on
+};
+
+struct Value {
+  enum class Kind { None, Int, Bool, Str, List, Proc, Cursor, Meta, Func };
+  Kind kind = Kind::None;
+  int64_t int_value = 0; // Int, Bool
+  std::string str;       // Str; Func: the function's name
+  std::shared_ptr<const std::vector<Value>> list;
+  Proc proc;
+  Cursor cursor;
+  Expr meta;
+  const DefDecl *def = nullptr; // Func: a `def`, or null for a primitive/builtin
+
+  static Value none() { return {}; }
+  static Value of_int(int64_t v);
+  static Value of_bool(bool v);
+  static Value of_str(std::string s);
+  static Value of_list(std::vector<Value> items);
+  static Value of_proc(Proc p);
+  static Value of_cursor(Cursor c);
+  static Value of_meta(Expr e);
+  static Value of_func(std::string name, const DefDecl *def);
+
+  /// "int", "str", "cursor", ... for messages.
+  const char *type_name() const;
+  /// The same with its article: "an int", "a cursor".
+  std::string a_type() const;
+  /// How `print` shows it (procs print as .exg).
+  std::string to_display() const;
+  bool truthy() const;
+};
+
+const char *value_kind_name(Value::Kind k);
+bool values_equal(const Value &a, const Value &b);
+
+} // namespace exgc::schedule
