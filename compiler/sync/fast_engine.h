@@ -1,0 +1,57 @@
+// fast_engine.h - the region-based engine ---------------------------------//
+//
+// Owns FastEngine: the abstract machine with the same verdicts as the oracle
+// (oracle_engine.h) at a cost that follows the number of tile-level
+// operations, not of elements or threads:
+//  - histories are kept per region: a box of elements sharing one immutable,
+//    reference-counted assignment record; an access splits only the regions
+//    it cuts and the box it writes becomes one region again;
+//  - a record is made once per access (per ring slot's free barrier), not once
+//    per element, and a non-convergent access makes one *family* record whose
+//    members each hold the access's triples at themselves, instead of one
+//    record per thread; families split only when a sync op sees some members;
+//  - thread sets and visibility sets are interval lists;
+//  - an Await follows back-references from the barrier to the records waiting
+//    on it; Fence, Arrive and join scan only the records that some thread at
+//    or after the collective's first thread can still see (records of
+//    finished tasks retire from the scan, since task ids only grow);
+//  - pending awaits on freed barriers are dropped.
+#ifndef EXGC_SYNC_FAST_ENGINE_H
+#define EXGC_SYNC_FAST_ENGINE_H
+
+#include "compiler/sync/machine.h"
+
+#include <memory>
+
+namespace exgc::sync {
+
+struct FastEngineStats {
+  uint64_t max_regions = 0;      ///< most regions held at once (all tensors)
+  uint64_t records_created = 0;
+  uint64_t max_live_records = 0;
+  uint64_t scanned = 0;          ///< records visited by Fence/Arrive/join scans
+};
+
+class FastEngine final : public Machine {
+public:
+  FastEngine();
+  ~FastEngine() override;
+  const FastEngineStats &stats() const;
+
+  void alloc(int tensor, const Ctx &c) override;
+  bool free(int tensor, const Ctx &c, bool has_check, QualMask check) override;
+  bool access(const AccessEvent &e) override;
+  void fence(const Ctx &c, QualMask l1, const SyncTl &l2) override;
+  void arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t> &bars, int64_t k) override;
+  void await(const Ctx &c, uint64_t bar, int64_t kmax, const SyncTl &l2) override;
+  void join(const Ctx &c) override;
+  void barriers_freed(uint64_t lo, uint64_t hi) override;
+
+private:
+  struct State;
+  std::unique_ptr<State> st_;
+};
+
+} // namespace exgc::sync
+
+#endif

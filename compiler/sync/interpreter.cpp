@@ -1,0 +1,830 @@
+// interpreter.cpp - sequential walk, thread boxes, barrier counts ---------//
+#include "compiler/sync/interpreter.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace exgc::sync {
+namespace {
+
+struct Stop {}; // unwinds the walk once `hazard_` is set
+
+struct BarState {
+  int64_t arrives = 0, awaits = 0;
+};
+
+class Interpreter {
+public:
+  Interpreter(const Program &p, Machine &m, Hazard &h) : prog_(p), m_(m), hazard_(h) {
+    m_.attach(&tensors_);
+  }
+
+  bool run() {
+    bind(prog_.body);
+    vals_.assign(value_slots_.size(), 0);
+    defined_.assign(value_slots_.size(), 0);
+    cur_tensor_.assign(tensor_slots_.size(), -1);
+    cpu_threads_ = std::make_shared<const ThreadSet>(ThreadSet::all());
+    threads_ = cpu_threads_;
+    try {
+      exec_block(prog_.body);
+    } catch (const Stop &) {
+      return false;
+    }
+    return true;
+  }
+
+  RunStats stats;
+
+private:
+  const Program &prog_;
+  Machine &m_;
+  Hazard &hazard_;
+
+  std::unordered_map<std::string, int> value_slots_, tensor_slots_;
+  std::vector<int64_t> vals_;
+  std::vector<char> defined_;
+  std::vector<int> cur_tensor_;
+  std::vector<TensorInfo> tensors_;
+  std::vector<BarState> bars_;
+  uint64_t next_bar_ = 0;
+
+  bool in_device_ = false;
+  std::vector<int64_t> domain_, lo_, hi_;
+  uint64_t task_ = 0, next_task_ = 0, per_task_ = 0;
+  ThreadSetP threads_, cpu_threads_;
+  uint64_t seq_ = 0;
+  std::vector<std::pair<std::string, int64_t>> iters_;
+
+  // --- Binding: names to slots, once, so the walk does no string lookups.
+  int value_slot(const std::string &n) {
+    auto it = value_slots_.emplace(n, static_cast<int>(value_slots_.size()));
+    return it.first->second;
+  }
+  int tensor_slot(const std::string &n) {
+    auto it = tensor_slots_.emplace(n, static_cast<int>(tensor_slots_.size()));
+    return it.first->second;
+  }
+  void bind(const Expr &e) {
+    if (!e)
+      return;
+    if (e->kind == ExprKind::Var)
+      e->slot = value_slot(e->name);
+    bind(e->a);
+    bind(e->b);
+  }
+  void bind(const Index &idx) {
+    for (const IndexItem &it : idx) {
+      bind(it.lo);
+      bind(it.hi);
+    }
+  }
+  bool bind(const Block &b) { // returns whether a task loop is inside
+    bool has_tasks = false;
+    for (const StmtP &sp : b) {
+      const Stmt &s = *sp;
+      bind(s.value);
+      bind(s.hi);
+      for (const Expr &d : s.dims)
+        bind(d);
+      for (const Index &t : s.targets)
+        bind(t);
+      for (const BarrierRef &r : s.bars) {
+        r.sym = tensor_slot(r.name);
+        bind(r.idx);
+      }
+      switch (s.kind) {
+      case StmtKind::Let: case StmtKind::Seq: case StmtKind::Tasks: case StmtKind::Threads:
+        s.sym = value_slot(s.name);
+        break;
+      case StmtKind::Data: case StmtKind::Barrier: case StmtKind::Free: case StmtKind::Access:
+        s.sym = tensor_slot(s.name);
+        break;
+      default:
+        break;
+      }
+      if (!s.guard.empty())
+        tensor_slot(s.guard);
+      bool inner = bind(s.body);
+      inner = bind(s.else_body) || inner;
+      if (s.kind == StmtKind::Tasks)
+        s.innermost = inner ? 0 : 1;
+      has_tasks = has_tasks || inner || s.kind == StmtKind::Tasks;
+    }
+    return has_tasks;
+  }
+
+  // --- Errors.
+  [[noreturn]] void fail(const Stmt &s, HazardKind k, const std::string &msg) {
+    hazard_ = Hazard();
+    hazard_.kind = k;
+    hazard_.seq = seq_;
+    hazard_.stmt = &s;
+    hazard_.threads = threads_;
+    hazard_.message = msg;
+    hazard_.iters = iters_;
+    throw Stop();
+  }
+  [[noreturn]] void fail_element(const Stmt &s, HazardKind k, int t, int64_t lin,
+                                 const std::string &msg) {
+    hazard_ = Hazard();
+    set_element(t, lin);
+    hazard_.kind = k;
+    hazard_.seq = seq_;
+    hazard_.stmt = &s;
+    hazard_.threads = threads_;
+    hazard_.message = msg;
+    hazard_.iters = iters_;
+    throw Stop();
+  }
+  void set_element(int t, int64_t lin) {
+    hazard_.tensor_id = t;
+    hazard_.linear = lin;
+    hazard_.tensor = tensors_[t].name;
+    hazard_.element = tensors_[t].unlinear(lin);
+  }
+  // A machine found a hazard: complete it with what only we know.
+  [[noreturn]] void machine_failed(const Stmt &s) {
+    hazard_ = m_.hazard();
+    hazard_.seq = seq_;
+    hazard_.stmt = &s;
+    hazard_.threads = threads_;
+    hazard_.iters = iters_;
+    if (hazard_.tensor_id >= 0) {
+      hazard_.tensor = tensors_[hazard_.tensor_id].name;
+      hazard_.element = tensors_[hazard_.tensor_id].unlinear(hazard_.linear);
+    }
+    throw Stop();
+  }
+
+  // --- Expressions.
+  static int64_t floor_div(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+  }
+  int64_t eval(const Expr &e, const Stmt &s) {
+    switch (e->kind) {
+    case ExprKind::Int: return e->value;
+    case ExprKind::Var:
+      if (!defined_[e->slot])
+        fail(s, HazardKind::InvalidProgram, "'" + e->name + "' is not defined");
+      return vals_[e->slot];
+    case ExprKind::Neg: return -eval(e->a, s);
+    case ExprKind::Not: return !eval(e->a, s);
+    case ExprKind::And: return eval(e->a, s) && eval(e->b, s);
+    case ExprKind::Or: return eval(e->a, s) || eval(e->b, s);
+    default: break;
+    }
+    int64_t a = eval(e->a, s), b = eval(e->b, s);
+    switch (e->kind) {
+    case ExprKind::Add: return a + b;
+    case ExprKind::Sub: return a - b;
+    case ExprKind::Mul: return a * b;
+    case ExprKind::Div:
+    case ExprKind::Mod: {
+      if (b == 0)
+        fail(s, HazardKind::InvalidProgram, "division by zero in '" + expr_string(e) + "'");
+      int64_t q = floor_div(a, b);
+      return e->kind == ExprKind::Div ? q : a - q * b;
+    }
+    case ExprKind::Lt: return a < b;
+    case ExprKind::Le: return a <= b;
+    case ExprKind::Gt: return a > b;
+    case ExprKind::Ge: return a >= b;
+    case ExprKind::Eq: return a == b;
+    case ExprKind::Ne: return a != b;
+    default: return 0;
+    }
+  }
+
+  // --- Threads.
+  void set_threads() {
+    if (!in_device_) {
+      threads_ = cpu_threads_;
+      return;
+    }
+    ThreadSet t;
+    const size_t n = domain_.size();
+    // The innermost dims the box covers fully form contiguous runs.
+    size_t k = n; // dims [k, n) are full
+    while (k > 0 && lo_[k - 1] == 0 && hi_[k - 1] == domain_[k - 1])
+      --k;
+    int64_t inner = 1;
+    for (size_t d = k; d < n; ++d)
+      inner *= domain_[d];
+    uint64_t base = task_ * per_task_;
+    if (k == 0) {
+      t.append(base, base + inner);
+      threads_ = std::make_shared<const ThreadSet>(std::move(t));
+      return;
+    }
+    // Dim k-1 gives the run length; dims [0, k-1) are enumerated (odometer).
+    int64_t run_lo = lo_[k - 1] * inner, run_len = (hi_[k - 1] - lo_[k - 1]) * inner;
+    std::vector<int64_t> idx(lo_.begin(), lo_.begin() + (k - 1));
+    for (;;) {
+      int64_t off = 0, stride = inner * domain_[k - 1];
+      for (size_t d = k - 1; d-- > 0;) {
+        off += idx[d] * stride;
+        stride *= domain_[d];
+      }
+      t.append(base + off + run_lo, base + off + run_lo + run_len);
+      int d = static_cast<int>(k) - 2;
+      while (d >= 0) {
+        if (++idx[d] < hi_[d])
+          break;
+        idx[d] = lo_[d];
+        --d;
+      }
+      if (d < 0)
+        break;
+    }
+    threads_ = std::make_shared<const ThreadSet>(std::move(t));
+  }
+
+  Ctx ctx(const Stmt &s) { return Ctx{seq_, &s, threads_}; }
+
+  // --- Tensors.
+  int live_tensor(const Stmt &s, int sym, const std::string &name) {
+    int t = cur_tensor_[sym];
+    if (t < 0)
+      fail(s, HazardKind::InvalidProgram, "'" + name + "' is not allocated here");
+    return t;
+  }
+
+  std::vector<int64_t> shape_of(const Stmt &s) {
+    std::vector<int64_t> shape;
+    for (const Expr &d : s.dims) {
+      int64_t v = eval(d, s);
+      if (v < 0)
+        fail(s, HazardKind::InvalidProgram,
+             "extent '" + expr_string(d) + "' of '" + s.name + "' is negative (" +
+                 std::to_string(v) + ")");
+      shape.push_back(v);
+    }
+    return shape;
+  }
+
+  int new_tensor(const Stmt &s, bool barrier) {
+    if (cur_tensor_[s.sym] >= 0)
+      fail(s, HazardKind::InvalidProgram, "'" + s.name + "' is already allocated");
+    TensorInfo t;
+    t.name = s.name;
+    t.decl = &s;
+    t.is_barrier = barrier;
+    t.shape = shape_of(s);
+    t.strides.assign(t.shape.size(), 1);
+    t.size = 1;
+    for (size_t d = t.shape.size(); d-- > 0;) {
+      t.strides[d] = t.size;
+      t.size *= t.shape[d];
+    }
+    if (t.size > (int64_t(1) << 40))
+      fail(s, HazardKind::InvalidProgram, "'" + s.name + "' is too large");
+    t.ring_dim = s.ring_dim;
+    t.ring_depth = s.ring_depth;
+    tensors_.push_back(std::move(t));
+    int id = static_cast<int>(tensors_.size()) - 1;
+    return id;
+  }
+
+  void exec_data(const Stmt &s) {
+    ++seq_;
+    ++stats.events;
+    int id = new_tensor(s, false);
+    TensorInfo &t = tensors_[id];
+    if (t.ring_dim >= 0) {
+      if (s.guard.empty())
+        fail(s, HazardKind::InvalidProgram, "ring buffer '" + s.name + "' needs a guard barrier");
+      int g = live_tensor(s, tensor_slots_.at(s.guard), s.guard);
+      const TensorInfo &z = tensors_[g];
+      if (!z.is_barrier || z.ring_dim < 0 || !z.checked)
+        fail(s, HazardKind::InvalidProgram,
+             "guard '" + s.guard + "' of '" + s.name + "' is not a checked barrier ring");
+      if (z.ring_dim != t.ring_dim || z.ring_depth != t.ring_depth ||
+          z.shape.size() > t.shape.size())
+        fail(s, HazardKind::InvalidProgram,
+             "ring of '" + s.name + "' does not match its guard '" + s.guard + "'");
+      for (size_t d = 0; d < z.shape.size(); ++d)
+        if (static_cast<int>(d) == z.ring_dim ? t.shape[d] > z.shape[d]
+                                              : t.shape[d] != z.shape[d])
+          fail(s, HazardKind::InvalidProgram,
+               "dimension " + std::to_string(d) + " of '" + s.name +
+                   "' does not match its guard '" + s.guard + "'");
+      for (int md : s.guard_mcast)
+        if (md < 0 || md >= static_cast<int>(z.shape.size()) || md == z.ring_dim)
+          fail(s, HazardKind::InvalidProgram,
+               "multicast dimension " + std::to_string(md) + " of guard '" + s.guard +
+                   "' is not a barrier dimension");
+      t.guard = g;
+      t.guard_mcast = s.guard_mcast;
+    }
+    cur_tensor_[s.sym] = id;
+    m_.alloc(id, ctx(s));
+  }
+
+  void exec_barrier(const Stmt &s) {
+    ++seq_;
+    ++stats.events;
+    int id = new_tensor(s, true);
+    TensorInfo &t = tensors_[id];
+    t.checked = s.checked;
+    t.bar_base = next_bar_;
+    next_bar_ += static_cast<uint64_t>(t.size);
+    bars_.resize(next_bar_);
+    if (s.pre_arrive > 0) {
+      if (t.ring_dim < 0)
+        fail(s, HazardKind::InvalidProgram, "pre_arrive needs a ring dimension");
+      for (int64_t l = 0; l < t.size; ++l)
+        if (t.unlinear(l)[t.ring_dim] < s.pre_arrive)
+          bars_[t.bar_base + l].arrives = 1;
+    }
+    cur_tensor_[s.sym] = id;
+    if (t.checked)
+      m_.alloc(id, ctx(s));
+  }
+
+  void exec_free(const Stmt &s) {
+    ++seq_;
+    ++stats.events;
+    int id = live_tensor(s, s.sym, s.name);
+    const TensorInfo &t = tensors_[id];
+    if (t.checked && !m_.free(id, ctx(s), s.has_check, s.check))
+      machine_failed(s);
+    if (t.is_barrier) {
+      const Stmt &d = *t.decl;
+      for (int64_t l = 0; l < t.size; ++l) {
+        const BarState &b = bars_[t.bar_base + l];
+        if (d.one_shot_arrive && b.arrives != 1)
+          fail_element(s, HazardKind::FreeWithoutArrive, id, l,
+                       "freed after " + std::to_string(b.arrives) +
+                           " arrives; a one-shot barrier needs exactly 1");
+        if (d.one_shot_await && b.awaits != 1)
+          fail_element(s, HazardKind::FreeWithoutArrive, id, l,
+                       "freed after " + std::to_string(b.awaits) +
+                           " awaits; a one-shot-await barrier needs exactly 1");
+      }
+      m_.barriers_freed(t.bar_base, t.bar_base + t.size);
+    }
+    cur_tensor_[s.sym] = -1;
+  }
+
+  // Boxes of one index against a tensor's shape; clips or fails when outside.
+  bool index_box(const Stmt &s, const Index &idx, int tid, bool clip, Box &box) {
+    const TensorInfo &t = tensors_[tid];
+    if (idx.size() != t.shape.size())
+      fail(s, HazardKind::InvalidProgram,
+           "'" + t.name + "' has " + std::to_string(t.shape.size()) + " dimensions, not " +
+               std::to_string(idx.size()));
+    box.lo.resize(idx.size());
+    box.hi.resize(idx.size());
+    for (size_t d = 0; d < idx.size(); ++d) {
+      const IndexItem &it = idx[d];
+      if (it.whole) {
+        box.lo[d] = 0;
+        box.hi[d] = t.shape[d];
+        continue;
+      }
+      box.lo[d] = eval(it.lo, s);
+      box.hi[d] = it.hi ? eval(it.hi, s) : box.lo[d] + 1;
+    }
+    if (box.empty())
+      return false;
+    bool outside = false;
+    for (size_t d = 0; d < idx.size(); ++d)
+      outside = outside || box.lo[d] < 0 || box.hi[d] > t.shape[d];
+    if (!outside)
+      return true;
+    if (!clip) {
+      std::string at = t.name + "[", shape = t.name + "[";
+      for (size_t d = 0; d < idx.size(); ++d) {
+        at += (d ? ", " : "") + std::to_string(box.lo[d]) +
+              (box.hi[d] - box.lo[d] > 1 ? ":" + std::to_string(box.hi[d]) : "");
+        shape += (d ? ", " : "") + std::to_string(t.shape[d]);
+      }
+      fail(s, HazardKind::OutOfBounds, "accessing " + at + "] of allocation " + shape + "]");
+    }
+    for (size_t d = 0; d < idx.size(); ++d) {
+      box.lo[d] = std::max<int64_t>(box.lo[d], 0);
+      box.hi[d] = std::min<int64_t>(box.hi[d], t.shape[d]);
+    }
+    return !box.empty();
+  }
+
+  // Appends `b` minus the boxes already in `out`, so that every element of a
+  // multicast is accessed once.
+  static void add_disjoint(std::vector<Box> &out, const Box &b) {
+    std::vector<Box> pieces{b};
+    for (const Box &o : out) {
+      std::vector<Box> next;
+      for (const Box &p : pieces)
+        subtract(p, o, next);
+      pieces.swap(next);
+    }
+    for (Box &p : pieces)
+      out.push_back(std::move(p));
+  }
+
+public:
+  static void subtract(const Box &a, const Box &b, std::vector<Box> &out) {
+    const size_t n = a.lo.size();
+    for (size_t d = 0; d < n; ++d)
+      if (std::max(a.lo[d], b.lo[d]) >= std::min(a.hi[d], b.hi[d])) {
+        out.push_back(a);
+        return;
+      }
+    Box rest = a;
+    for (size_t d = 0; d < n; ++d) {
+      if (rest.lo[d] < b.lo[d]) {
+        Box p = rest;
+        p.hi[d] = b.lo[d];
+        out.push_back(p);
+        rest.lo[d] = b.lo[d];
+      }
+      if (rest.hi[d] > b.hi[d]) {
+        Box p = rest;
+        p.lo[d] = b.hi[d];
+        out.push_back(p);
+        rest.hi[d] = b.hi[d];
+      }
+    }
+  }
+
+private:
+  // Barrier elements named by barrier expressions (all of one barrier).
+  int barrier_elems(const Stmt &s, const std::vector<BarrierRef> &refs,
+                    std::vector<uint64_t> &elems, std::vector<int64_t> *home) {
+    int tid = -1;
+    for (const BarrierRef &r : refs) {
+      int t = live_tensor(s, r.sym, r.name);
+      if (tid >= 0 && t != tid)
+        fail(s, HazardKind::InvalidProgram, "barrier expressions name different barriers");
+      tid = t;
+    }
+    const TensorInfo &t = tensors_[tid];
+    if (!t.is_barrier)
+      fail(s, HazardKind::InvalidProgram, "'" + t.name + "' is not a barrier");
+    if (home)
+      home->assign(t.shape.size(), -1);
+    std::vector<Box> boxes;
+    for (const BarrierRef &r : refs) {
+      Box b;
+      if (!index_box(s, r.idx, tid, false, b))
+        continue;
+      if (home)
+        for (size_t d = 0; d < r.idx.size(); ++d) {
+          if (!r.idx[d].is_point())
+            continue;
+          if ((*home)[d] >= 0 && (*home)[d] != b.lo[d])
+            fail(s, HazardKind::InvalidProgram,
+                 "barrier expressions disagree on index " + std::to_string(d));
+          (*home)[d] = b.lo[d];
+        }
+      add_disjoint(boxes, b);
+    }
+    if (home)
+      for (size_t d = 0; d < home->size(); ++d)
+        if ((*home)[d] < 0)
+          fail(s, HazardKind::InvalidProgram,
+               "no barrier expression has a point in dimension " + std::to_string(d));
+    for (const Box &b : boxes)
+      for_each_linear(t, b, [&](int64_t l) { elems.push_back(t.bar_base + l); });
+    std::sort(elems.begin(), elems.end());
+    return tid;
+  }
+
+  template <typename Fn> static void for_each_linear(const TensorInfo &t, const Box &b, Fn fn) {
+    std::vector<int64_t> idx = b.lo;
+    const size_t n = idx.size();
+    if (b.empty())
+      return;
+    for (;;) {
+      fn(t.linear(idx));
+      size_t d = n;
+      for (;;) {
+        if (d == 0)
+          return;
+        --d;
+        if (++idx[d] < b.hi[d])
+          break;
+        idx[d] = b.lo[d];
+      }
+    }
+  }
+
+  // The mbarrier words of checked barriers are read by Arrive, Await and
+  // trailing barriers (reference section 4.1): qual mbar.
+  void barrier_read(const Stmt &s, int tid, const std::vector<uint64_t> &elems, bool conv) {
+    const TensorInfo &t = tensors_[tid];
+    if (!t.checked || elems.empty())
+      return;
+    AccessEvent e;
+    e.ctx = ctx(s);
+    e.tensor = tid;
+    for (uint64_t el : elems) {
+      Box b;
+      b.lo = t.unlinear(static_cast<int64_t>(el - t.bar_base));
+      b.hi = b.lo;
+      for (int64_t &h : b.hi)
+        ++h;
+      e.boxes.push_back(std::move(b));
+    }
+    e.initial = Qual::Mbar;
+    e.ext = bit(Qual::Mbar);
+    e.conv = conv || !in_device_;
+    ++stats.accesses;
+    stats.elements += elems.size();
+    if (!m_.access(e))
+      machine_failed(s);
+  }
+
+  void exec_access(const Stmt &s) {
+    ++seq_;
+    ++stats.events;
+    int tid = live_tensor(s, s.sym, s.name);
+    if (!in_device_ && !s.conv)
+      fail(s, HazardKind::InvalidProgram,
+           "a CPU access must be convergent (every thread runs it); add 'conv'");
+    AccessEvent e;
+    std::vector<uint64_t> trail;
+    int btid = -1;
+    if (!s.bars.empty()) {
+      btid = barrier_elems(s, s.bars, trail, nullptr);
+      if (tensors_[btid].decl->one_shot_arrive)
+        for (uint64_t b : trail)
+          if (bars_[b].arrives > 0)
+            fail_element(s, HazardKind::ArrivedTwice, btid,
+                         static_cast<int64_t>(b - tensors_[btid].bar_base),
+                         "trailing barrier after the element was arrived; one-shot barriers "
+                         "take one Arrive, so the access must come before it");
+      for (uint64_t b : trail)
+        e.trailing.push_back({b, bars_[b].arrives});
+      barrier_read(s, btid, trail, false);
+    }
+    const TensorInfo &t = tensors_[tid];
+    if (!t.checked)
+      return;
+    for (const Index &idx : s.targets) {
+      Box b;
+      if (index_box(s, idx, tid, s.clip, b))
+        add_disjoint(e.boxes, b);
+    }
+    if (e.boxes.empty())
+      return;
+    e.ctx = ctx(s);
+    e.tensor = tid;
+    e.mutate = s.access != AccessKind::Read;
+    e.write_only = s.access == AccessKind::Write;
+    e.initial = s.initial;
+    e.ext = s.ext;
+    e.ooo = s.ooo;
+    e.conv = s.conv;
+    e.atomic = s.atomic;
+    ++stats.accesses;
+    for (const Box &b : e.boxes)
+      stats.elements += static_cast<uint64_t>(b.volume());
+    if (!m_.access(e))
+      machine_failed(s);
+  }
+
+  void exec_arrive(const Stmt &s) {
+    ++seq_;
+    ++stats.events;
+    std::vector<uint64_t> elems;
+    std::vector<int64_t> home;
+    int tid = barrier_elems(s, s.bars, elems, &home);
+    const TensorInfo &t = tensors_[tid];
+    uint64_t h = t.bar_base + t.linear(home);
+    barrier_read(s, tid, elems, false);
+    int64_t k = bars_[h].arrives;
+    m_.arrive(ctx(s), s.l1.full, elems, k);
+    if (t.decl->one_shot_arrive && k + 1 != 1)
+      fail_element(s, HazardKind::ArrivedTwice, tid, t.linear(home),
+                   "one-shot barrier arrived " + std::to_string(k + 1) + " times");
+    bars_[h].arrives = k + 1;
+  }
+
+  void exec_await(const Stmt &s) {
+    ++seq_;
+    ++stats.events;
+    for (const IndexItem &it : s.bars[0].idx)
+      if (!it.is_point())
+        fail(s, HazardKind::InvalidProgram, "an Await names one barrier element; use points");
+    std::vector<uint64_t> elems;
+    std::vector<int64_t> home;
+    int tid = barrier_elems(s, s.bars, elems, &home);
+    const TensorInfo &t = tensors_[tid];
+    uint64_t b = t.bar_base + t.linear(home);
+    barrier_read(s, tid, elems, true);
+    BarState &st = bars_[b];
+    if (t.decl->one_shot_arrive && st.arrives == 0)
+      fail_element(s, HazardKind::NoForwardProgress, tid, t.linear(home),
+                   "await before any arrive on a one-shot barrier; in sequential order the "
+                   "Arrive must come first");
+    if (t.decl->one_shot_await && st.awaits > 0)
+      fail_element(s, HazardKind::AwaitedTwice, tid, t.linear(home),
+                   "one-shot-await barrier awaited " + std::to_string(st.awaits + 1) + " times");
+    m_.await(ctx(s), b, st.arrives - 1 - s.n, s.l2);
+    ++st.awaits;
+  }
+
+  void exec_loop(const Stmt &s) {
+    int64_t lo = eval(s.value, s), hi = eval(s.hi, s);
+    int slot = s.sym;
+    int64_t saved = vals_[slot];
+    char saved_def = defined_[slot];
+    iters_.push_back({s.name, 0});
+    defined_[slot] = 1;
+    for (int64_t i = lo; i < hi; ++i) {
+      vals_[slot] = i;
+      iters_.back().second = i;
+      if (s.kind == StmtKind::Seq) {
+        exec_block(s.body);
+      } else if (s.kind == StmtKind::Tasks) {
+        exec_task(s);
+      } else {
+        exec_threads_iter(s, i);
+      }
+    }
+    iters_.pop_back();
+    vals_[slot] = saved;
+    defined_[slot] = saved_def;
+  }
+
+  bool box_is_full() const {
+    for (size_t d = 0; d < domain_.size(); ++d)
+      if (lo_[d] != 0 || hi_[d] != domain_[d])
+        return false;
+    return true;
+  }
+
+  void exec_task(const Stmt &s) {
+    if (!in_device_)
+      fail(s, HazardKind::InvalidProgram, "a tasks loop must be inside a device block");
+    if (!box_is_full())
+      fail(s, HazardKind::InvalidProgram, "a tasks loop must not be inside a threads loop");
+    if (!s.innermost) {
+      exec_block(s.body);
+      return;
+    }
+    uint64_t saved = task_;
+    task_ = next_task_++;
+    if (task_ >= kAllThreads / std::max<uint64_t>(per_task_, 1))
+      fail(s, HazardKind::InvalidProgram, "too many tasks for 62-bit thread ids");
+    set_threads();
+    exec_block(s.body);
+    // End of a device task: its threads join (reference section 2.6).
+    ++seq_;
+    ++stats.events;
+    m_.join(ctx(s));
+    task_ = saved;
+    set_threads();
+  }
+
+  void exec_threads_iter(const Stmt &s, int64_t i) {
+    if (!in_device_)
+      fail(s, HazardKind::InvalidProgram, "a threads loop must be inside a device block");
+    if (s.dim < 0 || s.dim >= static_cast<int>(domain_.size()))
+      fail(s, HazardKind::InvalidProgram,
+           "threads loop dimension " + std::to_string(s.dim) + " is not in the domain");
+    int64_t d_lo = lo_[s.dim], d_hi = hi_[s.dim];
+    int64_t a = d_lo + s.offset + i * s.stride, b = a + s.width;
+    if (a < d_lo || b > d_hi)
+      fail(s, HazardKind::InvalidProgram,
+           "threads loop iteration " + std::to_string(i) + " takes threads [" +
+               std::to_string(a) + ", " + std::to_string(b) + ") of dimension " +
+               std::to_string(s.dim) + ", outside the current box [" + std::to_string(d_lo) +
+               ", " + std::to_string(d_hi) + ")");
+    lo_[s.dim] = a;
+    hi_[s.dim] = b;
+    set_threads();
+    exec_block(s.body);
+    lo_[s.dim] = d_lo;
+    hi_[s.dim] = d_hi;
+    set_threads();
+  }
+
+  void exec_device(const Stmt &s) {
+    if (in_device_)
+      fail(s, HazardKind::InvalidProgram, "device blocks do not nest");
+    in_device_ = true;
+    domain_ = s.ints;
+    lo_.assign(domain_.size(), 0);
+    hi_ = domain_;
+    per_task_ = 1;
+    for (int64_t d : domain_)
+      per_task_ *= static_cast<uint64_t>(d);
+    if (per_task_ > (uint64_t(1) << 31))
+      fail(s, HazardKind::InvalidProgram, "device domain is too large");
+    task_ = next_task_++;
+    set_threads();
+    exec_block(s.body);
+    in_device_ = false;
+    set_threads();
+  }
+
+  void exec_reshape(const Stmt &s) {
+    if (!in_device_ || s.dim < 0 || s.dim >= static_cast<int>(domain_.size()))
+      fail(s, HazardKind::InvalidProgram, "reshape of a dimension that is not in the domain");
+    const size_t d = s.dim;
+    int64_t prod = 1;
+    for (int64_t f : s.ints)
+      prod *= f;
+    if (prod != domain_[d])
+      fail(s, HazardKind::InvalidProgram,
+           "reshape factors multiply to " + std::to_string(prod) + ", not " +
+               std::to_string(domain_[d]));
+    // The box [a, b) of dim d must stay a box in the factored dims.
+    const int64_t a = lo_[d], b = hi_[d];
+    const size_t k = s.ints.size();
+    std::vector<int64_t> nlo(k), nhi(k);
+    bool ok = false;
+    int64_t inner = 1;
+    for (size_t j = k; j-- > 0;) {
+      int64_t blk = inner * s.ints[j];
+      if (a % inner == 0 && b % inner == 0 && a / blk == (b - 1) / blk) {
+        int64_t prefix = a / blk;
+        for (size_t q = k; q-- > 0;) {
+          if (q > j) {
+            nlo[q] = 0;
+            nhi[q] = s.ints[q];
+          } else if (q == j) {
+            nlo[q] = (a / inner) % s.ints[q];
+            nhi[q] = nlo[q] + (b - a) / inner;
+          } else {
+            nlo[q] = nhi[q] = prefix % s.ints[q];
+            ++nhi[q];
+            prefix /= s.ints[q];
+          }
+        }
+        ok = true;
+        break;
+      }
+      inner = blk;
+    }
+    if (!ok)
+      fail(s, HazardKind::InvalidProgram, "the current thread box is not a box after reshape");
+    auto sd = domain_, sl = lo_, sh = hi_;
+    domain_.erase(domain_.begin() + d);
+    lo_.erase(lo_.begin() + d);
+    hi_.erase(hi_.begin() + d);
+    domain_.insert(domain_.begin() + d, s.ints.begin(), s.ints.end());
+    lo_.insert(lo_.begin() + d, nlo.begin(), nlo.end());
+    hi_.insert(hi_.begin() + d, nhi.begin(), nhi.end());
+    exec_block(s.body);
+    domain_ = sd;
+    lo_ = sl;
+    hi_ = sh;
+  }
+
+  void exec_block(const Block &b) {
+    for (const StmtP &sp : b)
+      exec(*sp);
+  }
+
+  void exec(const Stmt &s) {
+    switch (s.kind) {
+    case StmtKind::Let:
+      vals_[s.sym] = eval(s.value, s);
+      defined_[s.sym] = 1;
+      return;
+    case StmtKind::Data: return exec_data(s);
+    case StmtKind::Barrier: return exec_barrier(s);
+    case StmtKind::Free: return exec_free(s);
+    case StmtKind::Access: return exec_access(s);
+    case StmtKind::Fence:
+      ++seq_;
+      ++stats.events;
+      m_.fence(ctx(s), s.l1.full, s.l2);
+      return;
+    case StmtKind::Arrive: return exec_arrive(s);
+    case StmtKind::Await: return exec_await(s);
+    case StmtKind::Join:
+      ++seq_;
+      ++stats.events;
+      m_.join(ctx(s));
+      return;
+    case StmtKind::Seq: case StmtKind::Tasks: case StmtKind::Threads:
+      return exec_loop(s);
+    case StmtKind::Device: return exec_device(s);
+    case StmtKind::Reshape: return exec_reshape(s);
+    case StmtKind::If:
+      if (eval(s.value, s))
+        exec_block(s.body);
+      else
+        exec_block(s.else_body);
+      return;
+    }
+  }
+};
+
+} // namespace
+
+bool run_program(const Program &p, Machine &m, Hazard &hazard, RunStats *stats) {
+  Interpreter in(p, m, hazard);
+  bool ok = in.run();
+  if (stats)
+    *stats = in.stats;
+  return ok;
+}
+
+} // namespace exgc::sync

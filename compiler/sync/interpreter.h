@@ -1,0 +1,33 @@
+// interpreter.h - run a sync program in sequential order -------------------//
+//
+// Owns the control side of the abstract machine (reference sections 4.1-4.3,
+// 4.6): control values, loops, the current thread box and task ids, tensor
+// allocation instances, barrier arrive/await counts and the one-shot and
+// forward-progress rules. Everything about histories is the Machine's; this
+// walker feeds the same event stream to any engine, which is what makes the
+// fast engine and the oracle comparable event by event.
+//
+// Parallel loops run one iteration after another; only the current thread
+// collective changes. Each iteration of an innermost `tasks` loop is a new
+// task (fresh thread ids) and ends with an implicit join by its threads.
+#ifndef EXGC_SYNC_INTERPRETER_H
+#define EXGC_SYNC_INTERPRETER_H
+
+#include "compiler/sync/machine.h"
+#include "compiler/sync/program.h"
+
+namespace exgc::sync {
+
+struct RunStats {
+  uint64_t events = 0;   ///< accesses + sync ops + allocations + frees
+  uint64_t accesses = 0; ///< access events, barrier-word reads included
+  uint64_t elements = 0; ///< elements those accesses touched
+};
+
+/// Runs `p` on `m`. Returns true when no hazard was found; otherwise `hazard`
+/// holds the first one (a program error is a hazard of kind InvalidProgram).
+bool run_program(const Program &p, Machine &m, Hazard &hazard, RunStats *stats = nullptr);
+
+} // namespace exgc::sync
+
+#endif

@@ -1,0 +1,105 @@
+// machine.h - the interface between the interpreter and an engine ---------//
+//
+// The interpreter (interpreter.h) walks a program in sequential order and
+// turns it into events with concrete thread sets, boxes and barrier counts.
+// An engine implements the abstract machine's histories: what accesses check
+// and record, and what sync ops do to records (reference section 4.4-4.7).
+// Control values, thread boxes, barrier counts and one-shot rules are the
+// interpreter's, so two engines fed the same events must agree exactly.
+#ifndef EXGC_SYNC_MACHINE_H
+#define EXGC_SYNC_MACHINE_H
+
+#include "compiler/sync/report.h"
+#include "compiler/sync/vis_set.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace exgc::sync {
+
+/// A half-open box of tensor elements.
+struct Box {
+  std::vector<int64_t> lo, hi;
+  int64_t volume() const;
+  bool empty() const;
+};
+
+/// One allocation instance (a `data` or `barrier` statement executed once).
+struct TensorInfo {
+  std::string name;
+  const Stmt *decl = nullptr;
+  bool is_barrier = false;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> strides; ///< C-order
+  int64_t size = 0;
+  int ring_dim = -1, ring_depth = 0;
+  int guard = -1;               ///< guarding barrier's tensor id (data rings)
+  std::vector<int> guard_mcast; ///< guard dims multicast over
+  bool checked = true;          ///< histories kept (data; checked barriers)
+  uint64_t bar_base = 0;        ///< barrier element id of element 0
+
+  int64_t linear(const std::vector<int64_t> &idx) const;
+  std::vector<int64_t> unlinear(int64_t lin) const;
+};
+
+/// One slot of a managed ring (reference section 4.7): its elements, the
+/// barrier element whose arrive frees it (-1: none) and those whose await
+/// allocates it (empty: allocated from the start).
+struct RingSlot {
+  Box box;
+  int64_t free_on_arrive = -1;
+  std::vector<uint64_t> alloc_on_await;
+};
+std::vector<RingSlot> ring_slots(const TensorInfo &t, const std::vector<TensorInfo> &tensors);
+
+/// Who runs an event.
+struct Ctx {
+  uint64_t seq = 0;
+  const Stmt *stmt = nullptr;
+  ThreadSetP threads;
+};
+
+struct AccessEvent {
+  Ctx ctx;
+  int tensor = -1;
+  std::vector<Box> boxes; ///< disjoint, inside the tensor, non-empty
+  bool mutate = false, write_only = false;
+  Qual initial = Qual::Cuda2;
+  QualMask ext = 0;
+  bool ooo = false, conv = false;
+  QualMask atomic = 0;
+  /// Trailing barrier elements and their arrive counts now.
+  std::vector<std::pair<uint64_t, int64_t>> trailing;
+};
+
+class Machine {
+public:
+  virtual ~Machine() = default;
+  /// The interpreter's tensor table; entries are never removed.
+  void attach(const std::vector<TensorInfo> *tensors) { tensors_ = tensors; }
+
+  /// A new allocation instance (ring slots get their allocation records).
+  virtual void alloc(int tensor, const Ctx &c) = 0;
+  /// Free checks; false on a hazard (then `hazard()` holds it).
+  virtual bool free(int tensor, const Ctx &c, bool has_check, QualMask check) = 0;
+  virtual bool access(const AccessEvent &e) = 0;
+  virtual void fence(const Ctx &c, QualMask l1, const SyncTl &l2) = 0;
+  /// Arrive by c on `bars` (multicast expanded); `k` is the home's count before.
+  virtual void arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t> &bars,
+                      int64_t k) = 0;
+  /// Await by c on `bar`: records waiting on it with count <= kmax are ordered.
+  virtual void await(const Ctx &c, uint64_t bar, int64_t kmax, const SyncTl &l2) = 0;
+  virtual void join(const Ctx &c) = 0;
+  /// Barrier elements [lo, hi) are gone: no await can name them again.
+  virtual void barriers_freed(uint64_t lo, uint64_t hi) {}
+
+  const Hazard &hazard() const { return hazard_; }
+
+protected:
+  const std::vector<TensorInfo> *tensors_ = nullptr;
+  Hazard hazard_;
+};
+
+} // namespace exgc::sync
+
+#endif

@@ -1,0 +1,172 @@
+// vis_set.cpp - interval sweeps over visibility sets ----------------------//
+#include "compiler/sync/vis_set.h"
+
+#include <algorithm>
+
+namespace exgc::sync {
+
+Masks augment_masks(const SyncTl &l2) {
+  Masks m;
+  m.f[Atom] = m.f[Full] = m.f[Issue] = l2.full;
+  m.f[Temp] = l2.full | l2.temp;
+  return m;
+}
+
+namespace {
+void push_merged(std::vector<VisSet::Seg> &out, uint64_t lo, uint64_t hi, const Masks &m) {
+  if (lo >= hi || !m.any())
+    return;
+  if (!out.empty() && out.back().hi == lo && out.back().m == m) {
+    out.back().hi = hi;
+    return;
+  }
+  out.push_back({lo, hi, m});
+}
+} // namespace
+
+bool VisSet::add(const ThreadSet &threads, const Masks &m) {
+  if (threads.empty() || !m.any())
+    return false;
+  // Fast check: nothing new when every touched segment already holds m.
+  const auto &iv = threads.intervals();
+  bool changed = false;
+  {
+    size_t s = 0;
+    for (const Interval &i : iv) {
+      uint64_t pos = i.lo;
+      while (s < segs_.size() && segs_[s].hi <= pos)
+        ++s;
+      size_t k = s;
+      while (pos < i.hi) {
+        if (k == segs_.size() || segs_[k].lo > pos) {
+          changed = true;
+          break;
+        }
+        const Masks &sm = segs_[k].m;
+        for (int f = 0; f < kNumFlags; ++f)
+          if ((sm.f[f] | m.f[f]) != sm.f[f])
+            changed = true;
+        if (changed)
+          break;
+        pos = segs_[k].hi;
+        ++k;
+      }
+      if (changed)
+        break;
+    }
+  }
+  if (!changed)
+    return false;
+  std::vector<Seg> out;
+  out.reserve(segs_.size() + 2 * iv.size() + 1);
+  size_t s = 0, t = 0;
+  uint64_t pos = 0;
+  while (s < segs_.size() || t < iv.size()) {
+    // Next boundary strictly after pos.
+    uint64_t lo_s = s < segs_.size() ? std::max(pos, segs_[s].lo) : UINT64_MAX;
+    uint64_t lo_t = t < iv.size() ? std::max(pos, iv[t].lo) : UINT64_MAX;
+    uint64_t start = std::min(lo_s, lo_t);
+    bool in_s = s < segs_.size() && segs_[s].lo <= start;
+    bool in_t = t < iv.size() && iv[t].lo <= start;
+    uint64_t end = UINT64_MAX;
+    if (in_s)
+      end = std::min(end, segs_[s].hi);
+    else if (s < segs_.size())
+      end = std::min(end, segs_[s].lo);
+    if (in_t)
+      end = std::min(end, iv[t].hi);
+    else if (t < iv.size())
+      end = std::min(end, iv[t].lo);
+    Masks cur;
+    if (in_s)
+      cur = segs_[s].m;
+    if (in_t)
+      cur |= m;
+    push_merged(out, start, end, cur);
+    pos = end;
+    if (s < segs_.size() && segs_[s].hi <= pos)
+      ++s;
+    if (t < iv.size() && iv[t].hi <= pos)
+      ++t;
+  }
+  segs_.swap(out);
+  return true;
+}
+
+namespace {
+// Calls fn(seg, lo, hi) for each overlap of a segment with the thread set.
+template <typename Fn>
+bool for_overlaps(const std::vector<VisSet::Seg> &segs, const ThreadSet &threads, Fn fn) {
+  size_t s = 0;
+  for (const Interval &i : threads.intervals()) {
+    while (s < segs.size() && segs[s].hi <= i.lo)
+      ++s;
+    for (size_t k = s; k < segs.size() && segs[k].lo < i.hi; ++k)
+      if (fn(segs[k], std::max(i.lo, segs[k].lo), std::min(i.hi, segs[k].hi)))
+        return true;
+  }
+  return false;
+}
+} // namespace
+
+bool VisSet::any(const ThreadSet &threads, QualMask q, int flag) const {
+  return for_overlaps(segs_, threads,
+                      [&](const Seg &s, uint64_t, uint64_t) { return (s.m.f[flag] & q) != 0; });
+}
+
+bool VisSet::witness(const ThreadSet &threads, QualMask l1) const {
+  return for_overlaps(segs_, threads, [&](const Seg &s, uint64_t, uint64_t) {
+    return (s.m.witnessable() & l1) != 0;
+  });
+}
+
+ThreadSet VisSet::missing(const ThreadSet &threads, QualMask q, int flag) const {
+  ThreadSet have;
+  for_overlaps(segs_, threads, [&](const Seg &s, uint64_t lo, uint64_t hi) {
+    if (s.m.f[flag] & q)
+      have.append(lo, hi);
+    return false;
+  });
+  return threads.subtract(have);
+}
+
+Masks VisSet::held(const ThreadSet &threads) const {
+  Masks m;
+  for_overlaps(segs_, threads, [&](const Seg &s, uint64_t, uint64_t) {
+    m |= s.m;
+    return false;
+  });
+  return m;
+}
+
+Masks VisSet::summary() const {
+  Masks m;
+  for (const Seg &s : segs_)
+    m |= s.m;
+  return m;
+}
+
+size_t VisSet::hash() const {
+  size_t h = 1469598103934665603ull;
+  for (const Seg &s : segs_) {
+    h = (h ^ s.lo) * 1099511628211ull;
+    h = (h ^ s.hi) * 1099511628211ull;
+    for (int f = 0; f < kNumFlags; ++f)
+      h = (h ^ s.m.f[f]) * 1099511628211ull;
+  }
+  return h;
+}
+
+std::string VisSet::str() const {
+  std::string out;
+  for (const Seg &s : segs_) {
+    out += "[" + std::to_string(s.lo) + ".." + std::to_string(s.hi - 1) + "]";
+    for (int f = kNumFlags - 1; f >= 0; --f)
+      if (s.m.f[f])
+        out += std::string(" ") + flag_name(f) + qual_set_string(s.m.f[f]);
+    out += ";";
+  }
+  return out;
+}
+
+} // namespace exgc::sync
