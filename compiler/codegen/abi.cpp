@@ -71,8 +71,7 @@ std::vector<std::string> dense_strides(const std::vector<Expr> &shape, ExprEmitt
   return s;
 }
 
-bool make_abi(const ProcNode &p, const std::vector<bool> &written, bool is_public,
-              NameScope &names, DiagEngine &diag, const std::string &backend, ProcAbi &out) {
+bool make_abi(const ProcNode &p, const std::vector<bool> &written, NameScope &names, DiagEngine &diag, const std::string &backend, ProcAbi &out) {
   bool ok = true;
   for (size_t i = 0; i < p.args.size(); ++i) {
     const Arg &a = p.args[i];
@@ -98,7 +97,7 @@ bool make_abi(const ProcNode &p, const std::vector<bool> &written, bool is_publi
       pa.pass = w ? ParamAbi::Pass::Pointer : ParamAbi::Pass::Value;
     } else {
       pa.is_const = !w;
-      pa.pass = is_public && !a.type.window ? ParamAbi::Pass::Dense : ParamAbi::Pass::Strided;
+      pa.pass = a.type.window ? ParamAbi::Pass::Strided : ParamAbi::Pass::Dense;
       if (pa.pass == ParamAbi::Pass::Strided)
         for (size_t d = 0; d < a.type.shape.size(); ++d)
           pa.stride_names.push_back(names.take(a.name.name + "_stride" + std::to_string(d)));
@@ -162,6 +161,7 @@ void bind_params(const ProcAbi &abi, ExprEmitter &ex) {
         b.expr = p.name;
         b.is_const = p.is_const;
         b.strides = dense_strides(a.type.shape, ex);
+        b.dense = true;
         break;
       case ParamAbi::Pass::Strided:
         b.kind = Binding::Kind::View;

@@ -1,14 +1,14 @@
 // abi.h - parameter lists of generated functions --------------------------//
 // Owns: the C ABI of generated functions (docs/abi.md is its user-facing
-// description). Two conventions:
-//  - public (the extern "C" functions of requested procs): size and index ->
-//    int64_t, bool -> bool, a data scalar -> by value, or a pointer when the
-//    proc writes it; a tensor `T[e0, e1]` -> a pointer to its first element
-//    (`const T*` when never written), dense row-major; a window `[T][e0, e1]`
-//    -> a pointer plus one int64_t stride (in elements) per dimension;
-//  - internal (static helpers): the same, except that every tensor is passed
-//    as a window, so callers may pass any view of their buffers.
-// Barrier arguments have no run-time value yet and are not passed.
+// description), the same for extern "C" functions and internal helpers:
+// size and index -> int64_t, bool -> bool, a data scalar -> by value, or a
+// pointer when the proc writes it; a tensor `T[e0, e1]` -> a pointer to its
+// first element (`const T*` when never written), dense row-major; a window
+// `[T][e0, e1]` -> a pointer plus one int64_t stride (in elements) per
+// dimension. Dense parameters keep strides compile-time known where the shape
+// is, which matters in kernels; a caller passes them whole buffers or
+// contiguous windows (`x[i, :]`). Barrier arguments have no run-time value
+// yet and are not passed.
 #pragma once
 #include <string>
 #include <vector>
@@ -34,8 +34,7 @@ struct ProcAbi {
 
 /// The parameters of p. `written` comes from Effects::written. Reports
 /// element types the backends cannot store and returns false.
-bool make_abi(const ProcNode &p, const std::vector<bool> &written, bool is_public,
-              NameScope &names, DiagEngine &diag, const std::string &backend, ProcAbi &out);
+bool make_abi(const ProcNode &p, const std::vector<bool> &written, NameScope &names, DiagEngine &diag, const std::string &backend, ProcAbi &out);
 
 /// `int64_t n, float a, const float *x, int64_t x_stride0` (no leading comma).
 std::string param_decls(const ProcAbi &abi);

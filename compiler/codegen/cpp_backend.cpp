@@ -23,7 +23,7 @@ public:
 
 protected:
   void emit_with(const With *w) override {
-    w_.open("{");
+    w_.open("");
     block(w->body);
     w_.close();
   }
@@ -71,7 +71,7 @@ private:
   bool emit_impl(const ProcNode &p, Writer &w) {
     NameScope names;
     ProcAbi abi;
-    if (!make_abi(p, fx_.written(&p), false, names, diag_, kBackend, abi))
+    if (!make_abi(p, fx_.written(&p), names, diag_, kBackend, abi))
       return false;
     Env env;
     ExprEmitter ex(env, diag_, kBackend);
@@ -91,7 +91,7 @@ private:
   bool emit_public(const ProcNode &p, const std::string &name, Writer &w) {
     NameScope names;
     ProcAbi abi;
-    if (!make_abi(p, fx_.written(&p), true, names, diag_, kBackend, abi))
+    if (!make_abi(p, fx_.written(&p), names, diag_, kBackend, abi))
       return false;
     Env env;
     ExprEmitter ex(env, diag_, kBackend);
@@ -102,8 +102,8 @@ private:
       if (pa.pass == ParamAbi::Pass::None)
         continue;
       add(pa.name);
-      if (pa.pass == ParamAbi::Pass::Dense || pa.pass == ParamAbi::Pass::Strided)
-        for (const std::string &s : env.lookup(pa.arg->name)->strides)
+      if (pa.pass == ParamAbi::Pass::Strided)
+        for (const std::string &s : pa.stride_names)
           add(s);
     }
     w.open("int " + name + "(" + param_decls(abi) + ")");

@@ -126,7 +126,7 @@ private:
     NameScope names;
     std::string stream = names.take_internal("exg_stream");
     ProcAbi abi;
-    if (!make_abi(p, fx_.written(&p), false, names, diag_, kCudaBackend, abi))
+    if (!make_abi(p, fx_.written(&p), names, diag_, kCudaBackend, abi))
       return false;
     Env env;
     ExprEmitter ex(env, diag_, kCudaBackend);
@@ -164,7 +164,7 @@ private:
     NameScope names;
     std::string stream = names.take_internal("stream");
     ProcAbi abi;
-    if (!make_abi(p, fx_.written(&p), true, names, diag_, kCudaBackend, abi))
+    if (!make_abi(p, fx_.written(&p), names, diag_, kCudaBackend, abi))
       return false;
     Env env;
     ExprEmitter ex(env, diag_, kCudaBackend);
@@ -174,8 +174,8 @@ private:
       if (pa.pass == ParamAbi::Pass::None)
         continue;
       args += ", " + pa.name;
-      if (pa.pass == ParamAbi::Pass::Dense || pa.pass == ParamAbi::Pass::Strided)
-        for (const std::string &s : env.lookup(pa.arg->name)->strides)
+      if (pa.pass == ParamAbi::Pass::Strided)
+        for (const std::string &s : pa.stride_names)
           args += ", " + s;
     }
     std::string pd = param_decls(abi);

@@ -152,6 +152,7 @@ protected:
     w_.line(b.ctype + " " + name + "[" + std::to_string(count) + "] = {};");
     b.kind = Binding::Kind::View;
     b.strides = dense_strides(t.shape, ex_);
+    b.dense = true;
     ex_.env().bind(a->name, b);
   }
 
@@ -207,9 +208,11 @@ protected:
     w_.open(n * u < coll_ ? "if (" + tid_ + " < " + std::to_string(n * u) + ")" : "");
     std::string it = names_.take(f->iter.name);
     w_.line("const int64_t " + it + " = " + (lo ? std::to_string(lo) + " + " : "") + tid_ +
-            " / " + std::to_string(u) + ";");
+            (u > 1 ? " / " + std::to_string(u) : "") + ";");
     std::string tid = tid_;
-    if (u < coll_) {
+    if (u == 1) {
+      tid = "0"; // one thread: the only index in its collective
+    } else if (u < coll_) {
       tid = names_.take_internal("exg_t");
       w_.line("[[maybe_unused]] const int " + tid + " = " + tid_ + " % " + std::to_string(u) +
               ";");
@@ -294,7 +297,7 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
   // Host: task ranges.
   ExprEmitter &hx = ctx.host_ex;
   Writer &h = ctx.host;
-  h.open("{");
+  h.open("");
   h.line("// " + print_expr(w->ctx) + ": kernel " + ctx.kernel_name);
   std::vector<std::string> host_lo, host_n;
   std::string ntasks_h = ctx.host_names.take_internal("exg_ntasks");

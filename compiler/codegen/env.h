@@ -31,6 +31,7 @@ struct Binding {
   Expr mem;                        // memory annotation; null means DRAM
   Sym sym;                         // the .exg name
   bool in_device = false;          // declared inside a device function
+  bool dense = false;              // View: a whole row-major buffer (strides from its shape)
   SrcLoc decl_loc;
   size_t rank() const { return strides.size(); }
 };

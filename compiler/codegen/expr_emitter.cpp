@@ -198,7 +198,10 @@ std::string ExprEmitter::binop(const BinOp *op, const std::string &ctype) {
   };
   if (op->op == BinOpKind::Mod)
     return fail(op->loc, "'%' on data values");
-  return "(" + side(op->a) + " " + sp + " " + side(op->b) + ")";
+  // Operands are translated in order (the first use of a name may bind it: kernels).
+  std::string a = side(op->a);
+  std::string b = side(op->b);
+  return "(" + a + " " + sp + " " + b + ")";
 }
 
 std::string ExprEmitter::call(const Call *c, const std::string &ctype) {
@@ -238,13 +241,16 @@ std::string ExprEmitter::call(const Call *c, const std::string &ctype) {
       t = "double";
     std::string a = t.empty() ? ctrl(c->args[0]) : data(c->args[0], t);
     std::string b = t.empty() ? ctrl(c->args[1]) : data(c->args[1], t);
-    return "(" + a + " < " + b + " ? " + arg(c->args[2]) + " : " + arg(c->args[3]) + ")";
+    std::string x = arg(c->args[2]);
+    std::string y = arg(c->args[3]);
+    return "(" + a + " < " + b + " ? " + x + " : " + y + ")";
   }
   if (f == "min" || f == "max") {
     if (!arity(2))
       return "0";
-    return "exg_" + f + "<" + (ctype.empty() ? "int64_t" : ctype) + ">(" + arg(c->args[0]) +
-           ", " + arg(c->args[1]) + ")";
+    std::string x = arg(c->args[0]);
+    std::string y = arg(c->args[1]);
+    return "exg_" + f + "<" + (ctype.empty() ? "int64_t" : ctype) + ">(" + x + ", " + y + ")";
   }
   if (f == "sqrt" || f == "relu" || f == "abs") {
     if (!arity(1))
@@ -282,11 +288,20 @@ bool ExprEmitter::view_of(const Expr &e, Binding &out) {
   std::vector<std::string> origin;
   out = *b;
   out.strides.clear();
+  // Row-major contiguity survives points on leading dimensions, then one
+  // slice of any range, then whole dimensions (`x[i, 2:5, :]`).
+  bool seen_slice = false;
   for (size_t d = 0; d < w->idx.size(); ++d) {
     const WindowIdx &wi = w->idx[d];
     origin.push_back(wi.lo ? ctrl(wi.lo) : "0");
-    if (wi.is_slice)
+    if (wi.is_slice) {
       out.strides.push_back(b->strides[d]);
+      if (seen_slice && (wi.lo || wi.hi))
+        out.dense = false;
+      seen_slice = true;
+    } else if (seen_slice) {
+      out.dense = false;
+    }
   }
   out.expr = view_address(*b, origin);
   return !failed_;

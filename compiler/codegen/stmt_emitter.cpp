@@ -98,6 +98,7 @@ void StmtEmitter::host_alloc(const Alloc *a) {
   }
   b.kind = Binding::Kind::View;
   b.strides = dense_strides(t.shape, ex_);
+  b.dense = true;
   int64_t count = 1;
   bool constant = true;
   std::string cexpr;
@@ -223,9 +224,14 @@ void StmtEmitter::proc_call(const CallStmt *c, const Proc &callee) {
       return void(report_failed());
     if (v.rank() != pt.shape.size() || v.ctype != ctype || (written[i] && v.is_const))
       return void(fail(e->loc, "passing this view to '" + callee->args[i].name.name + "'"));
+    if (!pt.window && !v.dense)
+      return void(fail(e->loc, "passing a strided window to the dense tensor '" +
+                                   callee->args[i].name.name + "' (declare it '[" +
+                                   value_type_name(pt.scalar) + "][...]')"));
     add(v.expr);
-    for (const std::string &s : v.strides)
-      add(s);
+    if (pt.window)
+      for (const std::string &s : v.strides)
+        add(s);
   }
   std::string prefix = call_prefix();
   if (!args.empty() && !prefix.empty())
@@ -312,7 +318,7 @@ void StmtEmitter::inline_instr(const CallStmt *c, const Proc &instr) {
       r_ctype = b.ctype;
     binds.push_back(b);
   }
-  w_.open("{");
+  w_.open("");
   w_.line("// " + instr->name + " (instruction behavior)");
   ex_.env().push();
   for (size_t i = 0; i < binds.size(); ++i)

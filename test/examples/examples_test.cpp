@@ -1,0 +1,130 @@
+// examples_test.cpp - the examples' CPU references against plain C++ -------//
+// Each examples/X.exg is compiled by `exgc --emit=cpp` into X_ref.cpp (see
+// CMakeLists.txt); this file calls their extern "C" functions, declared here
+// with the ABI of docs/abi.md, on random inputs of several sizes and compares
+// with loops written directly in C++: exactly for copies and element-wise
+// updates (the same float operations in the same order), with a relative
+// tolerance for sums.
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+extern "C" {
+int saxpy(int64_t n, float a, const float *x, float *y);
+int vector_copy(int64_t n, const float *A, float *B);
+int matmul(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
+int gemm_naive(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
+}
+
+namespace {
+
+std::vector<float> random_vector(size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = dist(gen);
+  return v;
+}
+
+void expect_close(const std::vector<float> &got, const std::vector<float> &want, int64_t K) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    ASSERT_NEAR(got[i], want[i], 1e-5 * K + 1e-6) << "at element " << i;
+}
+
+// Sizes that are and are not multiples of the task size (256).
+class SaxpyTest : public ::testing::TestWithParam<int64_t> {};
+
+TEST_P(SaxpyTest, MatchesLoop) {
+  int64_t n = GetParam();
+  std::vector<float> x = random_vector(n, 1), y = random_vector(n, 2), want = y;
+  float a = 1.75f;
+  for (int64_t i = 0; i < n; ++i)
+    want[i] = a * x[i] + want[i];
+  ASSERT_EQ(saxpy(n, a, x.data(), y.data()), 0);
+  EXPECT_EQ(y, want);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, SaxpyTest, ::testing::Values(1, 255, 256, 257, 1000, 4096));
+
+class VectorCopyTest : public ::testing::TestWithParam<int64_t> {};
+
+TEST_P(VectorCopyTest, CopiesExactly) {
+  int64_t n = GetParam();
+  std::vector<float> a = random_vector(n, 3), b(n, 0.0f);
+  ASSERT_EQ(vector_copy(n, a.data(), b.data()), 0);
+  EXPECT_EQ(a, b);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, VectorCopyTest, ::testing::Values(256, 512, 2816));
+
+TEST(VectorCopy, ViolatedPreconditionReturnsItsLineAndWritesNothing) {
+  // `assert n % 256 == 0` is line 5 of examples/vector_copy.exg.
+  std::vector<float> a = random_vector(300, 4), b(300, 0.0f);
+  EXPECT_EQ(vector_copy(300, a.data(), b.data()), 5);
+  EXPECT_EQ(b, std::vector<float>(300, 0.0f));
+}
+
+TEST(VectorCopy, NonPositiveSizeIsRejected) {
+  float a = 0, b = 0;
+  EXPECT_NE(vector_copy(0, &a, &b), 0);
+  EXPECT_NE(vector_copy(-256, &a, &b), 0);
+}
+
+struct MatSizes {
+  int64_t M, N, K;
+};
+
+std::vector<float> reference_matmul(const MatSizes &s, const std::vector<float> &A,
+                                    const std::vector<float> &B) {
+  std::vector<float> C(s.M * s.N, 0.0f);
+  for (int64_t i = 0; i < s.M; ++i)
+    for (int64_t j = 0; j < s.N; ++j) {
+      double acc = 0;
+      for (int64_t k = 0; k < s.K; ++k)
+        acc += double(A[i * s.K + k]) * double(B[k * s.N + j]);
+      C[i * s.N + j] = float(acc);
+    }
+  return C;
+}
+
+class MatmulTest : public ::testing::TestWithParam<MatSizes> {};
+
+TEST_P(MatmulTest, Matmul) {
+  MatSizes s = GetParam();
+  std::vector<float> A = random_vector(s.M * s.K, 5), B = random_vector(s.K * s.N, 6);
+  std::vector<float> C(s.M * s.N, 123.0f); // overwritten: matmul starts from 0
+  ASSERT_EQ(matmul(s.M, s.N, s.K, A.data(), B.data(), C.data()), 0);
+  expect_close(C, reference_matmul(s, A, B), s.K);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, MatmulTest,
+                         ::testing::Values(MatSizes{1, 1, 1}, MatSizes{3, 5, 7},
+                                           MatSizes{16, 32, 8}, MatSizes{33, 17, 65}));
+
+class GemmNaiveTest : public ::testing::TestWithParam<MatSizes> {};
+
+TEST_P(GemmNaiveTest, MatchesMatmul) {
+  MatSizes s = GetParam();
+  std::vector<float> A = random_vector(s.M * s.K, 7), B = random_vector(s.K * s.N, 8);
+  std::vector<float> C(s.M * s.N, -5.0f);
+  ASSERT_EQ(gemm_naive(s.M, s.N, s.K, A.data(), B.data(), C.data()), 0);
+  expect_close(C, reference_matmul(s, A, B), s.K);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GemmNaiveTest,
+                         ::testing::Values(MatSizes{16, 16, 1}, MatSizes{32, 48, 16},
+                                           MatSizes{64, 16, 100}));
+
+TEST(GemmNaive, RejectsSizesThatAreNotTileMultiples) {
+  std::vector<float> A(24 * 8), B(8 * 16), C(24 * 16, 1.0f);
+  EXPECT_EQ(gemm_naive(24, 16, 8, A.data(), B.data(), C.data()), 13); // assert M % 16 == 0
+  EXPECT_EQ(gemm_naive(16, 24, 8, A.data(), B.data(), C.data()), 14); // assert N % 16 == 0
+  EXPECT_EQ(C, std::vector<float>(24 * 16, 1.0f));
+}
+
+} // namespace
