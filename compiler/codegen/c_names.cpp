@@ -47,7 +47,8 @@ std::string NameScope::take_internal(const std::string &b) {
   if (used_.insert(b).second)
     return b;
   for (int i = 1;; ++i) {
-    std::string n = b + "_" + std::to_string(i);
+    // "int_" + "1", not "int__1": a double underscore is reserved in C++.
+    std::string n = b + (b.back() == '_' ? "" : "_") + std::to_string(i);
     if (used_.insert(n).second)
       return n;
   }
