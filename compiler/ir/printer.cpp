@@ -158,7 +158,7 @@ std::string print_type(const Type &t) {
       for (size_t i = 0; i < t.shape.size(); ++i) {
         s += i ? ", " : "";
         if (i < t.ring.size() && t.ring[i])
-          s += "(" + print_expr(t.shape[i]) + ") @ " + print_expr(t.ring[i]);
+          s += "(" + print_expr(t.shape[i]) + ") @ ring(" + print_expr(t.ring[i]) + ")";
         else
           s += print_expr(t.shape[i]);
       }
