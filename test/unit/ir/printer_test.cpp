@@ -46,7 +46,7 @@ TEST(Printer, ProcWithTypesLoopsAndSync) {
   p->args = {{n, Type::control(ValueType::Size, {}), {}},
              {x, Type::data(ValueType::F32, {var(n, ValueType::Size)}, mem, false, {}), {}}};
   p->preds = {BinOp::make(BinOpKind::Eq, BinOp::make(BinOpKind::Mod, var(n, ValueType::Size), lit(4)), lit(0))};
-  Expr ring = Call::make("ring", {lit(4)}, {}, ValueType::Meta);
+  Expr ring = lit(4);
   Stmt alloc = Alloc::make(bar, Type::barrier({var(n, ValueType::Size)}, {ring},
                                               Var::make(Sym::global("CudaMbarrier"), ValueType::Meta), {}));
   LoopMode seq;
