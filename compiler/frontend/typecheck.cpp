@@ -50,7 +50,10 @@ std::string Binding::describe() const {
 void Checker::declare(const Binding &b) {
   // Names are never redeclared while visible: the IR resolves them to distinct
   // Syms anyway, but a reader of the source could not tell which one is meant.
+  // Two arguments of one name are the builder's DuplicateArgument.
   for (const auto &scope : scopes_) {
+    if (b.is_arg)
+      break;
     auto it = scope.find(b.sym.name);
     if (it == scope.end())
       continue;

@@ -40,9 +40,13 @@ bool param_listed(const ProcNode &p, const char *key, const std::string &name) {
   const InstrAttr *a = p.attr(key);
   if (!a)
     return false;
-  for (const Expr &e : a->values)
+  for (const Expr &e : a->values) {
+    // The builder names a buffer parameter as `Read(x, {})`, a control one as `Var(x)`.
     if (const auto *v = e.as<Var>(); v && v->name.name == name)
       return true;
+    if (const auto *r = e.as<Read>(); r && r->idx.empty() && r->buf.name == name)
+      return true;
+  }
   return false;
 }
 
