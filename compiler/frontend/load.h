@@ -1,0 +1,43 @@
+// load.h - a .exg file and everything it imports -> Program ----------------//
+//
+// Owns: finding, loading and parsing modules, and the name scopes of
+// program.h. `import cuda.sm90a` loads `cuda/sm90a.exg` from the first of the
+// -I directories, then the stdlib directory, that has it; each file is loaded
+// once however often it is imported; an import cycle is an error at the
+// import that closes it. Each module's scope maps the procs and instrs it
+// can call: its own declarations first (they shadow imports, LANGUAGE gap
+// G8), then the public names of its unqualified imports (a name two of them
+// define differently is ambiguous: null in `scope`, listed in `ambiguous`,
+// reported at its use by the typecheck), then `alias.name` for
+// `import m as alias`. Public names are a module's own procs and instrs, not
+// what it imports in turn.
+// Also checked here, where every module is known: `schedule X from P` and
+// `check P(...)` name a proc or schedule visible in their module.
+// Runs first; the typecheck (typecheck.h) runs on what it returns.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/frontend/program.h"
+#include "compiler/support/diagnostics.h"
+#include "compiler/support/source_manager.h"
+
+namespace exgc {
+
+struct LoadOptions {
+  /// Searched in order before the stdlib (`exgc -I dir`).
+  std::vector<std::string> include_dirs;
+  /// Where `import cuda` finds `cuda.exg`; empty: the source tree's stdlib/.
+  std::string stdlib_dir;
+};
+
+/// The stdlib directory of the source tree exgc was built from.
+std::string source_stdlib_dir();
+
+/// Loads `path` and its imports. Returns null after reporting errors (in any
+/// module: unreadable or missing files, syntax, building, cycles, names).
+std::unique_ptr<Program> load_program(const std::string &path, const LoadOptions &opts,
+                                      SourceManager &sources, DiagEngine &diag);
+
+} // namespace exgc
