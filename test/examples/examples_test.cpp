@@ -122,8 +122,8 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GemmNaiveTest,
 
 TEST(GemmNaive, RejectsSizesThatAreNotTileMultiples) {
   std::vector<float> A(24 * 8), B(8 * 16), C(24 * 16, 1.0f);
-  EXPECT_EQ(gemm_naive(24, 16, 8, A.data(), B.data(), C.data()), 13); // assert M % 16 == 0
-  EXPECT_EQ(gemm_naive(16, 24, 8, A.data(), B.data(), C.data()), 14); // assert N % 16 == 0
+  EXPECT_EQ(gemm_naive(24, 16, 8, A.data(), B.data(), C.data()), 12); // assert M % 16 == 0 (line 12)
+  EXPECT_EQ(gemm_naive(16, 24, 8, A.data(), B.data(), C.data()), 13); // assert N % 16 == 0 (line 13)
   EXPECT_EQ(C, std::vector<float>(24 * 16, 1.0f));
 }
 

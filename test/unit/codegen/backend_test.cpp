@@ -34,6 +34,7 @@ struct Fixture : ::testing::Test {
   Fixture() { program.modules.push_back(std::make_unique<LoadedModule>()); }
   Proc add(std::shared_ptr<ProcNode> p) {
     program.modules[0]->module.decls.push_back(Proc(p));
+    program.modules[0]->scope[p->name] = p;
     return p;
   }
   std::string cpp(const Proc &p) {
