@@ -138,6 +138,9 @@ protected:
       ex_.env().bind(a->name, b);
       return;
     }
+    // Bound even when rejected, so later uses of the name report nothing more.
+    b.kind = Binding::Kind::View;
+    b.dense = true;
     int64_t count = 1;
     for (const Expr &e : t.shape) {
       int64_t c;
@@ -145,14 +148,14 @@ protected:
         ok_ = false;
         ex_.diag().report(e->loc.valid() ? e->loc : a->loc, DiagKind::RegisterShapeNotConstant,
                           a->name.name);
+        b.strides.assign(t.shape.size(), "0");
+        ex_.env().bind(a->name, b);
         return;
       }
       count *= c;
     }
     w_.line(b.ctype + " " + name + "[" + std::to_string(count) + "] = {};");
-    b.kind = Binding::Kind::View;
     b.strides = dense_strides(t.shape, ex_);
-    b.dense = true;
     ex_.env().bind(a->name, b);
   }
 
@@ -270,19 +273,22 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
   // The cuda_tasks nest: each loop alone in its parent's body.
   std::vector<const For *> tasks;
   const Block *body = &w->body;
-  while (body->size() == 1 && (*body)[0].as<For>() &&
-         (*body)[0].as<For>()->mode.name == "cuda_tasks") {
+  auto is_tasks = [](const Stmt &s) {
+    return s.as<For>() && s.as<For>()->mode.name == "cuda_tasks";
+  };
+  if (w->body.empty() || !is_tasks(w->body[0]))
+    return diag.report(w->body.empty() ? w->loc : w->body[0]->loc, DiagKind::TaskNestShape,
+                       "this statement is not a 'cuda_tasks' loop");
+  if (w->body.size() > 1)
+    return diag.report(w->body[1]->loc, DiagKind::TaskNestShape,
+                       "a statement after the 'cuda_tasks' loop '" +
+                           w->body[0].as<For>()->iter.name + "'");
+  // Deeper levels: a task loop alone in its parent's body continues the nest;
+  // one among other statements is reported where the task body meets it.
+  while (body->size() == 1 && is_tasks((*body)[0])) {
     tasks.push_back((*body)[0].as<For>());
     body = &tasks.back()->body;
   }
-  if (tasks.empty() || (body == &w->body)) {
-    const Stmt &s = w->body.empty() ? Stmt() : w->body[0];
-    return diag.report(s ? s->loc : w->loc, DiagKind::TaskNestShape,
-                       "this statement is not a 'cuda_tasks' loop");
-  }
-  if (w->body.size() > 1)
-    return diag.report(w->body[1]->loc, DiagKind::TaskNestShape,
-                       "a statement after the 'cuda_tasks' loop '" + tasks[0]->iter.name + "'");
   for (size_t k = 0; k < tasks.size(); ++k) {
     SymFinder sf;
     sf.visit(tasks[k]->lo);
