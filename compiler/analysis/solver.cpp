@@ -223,6 +223,8 @@ Validity IndexSolver::run(const std::vector<z3::expr> &facts, const std::string 
   z3::solver s(ctx_);
   z3::params p(ctx_);
   p.set("timeout", timeout_ms_);
+  if (rlimit_)
+    p.set("rlimit", rlimit_);
   s.set(p);
   for (const z3::expr &f : facts)
     s.add(f);

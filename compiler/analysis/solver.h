@@ -46,6 +46,9 @@ public:
   IndexSolver &operator=(const IndexSolver &) = delete;
 
   z3::context &ctx() { return ctx_; }
+  /// Bounds each query by Z3's deterministic resource count (0: no bound).
+  /// Tests use a tiny one to see how an Unknown answer is reported.
+  void set_rlimit(unsigned rlimit) { rlimit_ = rlimit; }
 
   /// The integer variable of binding `s` (shown as `s.name` in counterexamples).
   z3::expr var(const Sym &s);
@@ -95,6 +98,7 @@ private:
 
   z3::context ctx_;
   unsigned timeout_ms_;
+  unsigned rlimit_ = 0;
   std::map<std::pair<uint32_t, std::string>, std::vector<z3::expr>> bound_;
   std::unordered_map<std::string, std::string> display_; // Z3 constant name -> shown name
   std::unordered_map<std::string, CacheEntry> cache_;

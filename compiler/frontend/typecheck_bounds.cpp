@@ -12,6 +12,7 @@
 //    arguments in the callee's `out_of_bounds:` are exempt, as TMA is.
 // An instr's own behavior is checked against its declared parameter shapes
 // under its own asserts. Runs only on procs that typechecked.
+#include <cstdlib>
 #include <functional>
 #include <map>
 
@@ -55,6 +56,9 @@ public:
   BoundsChecker(const Program &prog, const ProcNode &p, DiagEngine &diag)
       : prog_(prog), proc_(p), diag_(diag) {
     solver_.set_call_hook([this](const Call &c, z3::expr &out) { return stride_or_offset(c, out); });
+    // Test hook: a tiny resource limit makes Z3 give up, deterministically.
+    if (const char *r = std::getenv("EXGC_SOLVER_RLIMIT"))
+      solver_.set_rlimit(static_cast<unsigned>(std::strtoul(r, nullptr, 10)));
   }
 
   void run() {

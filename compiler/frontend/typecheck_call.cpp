@@ -171,6 +171,11 @@ void Checker::check_call(const CallStmt &c) {
     const Expr &actual = c.args[i];
     const std::string &pn = param.name.name;
     if (param.type.kind == Type::Kind::Control) {
+      if (const Binding *whole = whole_buffer(actual)) {
+        diag_.report(actual->loc, DiagKind::CallArgKind, pn, p.name, kind_of_param(param),
+                     "a " + whole->describe());
+        continue;
+      }
       ValueType t = check_expr(actual, Use::ControlArg);
       bool want_bool = param.type.scalar == ValueType::Bool;
       if (t != ValueType::Meta && (t == ValueType::Bool) != want_bool)
