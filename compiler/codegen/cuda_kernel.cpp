@@ -210,7 +210,7 @@ protected:
     }
     w_.open(n * u < coll_ ? "if (" + tid_ + " < " + std::to_string(n * u) + ")" : "");
     std::string it = names_.take(f->iter.name);
-    w_.line("const int64_t " + it + " = " + (lo ? std::to_string(lo) + " + " : "") + tid_ +
+    w_.line("[[maybe_unused]] const int64_t " + it + " = " + (lo ? std::to_string(lo) + " + " : "") + tid_ +
             (u > 1 ? " / " + std::to_string(u) : "") + ";");
     std::string tid = tid_;
     if (u == 1) {
@@ -404,9 +404,10 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
     b.expr = knames.take(tasks[k]->iter.name);
     b.in_device = true;
     if (k == 0) {
-      kbody.line("const int64_t " + b.expr + " = " + klo[k] + " + " + rest + ";");
+      kbody.line("[[maybe_unused]] const int64_t " + b.expr + " = " + klo[k] + " + " + rest + ";");
     } else {
-      kbody.line("const int64_t " + b.expr + " = " + klo[k] + " + " + rest + " % " + kn[k] + ";");
+      kbody.line("[[maybe_unused]] const int64_t " + b.expr + " = " + klo[k] + " + " + rest + " % " +
+                 kn[k] + ";");
       kbody.line(rest + " /= " + kn[k] + ";");
     }
     kenv.bind(tasks[k]->iter, b);
