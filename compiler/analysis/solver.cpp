@@ -2,6 +2,7 @@
 #include "compiler/analysis/solver.h"
 
 #include <algorithm>
+#include <memory>
 #include <set>
 
 namespace exgc::analysis {
@@ -220,12 +221,18 @@ Validity IndexSolver::run(const std::vector<z3::expr> &facts, const std::string 
     last_reason_ = hit->second.reason;
     return hit->second.result;
   }
-  z3::solver s(ctx_);
-  z3::params p(ctx_);
-  p.set("timeout", timeout_ms_);
-  if (rlimit_)
-    p.set("rlimit", rlimit_);
-  s.set(p);
+  // One incremental solver per context: creating a solver per query costs
+  // more than most of the queries themselves.
+  if (!solver_) {
+    solver_ = std::make_unique<z3::solver>(ctx_);
+    z3::params p(ctx_);
+    p.set("timeout", timeout_ms_);
+    if (rlimit_)
+      p.set("rlimit", rlimit_);
+    solver_->set(p);
+  }
+  z3::solver &s = *solver_;
+  s.push();
   for (const z3::expr &f : facts)
     s.add(f);
   CacheEntry entry{Validity::Unknown, {}, ""};
@@ -282,6 +289,7 @@ Validity IndexSolver::run(const std::vector<z3::expr> &facts, const std::string 
   } else if (entry.reason.empty()) {
     entry.reason = s.reason_unknown();
   }
+  s.pop();
   last_reason_ = entry.reason;
   if (cex)
     *cex = entry.cex;

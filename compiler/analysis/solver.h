@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -48,7 +49,10 @@ public:
   z3::context &ctx() { return ctx_; }
   /// Bounds each query by Z3's deterministic resource count (0: no bound).
   /// Tests use a tiny one to see how an Unknown answer is reported.
-  void set_rlimit(unsigned rlimit) { rlimit_ = rlimit; }
+  void set_rlimit(unsigned rlimit) {
+    rlimit_ = rlimit;
+    solver_.reset();
+  }
 
   /// The integer variable of binding `s` (shown as `s.name` in counterexamples).
   z3::expr var(const Sym &s);
@@ -97,6 +101,7 @@ private:
   void collect_vars(const z3::expr &e, std::vector<z3::expr> &out, std::vector<unsigned> &seen);
 
   z3::context ctx_;
+  std::unique_ptr<z3::solver> solver_;
   unsigned timeout_ms_;
   unsigned rlimit_ = 0;
   std::map<std::pair<uint32_t, std::string>, std::vector<z3::expr>> bound_;
