@@ -29,12 +29,12 @@ decl
 importDecl   : IMPORT dottedName (AS NAME)? NEWLINE;
 dottedName   : NAME (DOT NAME)*;
 exportDecl   : EXPORT NAME (COMMA NAME)* COMMA? NEWLINE;
-checkDecl    : CHECK NAME LPAREN args? RPAREN NEWLINE;
+checkDecl    : CHECK dottedName LPAREN args? RPAREN NEWLINE;
 procDecl     : kind=(PROC | INSTR) NAME LPAREN params? RPAREN COLON suite;
 params       : param (COMMA param)* COMMA?;
 param        : NAME COLON expr;
 defDecl      : DEF NAME LPAREN (NAME (COMMA NAME)* COMMA?)? RPAREN COLON suite;
-scheduleDecl : SCHEDULE NAME FROM NAME COLON suite;
+scheduleDecl : SCHEDULE NAME FROM dottedName COLON suite;
 
 // A block: on the same line after the ':' (one simple statement), or indented
 // on the following lines.

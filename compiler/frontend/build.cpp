@@ -19,8 +19,12 @@ std::string source_text(const parse::ParsedFile &pf, antlr4::ParserRuleContext *
   for (char &ch : s)
     if (ch == '\n' || ch == '\r')
       ch = ' ';
-  if (s.size() > 40)
-    s = s.substr(0, 37) + "...";
+  if (s.size() > 40) {
+    size_t cut = 37;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
+      --cut; // never split a UTF-8 sequence
+    s = s.substr(0, cut) + "...";
+  }
   return s;
 }
 
@@ -105,6 +109,14 @@ CallArgs split_args(P::ArgsContext *args, const parse::ParsedFile &pf, DiagEngin
   return out;
 }
 
+void reject_chained_comparison(P::CmpExprContext *c, const parse::ParsedFile &pf,
+                               DiagEngine &diag) {
+  // Only an unparenthesized comparison operand chains: `(a < b) < c` is explicit.
+  if (dynamic_cast<P::CmpExprContext *>(c->expr(0)))
+    fail(diag, pf.loc(c), DiagKind::NotSupportedYet,
+         "a chained comparison ('" + source_text(pf, c) + "')");
+}
+
 bool is_attr_key(const std::string &key) {
   static const char *const keys[] = {"template",      "collective",  "timeline", "out_of_order",
                                      "out_of_bounds", "distributed", "barrier",  "emit"};
@@ -167,6 +179,13 @@ private:
     }
   }
 
+  static std::string dotted(P::DottedNameContext *d) {
+    std::string s;
+    for (auto *n : d->NAME())
+      s += (s.empty() ? "" : ".") + text_of(n);
+    return s;
+  }
+
   void import_decl(P::ImportDeclContext *i) {
     ImportDecl d;
     for (auto *n : i->dottedName()->NAME())
@@ -188,7 +207,7 @@ private:
 
   void check_decl(P::CheckDeclContext *c) {
     CheckDecl d;
-    d.proc = text_of(c->NAME());
+    d.proc = dotted(c->dottedName());
     d.loc = pf_.loc(c);
     CallArgs args = split_args(c->args(), pf_, diag_);
     if (!args.pos.empty())
@@ -240,13 +259,12 @@ private:
   }
 
   void schedule_decl(P::ScheduleDeclContext *s) {
-    std::vector<antlr4::tree::TerminalNode *> names = s->NAME();
-    define(names[0]);
+    define(s->NAME());
     ScheduleDecl d;
-    d.name = text_of(names[0]);
-    d.loc = pf_.loc(names[0]->getSymbol());
-    d.from = text_of(names[1]);
-    d.from_loc = pf_.loc(names[1]->getSymbol());
+    d.name = text_of(s->NAME());
+    d.loc = pf_.loc(s->NAME()->getSymbol());
+    d.from = dotted(s->dottedName());
+    d.from_loc = pf_.loc(s->dottedName());
     d.body = build_script_suite(s->suite(), pf_, diag_);
     m_.decls.push_back(std::move(d));
   }

@@ -56,6 +56,11 @@ struct CallArgs {
 };
 CallArgs split_args(P::ArgsContext *args, const parse::ParsedFile &pf, DiagEngine &diag);
 
+/// `a < b < c` means `a < b and b < c` in Python but would parse here as
+/// `(a < b) < c`: refused until it is given the Python meaning.
+void reject_chained_comparison(P::CmpExprContext *c, const parse::ParsedFile &pf,
+                               DiagEngine &diag);
+
 /// Builds one proc or instr (build_proc.cpp).
 Proc build_proc(P::ProcDeclContext *d, const parse::ParsedFile &pf, DiagEngine &diag);
 

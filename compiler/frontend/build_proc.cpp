@@ -351,10 +351,10 @@ private:
     bool window = !reduce && (an || (rix && has_slice(rix)));
     if (window) {
       std::string n = bare_name(lhs);
+      if (an && (n.empty() || !rix))
+        error_at(an, DiagKind::MisplacedAnnotation);
       if (n.empty())
         error_at(lhs, DiagKind::InvalidAssignTarget, "this expression; a window binds a name");
-      if (!rix)
-        error_at(an, DiagKind::MisplacedAnnotation, "");
       Expr w = window_expr(rix, Pos::Value);
       Expr mem = an ? expr(an->expr(1), Pos::Annot) : Expr();
       const Binding *src = lookup(bare_name(rix->expr()));
@@ -536,7 +536,7 @@ private:
     P::ExprContext *base = strip_parens(ix->expr());
     std::string n = bare_name(base);
     if (n.empty())
-      error_at(base, DiagKind::NotInProc, "indexing anything but a name");
+      error_at(ix->expr(), DiagKind::NotInProc, "indexing anything but a name");
     const Binding *b = lookup(n);
     if (b)
       return {b->sym, b->type};
@@ -635,8 +635,10 @@ private:
       return binop(op_kind(m->op->getType()), e, m->expr(0), m->expr(1), pos);
     if (auto *ad = dynamic_cast<P::AddExprContext *>(e))
       return binop(op_kind(ad->op->getType()), e, ad->expr(0), ad->expr(1), pos);
-    if (auto *c = dynamic_cast<P::CmpExprContext *>(e))
+    if (auto *c = dynamic_cast<P::CmpExprContext *>(e)) {
+      reject_chained_comparison(c, pf_, diag_);
       return binop(op_kind(c->op->getType()), e, c->expr(0), c->expr(1), pos);
+    }
     if (auto *a = dynamic_cast<P::AndExprContext *>(e))
       return binop(BinOpKind::And, e, a->expr(0), a->expr(1), pos);
     if (auto *o = dynamic_cast<P::OrExprContext *>(e))

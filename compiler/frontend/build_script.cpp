@@ -141,8 +141,10 @@ private:
       return binop(op_text(m->op->getType()), e, m->expr(0), m->expr(1));
     if (auto *ad = dynamic_cast<P::AddExprContext *>(e))
       return binop(op_text(ad->op->getType()), e, ad->expr(0), ad->expr(1));
-    if (auto *c = dynamic_cast<P::CmpExprContext *>(e))
+    if (auto *c = dynamic_cast<P::CmpExprContext *>(e)) {
+      reject_chained_comparison(c, pf_, diag_);
       return binop(op_text(c->op->getType()), e, c->expr(0), c->expr(1));
+    }
     if (auto *a = dynamic_cast<P::AndExprContext *>(e))
       return binop("and", e, a->expr(0), a->expr(1));
     if (auto *o = dynamic_cast<P::OrExprContext *>(e))
