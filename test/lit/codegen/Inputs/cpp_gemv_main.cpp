@@ -30,6 +30,6 @@ int main() {
   run(4, 8);
   run(12, 24);
   run(64, 256);
-  run(6, 8); // M % 4 != 0: gemv runs, gemv_f32 returns the line of its assert
+  run(6, 8); // M % 4 != 0: both return the line of their `assert M % 4 == 0`
   return 0;
 }
