@@ -330,18 +330,24 @@ void Checker::check_stmt(const Stmt &s) {
 
 bool typecheck(const Program &program, DiagEngine &diag) {
   unsigned before = diag.num_errors();
-  std::set<const ProcNode *> seen;
+  std::set<const ProcNode *> seen, failed;
+  std::vector<const ProcNode *> order;
   for (const auto &lm : program.modules) {
     for (const Decl &d : lm->module.decls) {
       const Proc *p = std::get_if<Proc>(&d);
       if (!p || !*p || !seen.insert(p->get()).second)
         continue;
+      order.push_back(p->get());
       tc::Checker checker(program, diag);
-      // The exact checks assume well-typed IR: run them only on procs that passed.
-      if (checker.check_proc(**p))
-        tc::check_bounds(program, **p, diag);
+      if (!checker.check_proc(**p))
+        failed.insert(p->get());
     }
   }
+  // The exact checks assume well-typed IR: they run on procs that passed, and
+  // look into a callee (its asserts, its behavior) only when it passed too.
+  for (const ProcNode *p : order)
+    if (!failed.count(p))
+      tc::check_bounds(program, *p, failed, diag);
   return diag.num_errors() == before;
 }
 

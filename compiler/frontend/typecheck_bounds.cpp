@@ -53,8 +53,9 @@ bool param_listed(const ProcNode &p, const char *key, const std::string &name) {
 
 class BoundsChecker {
 public:
-  BoundsChecker(const Program &prog, const ProcNode &p, DiagEngine &diag)
-      : prog_(prog), proc_(p), diag_(diag) {
+  BoundsChecker(const Program &prog, const ProcNode &p,
+                const std::set<const ProcNode *> &ill_typed, DiagEngine &diag)
+      : prog_(prog), proc_(p), ill_typed_(ill_typed), diag_(diag) {
     solver_.set_call_hook([this](const Call &c, z3::expr &out) { return stride_or_offset(c, out); });
     // Test hook: a tiny resource limit makes Z3 give up, deterministically.
     if (const char *r = std::getenv("EXGC_SOLVER_RLIMIT"))
@@ -344,6 +345,7 @@ private:
 
   const Program &prog_;
   const ProcNode &proc_;
+  const std::set<const ProcNode *> &ill_typed_;
   DiagEngine &diag_;
   analysis::IndexSolver solver_;
   std::vector<z3::expr> ctx_;
@@ -356,7 +358,7 @@ void BoundsChecker::check_call(const CallStmt &c) {
   for (const Expr &b : c.barriers)
     check_barrier(b);
   Proc callee = prog_.lookup_from(&proc_, c.callee);
-  if (!callee)
+  if (!callee || ill_typed_.count(callee.get()))
     return;
   const ProcNode &p = *callee;
   std::vector<const Arg *> positional;
@@ -561,6 +563,8 @@ void BoundsChecker::check_behavior(const ProcNode &callee, const Arg &param, con
             continue;
           std::vector<Expr> first, last;
           if (const auto *nw = a.as<WindowExpr>()) {
+            if (nw->idx.size() != param.type.shape.size())
+              continue;
             for (size_t d = 0; d < nw->idx.size(); ++d) {
               const WindowIdx &wi = nw->idx[d];
               Expr l = wi.lo ? wi.lo : IntImm::make(0);
@@ -587,8 +591,9 @@ void BoundsChecker::check_behavior(const ProcNode &callee, const Arg &param, con
 
 } // namespace
 
-void check_bounds(const Program &program, const ProcNode &p, DiagEngine &diag) {
-  BoundsChecker(program, p, diag).run();
+void check_bounds(const Program &program, const ProcNode &p,
+                  const std::set<const ProcNode *> &ill_typed, DiagEngine &diag) {
+  BoundsChecker(program, p, ill_typed, diag).run();
 }
 
 } // namespace exgc::tc

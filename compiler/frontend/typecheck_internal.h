@@ -6,6 +6,7 @@
 // check (typecheck_bounds.cpp) runs on procs that passed, with its own walk.
 #pragma once
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -88,7 +89,9 @@ struct ScopeGuard {
 };
 
 /// Bounds and precondition checks of one typechecked proc (typecheck_bounds.cpp).
-void check_bounds(const Program &program, const ProcNode &p, DiagEngine &diag);
+/// Callees in `ill_typed` are not looked into (their calls were reported).
+void check_bounds(const Program &program, const ProcNode &p,
+                  const std::set<const ProcNode *> &ill_typed, DiagEngine &diag);
 
 /// print_expr, shortened for messages.
 std::string show(const Expr &e);
