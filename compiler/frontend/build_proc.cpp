@@ -361,10 +361,10 @@ private:
       Sym s = bind(n, Binding::Kind::Buffer, src ? src->type : ValueType::Meta);
       return WindowStmt::make(s, w, mem, loc(a));
     }
-    Expr value = expr(rhs, Pos::Value);
     Sym buf;
     std::vector<Expr> idx;
-    target(lhs, buf, idx);
+    target(lhs, buf, idx); // first, so errors come in source order
+    Expr value = expr(rhs, Pos::Value);
     if (reduce)
       return Reduce::make(buf, std::move(idx), value, loc(a));
     return Assign::make(buf, std::move(idx), value, loc(a));
