@@ -36,7 +36,7 @@ protected:
 class CppBackend {
 public:
   CppBackend(const Program &program, DiagEngine &diag)
-      : program_(program), diag_(diag), fx_(program, diag) {}
+      : program_(program), diag_(diag), fx_(program, diag, kBackend) {}
 
   bool run(const std::vector<Proc> &procs, std::ostream &out) {
     std::vector<Proc> all;

@@ -58,7 +58,7 @@ protected:
   }
   void emit_with(const With *w) override {
     const auto *c = w->ctx.as<Call>();
-    std::string name = c ? c->func : print_expr(w->ctx);
+    std::string name = c ? c->func : w->ctx ? print_expr(w->ctx) : "with";
     if (name != "CudaDeviceFunction")
       return void(fail(w->loc, "'" + name + "' in host code"));
     KernelContext ctx{ex_, w_, kernels_, names_, fx_, proc_, kernel_name_(), stream,
@@ -83,10 +83,15 @@ private:
 class CudaBackend {
 public:
   CudaBackend(const Program &program, DiagEngine &diag)
-      : program_(program), diag_(diag), fx_(program, diag) {}
+      : program_(program), diag_(diag), fx_(program, diag, kCudaBackend) {}
 
   bool run(const std::vector<Proc> &procs, const std::string &header_name, std::ostream &cu,
            std::ostream &h) {
+    for (const Proc &p : procs)
+      if (p->is_instr)
+        return diag_.report(p->loc, DiagKind::CodegenNotSupported,
+                            "compiling the instruction '" + p->name + "' on its own",
+                            kCudaBackend);
     std::vector<Proc> all;
     if (!fx_.collect_procs(procs, all))
       return false;

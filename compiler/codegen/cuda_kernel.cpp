@@ -24,7 +24,7 @@ struct DeviceConfig {
 bool parse_config(const With *w, DiagEngine &diag, DeviceConfig &cfg) {
   const auto *c = w->ctx.as<Call>();
   if (!c || !c->args.empty())
-    return diag.report(w->ctx->loc, DiagKind::CodegenNotSupported,
+    return diag.report(w->ctx ? w->ctx->loc : w->loc, DiagKind::CodegenNotSupported,
                        "this form of 'CudaDeviceFunction'", kCudaBackend);
   bool have_block = false;
   for (const KwArg &k : c->kwargs) {
@@ -32,7 +32,7 @@ bool parse_config(const With *w, DiagEngine &diag, DeviceConfig &cfg) {
     bool is_int = k.value && k.value.as<IntImm>();
     if (is_int)
       v = k.value.as<IntImm>()->value;
-    SrcLoc loc = k.loc.valid() ? k.loc : k.value->loc;
+    SrcLoc loc = k.loc.valid() || !k.value ? k.loc : k.value->loc;
     if (k.key == "blockDim") {
       if (!is_int || v < 32 || v > 1024 || v % 32 != 0)
         return diag.report(loc, DiagKind::BadDeviceFunctionParam, "blockDim",
@@ -47,8 +47,9 @@ bool parse_config(const With *w, DiagEngine &diag, DeviceConfig &cfg) {
     } else if (k.key == "clusterDim" && is_int && v == 1) {
       continue;
     } else {
-      return diag.report(loc, DiagKind::CodegenNotSupported, "'" + k.key + "=" +
-                         print_expr(k.value) + "'", kCudaBackend);
+      return diag.report(loc, DiagKind::CodegenNotSupported,
+                         "'" + k.key + (k.value ? "=" + print_expr(k.value) : "") + "'",
+                         kCudaBackend);
     }
   }
   if (!have_block)
@@ -171,8 +172,8 @@ protected:
       std::string pragma;
       if (const Expr *u = f->mode.kwarg("unroll")) {
         int64_t k;
-        if (!const_int(*u, k) || k < 0)
-          return void(fail((*u)->loc, "a non-constant 'unroll'"));
+        if (!*u || !const_int(*u, k) || k < 0)
+          return void(fail(*u ? (*u)->loc : f->loc, "a non-constant 'unroll'"));
         pragma = k == 0 ? "#pragma unroll" : "#pragma unroll " + std::to_string(k);
       }
       return seq_for(f, pragma);
@@ -196,8 +197,9 @@ protected:
       return;
     }
     if (const Expr *unit = f->mode.kwarg("unit"))
-      if (!unit_threads(*unit, u))
-        return void(fail((*unit)->loc, "the unit '" + print_expr(*unit) + "'"));
+      if (!*unit || !unit_threads(*unit, u))
+        return void(fail(*unit ? (*unit)->loc : f->loc,
+                         "the unit '" + (*unit ? print_expr(*unit) : std::string()) + "'"));
     int64_t n = hi - lo;
     w_.line("// for " + f->iter.name + " in cuda_threads(" + std::to_string(lo) + ", " +
             std::to_string(hi) + ", unit=" + std::to_string(u) + " threads)");
@@ -243,7 +245,7 @@ protected:
   }
   void emit_with(const With *w) override {
     const auto *c = w->ctx.as<Call>();
-    std::string name = c ? c->func : print_expr(w->ctx);
+    std::string name = c ? c->func : w->ctx ? print_expr(w->ctx) : "with";
     if (name == "CudaDeviceFunction") {
       ok_ = false;
       ex_.diag().report(w->loc, DiagKind::DeviceFunctionNested);

@@ -99,7 +99,8 @@ const std::vector<bool> &Effects::written(const ProcNode *p) {
   return written_[p] = w;
 }
 
-bool Effects::visit(const Proc &p, std::vector<const ProcNode *> &stack, std::vector<Proc> &out) {
+bool Effects::visit(const Proc &p, std::vector<const ProcNode *> &stack, std::vector<Proc> &out,
+                    bool root) {
   if (done_.count(p.get()))
     return done_[p.get()];
   stack.push_back(p.get());
@@ -110,7 +111,7 @@ bool Effects::visit(const Proc &p, std::vector<const ProcNode *> &stack, std::ve
     Proc q = callee(p.get(), c->callee);
     if (!q) {
       diag_.report(c->loc, DiagKind::CodegenNotSupported,
-                   "a call of the unresolved name '" + c->callee + "'", "C++");
+                   "a call of the unresolved name '" + c->callee + "'", backend_);
       ok = false;
       continue;
     }
@@ -120,11 +121,12 @@ bool Effects::visit(const Proc &p, std::vector<const ProcNode *> &stack, std::ve
       ok = false;
       continue;
     }
-    ok = visit(q, stack, out) && ok;
+    ok = visit(q, stack, out, false) && ok;
   }
   stack.pop_back();
   done_[p.get()] = ok;
-  if (!p->is_instr && ok)
+  // Instructions called by procs are inlined; one compiled on its own (`-e`) is a function.
+  if ((!p->is_instr || root) && ok)
     out.push_back(p);
   return ok;
 }
@@ -133,7 +135,7 @@ bool Effects::collect_procs(const std::vector<Proc> &roots, std::vector<Proc> &o
   std::vector<const ProcNode *> stack;
   bool ok = true;
   for (const Proc &r : roots)
-    ok = visit(r, stack, out) && ok;
+    ok = visit(r, stack, out, true) && ok;
   return ok;
 }
 

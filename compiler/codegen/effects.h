@@ -7,6 +7,7 @@
 // (the static helpers to emit) and rejects call cycles.
 #pragma once
 #include <map>
+#include <string>
 #include <vector>
 
 #include "compiler/frontend/program.h"
@@ -16,13 +17,14 @@ namespace exgc::codegen {
 
 class Effects {
 public:
-  Effects(const Program &program, DiagEngine &diag) : program_(program), diag_(diag) {}
+  Effects(const Program &program, DiagEngine &diag, std::string backend)
+      : program_(program), diag_(diag), backend_(std::move(backend)) {}
 
   /// One flag per argument of p: true when p may write it (memoized).
   const std::vector<bool> &written(const ProcNode *p);
 
   /// The non-instruction procs reachable from `roots` by calls, callees
-  /// before callers, roots included. Reports a call cycle or an unknown
+  /// before callers, roots included (even instructions). Reports a call cycle or an unknown
   /// callee and returns false.
   bool collect_procs(const std::vector<Proc> &roots, std::vector<Proc> &out);
 
@@ -30,10 +32,12 @@ public:
   Proc callee(const ProcNode *caller, const std::string &name) const;
 
 private:
-  bool visit(const Proc &p, std::vector<const ProcNode *> &stack, std::vector<Proc> &out);
+  bool visit(const Proc &p, std::vector<const ProcNode *> &stack, std::vector<Proc> &out,
+             bool root);
 
   const Program &program_;
   DiagEngine &diag_;
+  std::string backend_; // for diagnostics
   std::map<const ProcNode *, std::vector<bool>> written_;
   std::map<const ProcNode *, bool> done_;
 };
