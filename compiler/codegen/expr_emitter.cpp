@@ -168,8 +168,40 @@ std::string ExprEmitter::data(const Expr &e, const std::string &ctype) {
   return fail(e->loc, "this expression");
 }
 
+namespace {
+/// True when s has an operator outside any parentheses or brackets: the
+/// emitter spells every infix operator with spaces around it, and nothing
+/// else puts a space at the top level.
+bool has_top_level_space(const std::string &s) {
+  int depth = 0;
+  for (char c : s) {
+    depth += (c == '(' || c == '[') ? 1 : (c == ')' || c == ']') ? -1 : 0;
+    if (depth == 0 && c == ' ')
+      return true;
+  }
+  return false;
+}
+} // namespace
+
+std::string ExprEmitter::operand(const std::string &s, const Expr &child, BinOpKind parent,
+                                 bool right) {
+  if (!has_top_level_space(s))
+    return s;
+  const auto *cb = child.as<BinOp>();
+  if (!cb || (is_comparison(cb->op) && is_comparison(parent)))
+    return "(" + s + ")";
+  int pc = binop_precedence(cb->op), pp = binop_precedence(parent);
+  // C++ and .exg agree on the order of or, and, comparisons, + -, * / %. On
+  // the right, equal precedence keeps its parentheses: a - (b - c), and
+  // a + (b + c) on floats, which does not reassociate.
+  if (pc > pp || (pc == pp && !right))
+    return s;
+  return "(" + s + ")";
+}
+
 std::string ExprEmitter::binop(const BinOp *op, const std::string &ctype) {
   const char *sp = binop_spelling(op->op);
+  // Operands are translated in order (the first use of a name may bind it: kernels).
   if (is_comparison(op->op)) {
     // Compare data in the type of its first read; control as int64_t.
     std::string t = data_ctype(op->a);
@@ -179,17 +211,22 @@ std::string ExprEmitter::binop(const BinOp *op, const std::string &ctype) {
       t = "double";
     std::string a = t.empty() ? ctrl(op->a) : data(op->a, t);
     std::string b = t.empty() ? ctrl(op->b) : data(op->b, t);
-    return "(" + a + " " + sp + " " + b + ")";
+    return operand(a, op->a, op->op, false) + " " + sp + " " + operand(b, op->b, op->op, true);
   }
-  if (op->op == BinOpKind::And || op->op == BinOpKind::Or)
-    return "(" + ctrl(op->a) + (op->op == BinOpKind::And ? " && " : " || ") + ctrl(op->b) + ")";
+  if (op->op == BinOpKind::And || op->op == BinOpKind::Or) {
+    std::string a = ctrl(op->a);
+    std::string b = ctrl(op->b);
+    return operand(a, op->a, op->op, false) + (op->op == BinOpKind::And ? " && " : " || ") +
+           operand(b, op->b, op->op, true);
+  }
   if (ctype.empty()) {
-    std::string a = ctrl(op->a), b = ctrl(op->b);
+    std::string a = ctrl(op->a);
+    std::string b = ctrl(op->b);
     if (op->op == BinOpKind::Div)
       return "exg_floordiv(" + a + ", " + b + ")";
     if (op->op == BinOpKind::Mod)
       return "exg_floormod(" + a + ", " + b + ")";
-    return "(" + a + " " + sp + " " + b + ")";
+    return operand(a, op->a, op->op, false) + " " + sp + " " + operand(b, op->b, op->op, true);
   }
   // Data arithmetic; index values used as data are converted.
   auto side = [&](const Expr &x) {
@@ -198,10 +235,9 @@ std::string ExprEmitter::binop(const BinOp *op, const std::string &ctype) {
   };
   if (op->op == BinOpKind::Mod)
     return fail(op->loc, "'%' on data values");
-  // Operands are translated in order (the first use of a name may bind it: kernels).
   std::string a = side(op->a);
   std::string b = side(op->b);
-  return "(" + a + " " + sp + " " + b + ")";
+  return operand(a, op->a, op->op, false) + " " + sp + " " + operand(b, op->b, op->op, true);
 }
 
 std::string ExprEmitter::call(const Call *c, const std::string &ctype) {

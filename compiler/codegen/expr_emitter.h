@@ -55,6 +55,9 @@ private:
   std::string read(const Sym &buf, const std::vector<Expr> &idx, SrcLoc loc, const Binding **b);
   std::string call(const Call *c, const std::string &ctype);
   std::string binop(const BinOp *op, const std::string &ctype);
+  /// `s`, the text of operand `child` of a `parent` operator, parenthesized
+  /// only where C++ precedence needs it.
+  std::string operand(const std::string &s, const Expr &child, BinOpKind parent, bool right);
   std::string fail(SrcLoc loc, const std::string &what) {
     unsupported(loc, what);
     return "0";

@@ -78,7 +78,7 @@ TEST_F(Fixture, WrittenScalarIsAPointerAndCalleesAreInternal) {
              CallStmt::make("zero", {Var::make(s, ValueType::F32)}, {}, {}, at(4))};
   std::string out = cpp(add(p));
   EXPECT_NE(out.find("int scale(int64_t n, float *s, float *x)"), std::string::npos) << out;
-  EXPECT_NE(out.find("x[i] = (((*s) * x[i]) + 1.0f);"), std::string::npos) << out;
+  EXPECT_NE(out.find("x[i] = (*s) * x[i] + 1.0f;"), std::string::npos) << out;
   EXPECT_NE(out.find("if (int exg_rc = zero(&(*s))) return exg_rc;"), std::string::npos) << out;
   // Only the requested proc is extern "C".
   size_t ext = out.find("extern \"C\" {");
@@ -137,7 +137,7 @@ TEST_F(Fixture, KernelCapturesWhatItUses) {
             std::string::npos)
       << cu;
   EXPECT_NE(cu.find("if (exg_t < 32) {"), std::string::npos) << cu; // 32 of 64 threads
-  EXPECT_NE(cu.find("x[((t * 32) + u)] = a;"), std::string::npos) << cu;
+  EXPECT_NE(cu.find("x[t * 32 + u] = a;"), std::string::npos) << cu;
   EXPECT_NE(cu.find("<<<exg_grid, 64, 0, exg_stream>>>(exg_ntasks, exg_lo, exg_n, x, a);"),
             std::string::npos)
       << cu;
