@@ -16,13 +16,25 @@
 #include "compiler/sync/rules.h"
 
 #include <algorithm>
+#include <queue>
 #include <unordered_map>
 
 namespace exgc::sync {
 
 namespace {
 
-using Pending = std::vector<std::pair<uint64_t, int64_t>>; // sorted by barrier
+struct PendingEntry {
+  uint64_t bar;
+  int64_t count;
+  bool operator==(const PendingEntry &o) const { return bar == o.bar && count == o.count; }
+};
+using Pending = SmallVec<PendingEntry, 4>; // sorted by barrier
+
+PendingEntry *find_pending(Pending &p, uint64_t b) {
+  PendingEntry *it = std::lower_bound(
+      p.begin(), p.end(), b, [](const PendingEntry &e, uint64_t v) { return e.bar < v; });
+  return it;
+}
 
 struct Part {
   VisSet s;
@@ -39,18 +51,49 @@ struct Part {
   }
 };
 
+// A visibility record's content, shared (hash-consed) by every access that
+// made an equal record since the last sync op; sync ops work on contents.
 struct Record {
   std::vector<Part> parts;
   int64_t foa = -1;
-  Origin origin;
-  QualMask own_quals = 0;
   uint32_t refs = 0, gen = 0;
   uint8_t list = 0; // 0 none, 1 active, 2 retired
   uint64_t max_tid = 0;
+  QualMask wq = 0; // quals any part could be witnessed on (scan prefilter)
+  // Sync ops known to change nothing more: (op signature, vis_version) pairs.
+  // Re-applying a Fence, Arrive (same barriers) or join to an unchanged
+  // record is a no-op, since augments and pending insertions are idempotent.
+  uint32_t vis_version = 0;
+  uint32_t noop_sig[4] = {0, 0, 0, 0};
+  uint32_t noop_ver[4] = {0, 0, 0, 0};
+  uint8_t noop_next = 0;
+  bool known_noop(uint32_t sig) const {
+    for (int i = 0; i < 4; ++i)
+      if (noop_sig[i] == sig && noop_ver[i] == vis_version)
+        return true;
+    return false;
+  }
+  void remember_noop(uint32_t sig) {
+    noop_sig[noop_next] = sig;
+    noop_ver[noop_next] = vis_version;
+    noop_next = (noop_next + 1) & 3;
+  }
+};
+
+// Who made a record: kept apart from the content, so that sharing content
+// never changes which access a report names.
+struct OriginRec {
+  Origin origin;
+  QualMask own_quals = 0;
+  uint32_t refs = 0;
+};
+
+struct Entry {
+  uint32_t rec, origin;
 };
 
 struct AR {
-  std::vector<uint32_t> reads, mutates;
+  SmallVec<Entry, 4> reads, mutates;
   int64_t foa = -1;
   uint32_t refs = 0;
 };
@@ -61,6 +104,8 @@ struct Region {
 };
 
 using Ref = std::pair<uint32_t, uint32_t>; // record id, generation
+
+
 
 bool overlaps(const Box &a, const Box &b) {
   for (size_t d = 0; d < a.lo.size(); ++d)
@@ -99,6 +144,93 @@ void subtract(const Box &a, const Box &b, std::vector<Box> &out) {
     }
   }
 }
+
+struct RegionRef {
+  int32_t bucket; // -1: overflow
+  uint32_t idx;
+  bool operator<(const RegionRef &o) const {
+    return bucket != o.bucket ? bucket < o.bucket : idx < o.idx;
+  }
+  bool operator==(const RegionRef &o) const { return bucket == o.bucket && idx == o.idx; }
+};
+
+// The regions of one tensor, bucketed on one dimension (the first with more
+// than one index, e.g. a ring's slot), so that an access looks only at the
+// regions of the slots it touches. Regions spanning buckets go to overflow.
+class RegionStore {
+public:
+  void init(const TensorInfo &t) {
+    key_ = -1;
+    for (size_t d = 0; d < t.shape.size(); ++d)
+      if (t.shape[d] > 1) {
+        key_ = static_cast<int>(d);
+        break;
+      }
+    if (key_ < 0)
+      return;
+    int64_t ext = t.shape[key_];
+    width_ = ext <= 64 ? 1 : (ext + 63) / 64;
+    buckets_.assign(static_cast<size_t>((ext + width_ - 1) / width_), {});
+  }
+  Region &at(const RegionRef &r) { return r.bucket < 0 ? overflow_[r.idx] : buckets_[r.bucket][r.idx]; }
+  template <typename Fn> void query(const Box &b, Fn fn) {
+    for (uint32_t i = 0; i < overflow_.size(); ++i)
+      if (overlaps(overflow_[i].box, b))
+        fn(RegionRef{-1, i});
+    if (key_ < 0)
+      return;
+    int64_t lo = b.lo[key_] / width_, hi = (b.hi[key_] - 1) / width_;
+    for (int64_t k = lo; k <= hi; ++k) {
+      std::vector<Region> &v = buckets_[k];
+      for (uint32_t i = 0; i < v.size(); ++i)
+        if (overlaps(v[i].box, b))
+          fn(RegionRef{static_cast<int32_t>(k), i});
+    }
+  }
+  void add(Region r) {
+    if (key_ >= 0) {
+      int64_t lo = r.box.lo[key_] / width_, hi = (r.box.hi[key_] - 1) / width_;
+      if (lo == hi) {
+        buckets_[lo].push_back(std::move(r));
+        return;
+      }
+    }
+    overflow_.push_back(std::move(r));
+  }
+  /// Removes `refs` (sorted ascending); returns nothing, refs become invalid.
+  void remove(const std::vector<RegionRef> &refs) {
+    for (size_t k = refs.size(); k-- > 0;) {
+      std::vector<Region> &v = refs[k].bucket < 0 ? overflow_ : buckets_[refs[k].bucket];
+      v[refs[k].idx] = std::move(v.back());
+      v.pop_back();
+    }
+  }
+  template <typename Fn> void for_each(Fn fn) {
+    for (Region &r : overflow_)
+      fn(r);
+    for (auto &v : buckets_)
+      for (Region &r : v)
+        fn(r);
+  }
+  size_t size() const {
+    size_t n = overflow_.size();
+    for (auto &v : buckets_)
+      n += v.size();
+    return n;
+  }
+  void clear() {
+    overflow_.clear();
+    overflow_.shrink_to_fit();
+    buckets_.clear();
+    buckets_.shrink_to_fit();
+  }
+
+private:
+  int key_ = -1;
+  int64_t width_ = 1;
+  std::vector<std::vector<Region>> buckets_;
+  std::vector<Region> overflow_;
+};
 
 // Failing members of a part for a check of (threads, quals, flag, conv).
 // Returns false when every member (or the single record) sees the access;
@@ -150,13 +282,46 @@ struct FastEngine::State {
   std::vector<uint32_t> rec_free;
   std::vector<AR> ars;
   std::vector<uint32_t> ar_free;
-  std::vector<std::vector<Region>> regions; // by tensor id
-  std::vector<Ref> active, retired;
-  uint64_t retired_max = 0;
-  bool any_retired = false;
-  std::unordered_map<uint64_t, std::vector<Ref>> waiters;
+  std::vector<RegionStore> regions; // by tensor id
+  std::vector<char> region_init;
+  std::vector<Ref> active;
+  // Retired records by their largest thread, largest first: a collective
+  // starting at thread t brings back exactly those with max_tid >= t.
+  std::priority_queue<std::pair<uint64_t, Ref>> retired;
+  struct Waiters {
+    std::vector<Ref> list;
+    // list[0, done) were all augmented by an Await of threads `sig` with `sig_l2`;
+    // augment is idempotent, so the same Await skips them.
+    const ThreadSet *sig = nullptr;
+    SyncTl sig_l2;
+    size_t done = 0;
+  };
+  std::unordered_map<uint64_t, Waiters> waiters;
+  std::vector<OriginRec> origins;
+  std::vector<uint32_t> origin_free;
+  std::vector<uint32_t> fresh; // contents made since the last sync op
+  // Scratch buffers of access(), kept to avoid allocating per event.
+  std::vector<RegionRef> hits;
+  std::vector<std::pair<uint32_t, bool>> memo;
+  std::vector<std::pair<int64_t, uint32_t>> rec_by_foa;
+  std::vector<std::pair<uint32_t, uint32_t>> ar_map;
+  std::vector<Region> out;
+  std::vector<std::pair<Box, uint32_t>> inside;
+  std::vector<Box> uncovered, next, rest;
   FastEngineStats stats;
   uint64_t live_records = 0, live_regions = 0;
+
+  RegionStore &store(int tensor, const TensorInfo &t) {
+    if (regions.size() <= static_cast<size_t>(tensor)) {
+      regions.resize(tensor + 1);
+      region_init.resize(tensor + 1, 0);
+    }
+    if (!region_init[tensor]) {
+      regions[tensor].init(t);
+      region_init[tensor] = 1;
+    }
+    return regions[tensor];
+  }
 
   State() {
     ars.emplace_back(); // id 0: the empty record, never released
@@ -177,6 +342,7 @@ struct FastEngine::State {
     ++r.gen;
     r.refs = 0;
     r.list = 1;
+    ++r.vis_version;
     active.push_back({id, r.gen});
     ++stats.records_created;
     stats.max_live_records = std::max(stats.max_live_records, ++live_records);
@@ -189,7 +355,6 @@ struct FastEngine::State {
     ++r.gen; // stale references (scan lists, waiters) are dropped lazily
     r.list = 0;
     r.parts.clear();
-    r.origin = Origin();
     rec_free.push_back(id);
     --live_records;
   }
@@ -211,10 +376,14 @@ struct FastEngine::State {
     AR &a = ars[id];
     if (--a.refs)
       return;
-    for (uint32_t r : a.reads)
-      unref_record(r);
-    for (uint32_t r : a.mutates)
-      unref_record(r);
+    for (const Entry &en : a.reads) {
+      unref_record(en.rec);
+      unref_origin(en.origin);
+    }
+    for (const Entry &en : a.mutates) {
+      unref_record(en.rec);
+      unref_origin(en.origin);
+    }
     a.reads.clear();
     a.mutates.clear();
     ar_free.push_back(id);
@@ -222,22 +391,48 @@ struct FastEngine::State {
 
   bool valid(const Ref &ref) const { return recs[ref.first].gen == ref.second; }
 
-  void update_max(Record &r) {
-    uint64_t m = 0;
-    for (const Part &p : r.parts) {
-      m = std::max(m, p.s.max_tid());
-      if (p.family() && p.own.any())
-        m = std::max(m, p.members.max());
+  uint32_t new_origin(const Origin &o, QualMask own) {
+    uint32_t id;
+    if (!origin_free.empty()) {
+      id = origin_free.back();
+      origin_free.pop_back();
+    } else {
+      id = static_cast<uint32_t>(origins.size());
+      origins.emplace_back();
     }
-    r.max_tid = m;
+    origins[id].origin = o;
+    origins[id].own_quals = own;
+    origins[id].refs = 0;
+    return id;
+  }
+  void unref_origin(uint32_t id) {
+    if (--origins[id].refs)
+      return;
+    origins[id].origin = Origin();
+    origin_free.push_back(id);
   }
 
-  void add_waiter(uint64_t bar, uint32_t id) {
-    auto &w = waiters[bar];
-    Ref ref{id, recs[id].gen};
-    if (w.empty() || w.back() != ref)
-      w.push_back(ref);
+  void update_max(Record &r) {
+    uint64_t m = 0;
+    QualMask wq = 0;
+    for (const Part &p : r.parts) {
+      m = std::max(m, p.s.max_tid());
+      wq |= p.s.summary().witnessable();
+      if (p.family() && p.own.any()) {
+        m = std::max(m, p.members.max());
+        wq |= p.own.witnessable();
+      }
+    }
+    r.max_tid = m;
+    r.wq = wq;
   }
+
+  void add_waiter(Waiters &w, uint32_t id) {
+    Ref ref{id, recs[id].gen};
+    if (w.list.empty() || w.list.back() != ref || w.done == w.list.size())
+      w.list.push_back(ref);
+  }
+  void add_waiter(uint64_t bar, uint32_t id) { add_waiter(waiters[bar], id); }
 
   // Merge parts that differ only in their members.
   void normalize(Record &r) {
@@ -280,19 +475,60 @@ struct FastEngine::State {
   }
 
   // Visits the records a sync op by `c` may see.
-  template <typename Fn> void scan(const ThreadSet &c, Fn fn) {
-    const uint64_t cmin = c.min();
-    if (any_retired && cmin <= retired_max) {
-      for (const Ref &ref : retired)
-        if (valid(ref) && recs[ref.first].list == 2) {
-          recs[ref.first].list = 1;
-          active.push_back(ref);
-        }
-      retired.clear();
-      any_retired = false;
-      retired_max = 0;
+  // `l1`: quals a record must be witnessable on to matter (all for join).
+  // Signatures of sync ops: equal signatures have equal effects on a record.
+  struct SigKey {
+    char kind;
+    const ThreadSet *threads;
+    QualMask l1, full, temp;
+    std::vector<uint64_t> bars;
+    bool operator==(const SigKey &o) const {
+      return kind == o.kind && threads == o.threads && l1 == o.l1 && full == o.full &&
+             temp == o.temp && bars == o.bars;
     }
+  };
+  struct SigHash {
+    size_t operator()(const SigKey &k) const {
+      size_t h = std::hash<const void *>()(k.threads) ^ (size_t(k.kind) << 56);
+      h = h * 1099511628211ull ^ k.l1;
+      h = h * 1099511628211ull ^ (uint64_t(k.full) << 32 | k.temp);
+      for (uint64_t b : k.bars)
+        h = h * 1099511628211ull ^ b;
+      return h;
+    }
+  };
+  std::unordered_map<SigKey, uint32_t, SigHash> sigs;
+  std::vector<ThreadSetP> sig_threads; // keeps pointers in `sigs` unique
+  uint32_t next_sig = 1;
+  uint32_t signature(char kind, const ThreadSetP &c, QualMask l1, const SyncTl &l2,
+                     const std::vector<uint64_t> *bars) {
+    if (sigs.size() > 4096) { // a cache: forgetting only costs recomputation
+      sigs.clear();
+      sig_threads.clear();
+    }
+    SigKey key{kind, c.get(), l1, l2.full, l2.temp, bars ? *bars : std::vector<uint64_t>()};
+    auto it = sigs.emplace(std::move(key), 0);
+    if (it.second) {
+      it.first->second = next_sig++;
+      sig_threads.push_back(c);
+    }
+    return it.first->second;
+  }
+
+  template <typename Fn> void scan(const ThreadSet &c, QualMask l1, uint32_t sig, Fn fn) {
+    fresh.clear();
+    const uint64_t cmin = c.min();
+    while (!retired.empty() && retired.top().first >= cmin) {
+      Ref ref = retired.top().second;
+      retired.pop();
+      if (valid(ref) && recs[ref.first].list == 2) {
+        recs[ref.first].list = 1;
+        active.push_back(ref);
+      }
+    }
+    ++stats.scans;
     for (size_t i = 0; i < active.size();) {
+      ++stats.visited;
       const Ref ref = active[i];
       Record &r = recs[ref.first];
       if (r.gen != ref.second || r.list != 1) {
@@ -302,16 +538,17 @@ struct FastEngine::State {
       }
       if (r.max_tid < cmin) {
         r.list = 2;
-        retired.push_back(ref);
-        any_retired = true;
-        retired_max = std::max(retired_max, r.max_tid);
+        retired.push({r.max_tid, ref});
         active[i] = active.back();
         active.pop_back();
         continue;
       }
+      ++i;
+      if (!(r.wq & l1) || r.known_noop(sig))
+        continue;
       ++stats.scanned;
       fn(ref.first, r);
-      ++i;
+      r.remember_noop(sig);
     }
   }
 
@@ -327,7 +564,7 @@ struct FastEngine::State {
   // --- Checks.
   struct Failure {
     Culprit best;
-    const Record *rec = nullptr;
+    const OriginRec *rec = nullptr;
     const Part *part = nullptr;
     ThreadSet missing;
     bool from_mutates = true;
@@ -342,17 +579,18 @@ struct FastEngine::State {
       if (pass == 1 && !e.mutate)
         break;
       int need = pass == 0 ? need_m : kNeedOnReads;
-      for (uint32_t rid : pass == 0 ? ar.mutates : ar.reads) {
-        const Record &r = recs[rid];
+      for (const Entry &en : pass == 0 ? ar.mutates : ar.reads) {
+        const Record &r = recs[en.rec];
+        const OriginRec &o = origins[en.origin];
         for (const Part &p : r.parts) {
           int64_t tid;
           ThreadSet miss;
           if (!part_fails(p, c, e.ext, need, e.conv, tid, miss))
             continue;
-          Culprit cand{true, r.origin.seq, tid};
+          Culprit cand{true, o.origin.seq, tid};
           if (cand.better_than(f.best)) {
             f.best = cand;
-            f.rec = &r;
+            f.rec = &o;
             f.part = &p;
             f.missing = std::move(miss);
             f.from_mutates = pass == 0;
@@ -368,8 +606,9 @@ struct FastEngine::State {
   bool check_free_ar(uint32_t a, const ThreadSet &c, bool ring, QualMask q, Failure &f) {
     const AR &ar = ars[a];
     for (int pass = 0; pass < 2; ++pass)
-      for (uint32_t rid : pass == 0 ? ar.mutates : ar.reads) {
-        const Record &r = recs[rid];
+      for (const Entry &en : pass == 0 ? ar.mutates : ar.reads) {
+        const Record &r = recs[en.rec];
+        const OriginRec &o = origins[en.origin];
         for (const Part &p : r.parts) {
           int64_t tid = -1;
           ThreadSet miss;
@@ -380,10 +619,10 @@ struct FastEngine::State {
           } else if (!part_fails(p, c, q, Temp, false, tid, miss)) {
             continue;
           }
-          Culprit cand{true, r.origin.seq, tid};
+          Culprit cand{true, o.origin.seq, tid};
           if (cand.better_than(f.best)) {
             f.best = cand;
-            f.rec = &r;
+            f.rec = &o;
             f.part = &p;
             f.missing = std::move(miss);
           }
@@ -399,9 +638,8 @@ const FastEngineStats &FastEngine::stats() const { return st_->stats; }
 
 void FastEngine::alloc(int tensor, const Ctx &c) {
   State &S = *st_;
-  if (S.regions.size() <= static_cast<size_t>(tensor))
-    S.regions.resize(tensor + 1);
   const TensorInfo &t = (*tensors_)[tensor];
+  RegionStore &store = S.store(tensor, t);
   for (const RingSlot &slot : ring_slots(t, *tensors_)) {
     uint32_t a = S.new_ar();
     S.ars[a].foa = slot.free_on_arrive;
@@ -412,18 +650,20 @@ void FastEngine::alloc(int tensor, const Ctx &c) {
       p.before_alloc = true;
       for (uint64_t b : slot.alloc_on_await)
         p.pending.push_back({b, 0});
-      std::sort(p.pending.begin(), p.pending.end());
+      std::sort(p.pending.begin(), p.pending.end(),
+                [](const PendingEntry &a, const PendingEntry &b) { return a.bar < b.bar; });
       r.parts.push_back(std::move(p));
       r.foa = slot.free_on_arrive;
-      r.origin = Origin{c.seq, c.stmt, c.threads};
       r.refs = 1;
       S.update_max(r);
       for (uint64_t b : slot.alloc_on_await)
         S.add_waiter(b, id);
-      S.ars[a].mutates.push_back(id);
+      uint32_t o = S.new_origin(Origin{c.seq, c.stmt, c.threads}, 0);
+      S.origins[o].refs = 1;
+      S.ars[a].mutates.push_back({id, o});
     }
     S.ars[a].refs = 1;
-    S.regions[tensor].push_back({slot.box, a});
+    store.add({slot.box, a});
     ++S.live_regions;
   }
   S.stats.max_regions = std::max(S.stats.max_regions, S.live_regions);
@@ -431,28 +671,29 @@ void FastEngine::alloc(int tensor, const Ctx &c) {
 
 bool FastEngine::access(const AccessEvent &e) {
   State &S = *st_;
-  if (S.regions.size() <= static_cast<size_t>(e.tensor))
-    S.regions.resize(e.tensor + 1);
-  std::vector<Region> &regs = S.regions[e.tensor];
   const TensorInfo &t = (*tensors_)[e.tensor];
+  RegionStore &store = S.store(e.tensor, t);
 
   // 1. Regions the access touches.
-  std::vector<uint32_t> hits;
-  for (uint32_t i = 0; i < regs.size(); ++i)
-    for (const Box &b : e.boxes)
-      if (overlaps(regs[i].box, b)) {
-        hits.push_back(i);
-        break;
-      }
+  std::vector<RegionRef> &hits = S.hits;
+  hits.clear();
+  for (const Box &b : e.boxes)
+    store.query(b, [&](RegionRef r) { hits.push_back(r); });
+  if (e.boxes.size() > 1) {
+    std::sort(hits.begin(), hits.end());
+    hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
+  }
 
   // 2. Check, once per distinct assignment record; the failing element is the
   // lowest C-order index of a failing region's overlap with the access.
   {
-    std::vector<std::pair<uint32_t, bool>> memo;
+    std::vector<std::pair<uint32_t, bool>> &memo = S.memo;
+    memo.clear();
     int64_t best_lin = -1;
     uint32_t best_ar = 0;
-    for (uint32_t i : hits) {
-      uint32_t a = regs[i].ar;
+    for (const RegionRef &i : hits) {
+      const Region &rg = store.at(i);
+      uint32_t a = rg.ar;
       bool fails = false, known = false;
       for (auto &m : memo)
         if (m.first == a) {
@@ -467,9 +708,9 @@ bool FastEngine::access(const AccessEvent &e) {
       if (!fails)
         continue;
       for (const Box &b : e.boxes) {
-        if (!overlaps(regs[i].box, b))
+        if (!overlaps(rg.box, b))
           continue;
-        int64_t lin = t.linear(intersect(regs[i].box, b).lo);
+        int64_t lin = t.linear(intersect(rg.box, b).lo);
         if (best_lin < 0 || lin < best_lin) {
           best_lin = lin;
           best_ar = a;
@@ -498,19 +739,19 @@ bool FastEngine::access(const AccessEvent &e) {
   const ThreadSet &c = *e.ctx.threads;
   const Masks m = new_record_masks(e);
   Pending pend;
-  for (auto &bk : e.trailing)
-    pend.push_back(bk);
-  std::sort(pend.begin(), pend.end());
-  pend.erase(std::unique(pend.begin(), pend.end(),
-                         [](auto &a, auto &b) { return a.first == b.first; }),
-             pend.end());
-  std::vector<std::pair<int64_t, uint32_t>> rec_by_foa;
+  for (auto &bk : e.trailing) {
+    PendingEntry *it = find_pending(pend, bk.first);
+    if (it == pend.end() || it->bar != bk.first)
+      pend.insert(it, {bk.first, bk.second});
+  }
+  const uint32_t origin = S.new_origin(Origin{e.ctx.seq, e.ctx.stmt, e.ctx.threads},
+                                        bit(e.initial));
+  std::vector<std::pair<int64_t, uint32_t>> &rec_by_foa = S.rec_by_foa;
+  rec_by_foa.clear();
   auto record_for = [&](int64_t foa) {
     for (auto &rf : rec_by_foa)
       if (rf.first == foa)
         return rf.second;
-    uint32_t id = S.new_record();
-    Record &r = S.recs[id];
     Part p;
     if (e.conv) {
       p.s.add(c, m);
@@ -520,17 +761,30 @@ bool FastEngine::access(const AccessEvent &e) {
     }
     p.atomic_all = e.atomic;
     p.pending = pend;
+    // Hash-consing: an equal content made since the last sync op is still
+    // unchanged, so it can be shared.
+    for (uint32_t f : S.fresh) {
+      const Record &fr = S.recs[f];
+      if (fr.list != 0 && fr.foa == foa && fr.parts.size() == 1 && fr.parts[0].members == p.members &&
+          fr.parts[0].same_but_members(p)) {
+        rec_by_foa.push_back({foa, f});
+        return f;
+      }
+    }
+    uint32_t id = S.new_record();
+    Record &r = S.recs[id];
     r.parts.push_back(std::move(p));
     r.foa = foa;
-    r.origin = Origin{e.ctx.seq, e.ctx.stmt, e.ctx.threads};
-    r.own_quals = bit(e.initial);
     S.update_max(r);
-    for (auto &bk : pend)
-      S.add_waiter(bk.first, id);
+    for (const PendingEntry &bk : pend)
+      S.add_waiter(bk.bar, id);
     rec_by_foa.push_back({foa, id});
+    if (S.fresh.size() < 16)
+      S.fresh.push_back(id);
     return id;
   };
-  std::vector<std::pair<uint32_t, uint32_t>> ar_map; // old -> new
+  std::vector<std::pair<uint32_t, uint32_t>> &ar_map = S.ar_map; // old -> new
+  ar_map.clear();
   auto new_of = [&](uint32_t old) {
     for (auto &p : ar_map)
       if (p.first == old)
@@ -548,28 +802,51 @@ bool FastEngine::access(const AccessEvent &e) {
       na.mutates = oa.mutates;
       na.reads = oa.reads;
     }
-    for (uint32_t r : na.mutates)
-      ++S.recs[r].refs;
-    for (uint32_t r : na.reads)
-      ++S.recs[r].refs;
-    (e.mutate ? na.mutates : na.reads).push_back(rid);
+    for (const Entry &en : na.mutates) {
+      ++S.recs[en.rec].refs;
+      ++S.origins[en.origin].refs;
+    }
+    for (const Entry &en : na.reads) {
+      ++S.recs[en.rec].refs;
+      ++S.origins[en.origin].refs;
+    }
+    (e.mutate ? na.mutates : na.reads).push_back({rid, origin});
     ++S.recs[rid].refs;
+    ++S.origins[origin].refs;
     ar_map.push_back({old, n});
     return n;
   };
 
-  std::vector<Region> out;
+  // Fast path: the access is exactly one existing region (a register tile
+  // rewritten, a slot read again, a barrier word): swap its record in place.
+  if (e.boxes.size() == 1 && hits.size() == 1 && store.at(hits[0]).box.lo == e.boxes[0].lo &&
+      store.at(hits[0]).box.hi == e.boxes[0].hi) {
+    Region &rg = store.at(hits[0]);
+    uint32_t old = rg.ar;
+    uint32_t n = new_of(old);
+    ++S.ars[n].refs;
+    rg.ar = n;
+    S.unref_ar(old);
+    return true;
+  }
+  std::vector<Region> &out = S.out;
+  out.clear();
   // Per box: the pieces inside it, then one region when they all agree.
   for (const Box &b : e.boxes) {
-    std::vector<std::pair<Box, uint32_t>> inside;
-    std::vector<Box> uncovered{b};
-    for (uint32_t i : hits) {
-      if (!overlaps(regs[i].box, b))
+    auto &inside = S.inside;
+    auto &uncovered = S.uncovered;
+    inside.clear();
+    uncovered.clear();
+    uncovered.push_back(b);
+    for (const RegionRef &i : hits) {
+      const Region &rg = store.at(i);
+      if (!overlaps(rg.box, b))
         continue;
-      inside.push_back({intersect(regs[i].box, b), new_of(regs[i].ar)});
-      std::vector<Box> next;
+      inside.push_back({intersect(rg.box, b), new_of(rg.ar)});
+      auto &next = S.next;
+      next.clear();
       for (const Box &u : uncovered)
-        subtract(u, regs[i].box, next);
+        subtract(u, rg.box, next);
       uncovered.swap(next);
     }
     for (const Box &u : uncovered)
@@ -587,29 +864,32 @@ bool FastEngine::access(const AccessEvent &e) {
   for (Region &r : out)
     ++S.ars[r.ar].refs;
   // What the touched regions keep outside the access.
-  for (uint32_t i : hits) {
-    std::vector<Box> rest{regs[i].box};
+  for (const RegionRef &i : hits) {
+    const Region &rg = store.at(i);
+    auto &rest = S.rest;
+    rest.clear();
+    rest.push_back(rg.box);
     for (const Box &b : e.boxes) {
-      std::vector<Box> next;
+      auto &next = S.next;
+      next.clear();
       for (const Box &u : rest)
         subtract(u, b, next);
       rest.swap(next);
     }
     for (Box &u : rest) {
-      ++S.ars[regs[i].ar].refs;
-      out.push_back({std::move(u), regs[i].ar});
+      ++S.ars[rg.ar].refs;
+      out.push_back({std::move(u), rg.ar});
     }
   }
   // Drop the touched regions (highest index first keeps the others valid).
-  for (size_t k = hits.size(); k-- > 0;) {
-    uint32_t i = hits[k];
-    S.unref_ar(regs[i].ar);
-    regs[i] = std::move(regs.back());
-    regs.pop_back();
-    --S.live_regions;
-  }
+  if (e.boxes.size() == 1)
+    std::sort(hits.begin(), hits.end());
+  for (const RegionRef &i : hits)
+    S.unref_ar(store.at(i).ar);
+  store.remove(hits);
+  S.live_regions -= hits.size();
   for (Region &r : out) {
-    regs.push_back(std::move(r));
+    store.add(std::move(r));
     ++S.live_regions;
   }
   // ARs made for this access but not used by any region (none today) and the
@@ -627,7 +907,7 @@ void FastEngine::fence(const Ctx &c, QualMask l1, const SyncTl &l2) {
   State &S = *st_;
   const Masks m = augment_masks(l2);
   const ThreadSet &ct = *c.threads;
-  S.scan(ct, [&](uint32_t, Record &r) {
+  S.scan(ct, l1, S.signature('f', c.threads, l1, l2, nullptr), [&](uint32_t, Record &r) {
     bool changed = false;
     const size_t n = r.parts.size();
     for (size_t i = 0; i < n; ++i) {
@@ -645,6 +925,7 @@ void FastEngine::fence(const Ctx &c, QualMask l1, const SyncTl &l2) {
     if (changed || r.parts.size() != n) {
       S.normalize(r);
       S.update_max(r);
+      ++r.vis_version;
     }
   });
 }
@@ -655,10 +936,13 @@ void FastEngine::arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t> &
     return;
   State &S = *st_;
   const ThreadSet &ct = *c.threads;
-  S.scan(ct, [&](uint32_t id, Record &r) {
+  std::vector<State::Waiters *> ws;
+  for (uint64_t b : bars)
+    ws.push_back(&S.waiters[b]);
+  S.scan(ct, l1, S.signature('a', c.threads, l1, SyncTl(), &bars), [&](uint32_t id, Record &r) {
     const bool frees =
         r.foa >= 0 && std::binary_search(bars.begin(), bars.end(), uint64_t(r.foa));
-    bool changed = false;
+    bool changed = false, pended = false;
     const size_t n = r.parts.size();
     for (size_t i = 0; i < n; ++i) {
       ThreadSet sub;
@@ -678,61 +962,84 @@ void FastEngine::arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t> &
         changed = true;
         continue;
       }
-      for (uint64_t b : bars) {
-        auto it = std::lower_bound(p.pending.begin(), p.pending.end(), std::make_pair(b, INT64_MIN));
-        if (it != p.pending.end() && it->first == b)
+      for (size_t bi = 0; bi < bars.size(); ++bi) {
+        const uint64_t b = bars[bi];
+        PendingEntry *it = find_pending(p.pending, b);
+        if (it != p.pending.end() && it->bar == b)
           continue; // keep the older (smaller) count
         p.pending.insert(it, {b, k});
-        S.add_waiter(b, id);
-        changed = true;
+        S.add_waiter(*ws[bi], id);
+        pended = true;
       }
     }
-    if (changed || r.parts.size() != n) {
+    if (changed || pended || r.parts.size() != n) {
       S.normalize(r);
       S.update_max(r);
     }
+    // New pending entries change no Fence's or join's effect, and repeating
+    // this Arrive's (same barriers) is a no-op; only frees invalidate.
+    if (changed)
+      ++r.vis_version;
   });
 }
 
 void FastEngine::await(const Ctx &c, uint64_t bar, int64_t kmax, const SyncTl &l2) {
   State &S = *st_;
+  S.fresh.clear();
   auto wit = S.waiters.find(bar);
   if (wit == S.waiters.end())
     return;
   const Masks m = augment_masks(l2);
   const ThreadSet &ct = *c.threads;
-  std::vector<Ref> &w = wit->second;
-  size_t keep = 0;
-  for (size_t i = 0; i < w.size(); ++i) {
-    if (!S.valid(w[i]))
+  State::Waiters &w = wit->second;
+  ++S.stats.awaits;
+  // Entries before `done` were augmented by this same Await already.
+  size_t from = (w.sig == c.threads.get() && w.sig_l2 == l2) ? w.done : 0;
+  size_t keep = from, done = from;
+  bool prefix = true;
+  for (size_t i = from; i < w.list.size(); ++i) {
+    ++S.stats.waiters_visited;
+    if (!S.valid(w.list[i]))
       continue;
-    w[keep++] = w[i];
-    Record &r = S.recs[w[i].first];
-    bool changed = false;
+    w.list[keep++] = w.list[i];
+    Record &r = S.recs[w.list[i].first];
+    bool changed = false, all = true;
     for (Part &p : r.parts) {
       if (p.freed)
         continue;
-      auto it = std::lower_bound(p.pending.begin(), p.pending.end(), std::make_pair(bar, INT64_MIN));
-      if (it == p.pending.end() || it->first != bar || it->second > kmax)
+      PendingEntry *it = find_pending(p.pending, bar);
+      if (it == p.pending.end() || it->bar != bar)
         continue;
+      if (it->count > kmax) {
+        all = false;
+        continue;
+      }
       if (p.s.add(ct, m)) {
         p.before_alloc = false;
         changed = true;
       }
     }
+    prefix = prefix && all;
+    if (prefix)
+      done = keep;
     if (changed) {
       S.normalize(r);
       S.update_max(r);
-      S.reactivate(w[i].first);
+      ++r.vis_version;
+      S.reactivate(w.list[i].first);
     }
   }
-  w.resize(keep);
+  w.list.resize(keep);
+  w.sig = c.threads.get();
+  w.sig_l2 = l2;
+  w.done = done;
 }
 
 void FastEngine::join(const Ctx &c) {
   State &S = *st_;
   const ThreadSet &ct = *c.threads;
-  S.scan(ct, [&](uint32_t, Record &r) {
+  S.scan(ct, ~QualMask(0), S.signature('j', c.threads, 0, SyncTl(), nullptr),
+         [&](uint32_t, Record &r) {
     bool changed = false;
     const size_t n = r.parts.size();
     auto add = [&](size_t i, const Masks &m) {
@@ -765,26 +1072,29 @@ void FastEngine::join(const Ctx &c) {
     if (changed || r.parts.size() != n) {
       S.normalize(r);
       S.update_max(r);
+      ++r.vis_version;
     }
   });
 }
 
 void FastEngine::barriers_freed(uint64_t lo, uint64_t hi) {
   State &S = *st_;
+  S.fresh.clear();
   for (uint64_t b = lo; b < hi; ++b) {
     auto it = S.waiters.find(b);
     if (it == S.waiters.end())
       continue;
-    for (const Ref &ref : it->second) {
+    for (const Ref &ref : it->second.list) {
       if (!S.valid(ref))
         continue;
       Record &r = S.recs[ref.first];
       for (Part &p : r.parts) {
-        auto pit = std::lower_bound(p.pending.begin(), p.pending.end(), std::make_pair(b, INT64_MIN));
-        if (pit != p.pending.end() && pit->first == b)
+        PendingEntry *pit = find_pending(p.pending, b);
+        if (pit != p.pending.end() && pit->bar == b)
           p.pending.erase(pit);
       }
       S.normalize(r);
+      ++r.vis_version;
     }
     S.waiters.erase(it);
   }
@@ -792,24 +1102,22 @@ void FastEngine::barriers_freed(uint64_t lo, uint64_t hi) {
 
 bool FastEngine::free(int tensor, const Ctx &c, bool has_check, QualMask check) {
   State &S = *st_;
-  if (S.regions.size() <= static_cast<size_t>(tensor))
-    S.regions.resize(tensor + 1);
-  std::vector<Region> &regs = S.regions[tensor];
   const TensorInfo &t = (*tensors_)[tensor];
+  RegionStore &store = S.store(tensor, t);
   const bool ring = t.ring_dim >= 0;
   if (ring || has_check) {
     int64_t best_lin = -1;
     uint32_t best_ar = 0;
-    for (const Region &rg : regs) {
+    store.for_each([&](const Region &rg) {
       State::Failure f;
       if (!S.check_free_ar(rg.ar, *c.threads, ring, check, f))
-        continue;
+        return;
       int64_t lin = t.linear(rg.box.lo);
       if (best_lin < 0 || lin < best_lin) {
         best_lin = lin;
         best_ar = rg.ar;
       }
-    }
+    });
     if (best_lin >= 0) {
       State::Failure f;
       S.check_free_ar(best_ar, *c.threads, ring, check, f);
@@ -827,11 +1135,9 @@ bool FastEngine::free(int tensor, const Ctx &c, bool has_check, QualMask check) 
       return false;
     }
   }
-  for (const Region &rg : regs)
-    S.unref_ar(rg.ar);
-  S.live_regions -= regs.size();
-  regs.clear();
-  regs.shrink_to_fit();
+  store.for_each([&](const Region &rg) { S.unref_ar(rg.ar); });
+  S.live_regions -= store.size();
+  store.clear();
   return true;
 }
 

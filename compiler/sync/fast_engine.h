@@ -30,6 +30,8 @@ struct FastEngineStats {
   uint64_t records_created = 0;
   uint64_t max_live_records = 0;
   uint64_t scanned = 0;          ///< records visited by Fence/Arrive/join scans
+  uint64_t scans = 0, visited = 0; ///< scans, scan-list entries visited (stale included)
+  uint64_t awaits = 0, waiters_visited = 0;
 };
 
 class FastEngine final : public Machine {

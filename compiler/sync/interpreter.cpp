@@ -55,6 +55,8 @@ private:
   ThreadSetP threads_, cpu_threads_;
   uint64_t seq_ = 0;
   std::vector<std::pair<std::string, int64_t>> iters_;
+  AccessEvent ev_, bev_;        // reused event buffers
+  std::vector<uint64_t> trail_;
 
   // --- Binding: names to slots, once, so the walk does no string lookups.
   int value_slot(const std::string &n) {
@@ -198,6 +200,25 @@ private:
   }
 
   // --- Threads.
+  // One shared object per distinct collective of the current task, so that
+  // engines can recognise a repeated sync op by pointer.
+  std::unordered_map<size_t, std::vector<ThreadSetP>> interned_;
+  uint64_t interned_task_ = UINT64_MAX;
+  void intern(ThreadSet &&t) {
+    if (interned_task_ != task_) {
+      interned_.clear();
+      interned_task_ = task_;
+    }
+    auto &bucket = interned_[t.hash()];
+    for (const ThreadSetP &p : bucket)
+      if (*p == t) {
+        threads_ = p;
+        return;
+      }
+    bucket.push_back(std::make_shared<const ThreadSet>(std::move(t)));
+    threads_ = bucket.back();
+  }
+
   void set_threads() {
     if (!in_device_) {
       threads_ = cpu_threads_;
@@ -215,7 +236,7 @@ private:
     uint64_t base = task_ * per_task_;
     if (k == 0) {
       t.append(base, base + inner);
-      threads_ = std::make_shared<const ThreadSet>(std::move(t));
+      intern(std::move(t));
       return;
     }
     // Dim k-1 gives the run length; dims [0, k-1) are enumerated (odometer).
@@ -238,7 +259,7 @@ private:
       if (d < 0)
         break;
     }
-    threads_ = std::make_shared<const ThreadSet>(std::move(t));
+    intern(std::move(t));
   }
 
   Ctx ctx(const Stmt &s) { return Ctx{seq_, &s, threads_}; }
@@ -278,6 +299,9 @@ private:
       t.strides[d] = t.size;
       t.size *= t.shape[d];
     }
+    if (t.shape.size() > kMaxRank)
+      fail(s, HazardKind::InvalidProgram,
+           "'" + s.name + "' has more than " + std::to_string(kMaxRank) + " dimensions");
     if (t.size > (int64_t(1) << 40))
       fail(s, HazardKind::InvalidProgram, "'" + s.name + "' is too large");
     t.ring_dim = s.ring_dim;
@@ -375,8 +399,8 @@ private:
       fail(s, HazardKind::InvalidProgram,
            "'" + t.name + "' has " + std::to_string(t.shape.size()) + " dimensions, not " +
                std::to_string(idx.size()));
-    box.lo.resize(idx.size());
-    box.hi.resize(idx.size());
+    box.lo.resize(static_cast<unsigned>(idx.size()));
+    box.hi.resize(static_cast<unsigned>(idx.size()));
     for (size_t d = 0; d < idx.size(); ++d) {
       const IndexItem &it = idx[d];
       if (it.whole) {
@@ -413,6 +437,10 @@ private:
   // Appends `b` minus the boxes already in `out`, so that every element of a
   // multicast is accessed once.
   static void add_disjoint(std::vector<Box> &out, const Box &b) {
+    if (out.empty()) {
+      out.push_back(b);
+      return;
+    }
     std::vector<Box> pieces{b};
     for (const Box &o : out) {
       std::vector<Box> next;
@@ -493,7 +521,7 @@ private:
   }
 
   template <typename Fn> static void for_each_linear(const TensorInfo &t, const Box &b, Fn fn) {
-    std::vector<int64_t> idx = b.lo;
+    std::vector<int64_t> idx(b.lo.begin(), b.lo.end());
     const size_t n = idx.size();
     if (b.empty())
       return;
@@ -517,17 +545,25 @@ private:
     const TensorInfo &t = tensors_[tid];
     if (!t.checked || elems.empty())
       return;
-    AccessEvent e;
+    AccessEvent &e = bev_; // reused: no allocation per event
     e.ctx = ctx(s);
     e.tensor = tid;
-    for (uint64_t el : elems) {
-      Box b;
-      b.lo = t.unlinear(static_cast<int64_t>(el - t.bar_base));
-      b.hi = b.lo;
-      for (int64_t &h : b.hi)
-        ++h;
-      e.boxes.push_back(std::move(b));
+    e.boxes.resize(elems.size());
+    const unsigned rank = static_cast<unsigned>(t.shape.size());
+    for (size_t i = 0; i < elems.size(); ++i) {
+      Box &b = e.boxes[i];
+      b.lo.resize(rank);
+      b.hi.resize(rank);
+      int64_t lin = static_cast<int64_t>(elems[i] - t.bar_base);
+      for (unsigned d = 0; d < rank; ++d) {
+        b.lo[d] = t.strides[d] ? lin / t.strides[d] : 0;
+        lin -= b.lo[d] * t.strides[d];
+        b.hi[d] = b.lo[d] + 1;
+      }
     }
+    e.trailing.clear();
+    e.mutate = e.write_only = e.ooo = false;
+    e.atomic = 0;
     e.initial = Qual::Mbar;
     e.ext = bit(Qual::Mbar);
     e.conv = conv || !in_device_;
@@ -544,8 +580,11 @@ private:
     if (!in_device_ && !s.conv)
       fail(s, HazardKind::InvalidProgram,
            "a CPU access must be convergent (every thread runs it); add 'conv'");
-    AccessEvent e;
-    std::vector<uint64_t> trail;
+    AccessEvent &e = ev_;
+    e.boxes.clear();
+    e.trailing.clear();
+    std::vector<uint64_t> &trail = trail_;
+    trail.clear();
     int btid = -1;
     if (!s.bars.empty()) {
       btid = barrier_elems(s, s.bars, trail, nullptr);

@@ -17,9 +17,9 @@ bool Box::empty() const {
   return false;
 }
 
-int64_t TensorInfo::linear(const std::vector<int64_t> &idx) const {
+int64_t TensorInfo::linear(const int64_t *idx) const {
   int64_t l = 0;
-  for (size_t d = 0; d < idx.size(); ++d)
+  for (size_t d = 0; d < shape.size(); ++d)
     l += idx[d] * strides[d];
   return l;
 }
@@ -56,8 +56,10 @@ std::vector<RingSlot> ring_slots(const TensorInfo &t, const std::vector<TensorIn
       rem /= t.shape[d];
     }
     RingSlot s;
-    s.box.lo.assign(t.shape.size(), 0);
-    s.box.hi = t.shape;
+    s.box.lo.resize(static_cast<unsigned>(t.shape.size()));
+    for (int64_t &v : s.box.lo)
+      v = 0;
+    s.box.hi.assign(t.shape.data(), t.shape.data() + t.shape.size());
     for (int d = 0; d < rank_z; ++d) {
       s.box.lo[d] = idx[d];
       s.box.hi[d] = idx[d] + 1;

@@ -10,6 +10,7 @@
 #define EXGC_SYNC_MACHINE_H
 
 #include "compiler/sync/report.h"
+#include "compiler/sync/small_vec.h"
 #include "compiler/sync/vis_set.h"
 
 #include <cstdint>
@@ -18,8 +19,12 @@
 namespace exgc::sync {
 
 /// A half-open box of tensor elements.
+/// Tensor ranks are at most kMaxRank (checked at allocation).
+constexpr unsigned kMaxRank = 8;
+using Idx = FixedVec<int64_t, kMaxRank>;
+
 struct Box {
-  std::vector<int64_t> lo, hi;
+  Idx lo, hi;
   int64_t volume() const;
   bool empty() const;
 };
@@ -38,7 +43,9 @@ struct TensorInfo {
   bool checked = true;          ///< histories kept (data; checked barriers)
   uint64_t bar_base = 0;        ///< barrier element id of element 0
 
-  int64_t linear(const std::vector<int64_t> &idx) const;
+  int64_t linear(const int64_t *idx) const;
+  int64_t linear(const std::vector<int64_t> &idx) const { return linear(idx.data()); }
+  int64_t linear(const Idx &idx) const { return linear(idx.data()); }
   std::vector<int64_t> unlinear(int64_t lin) const;
 };
 

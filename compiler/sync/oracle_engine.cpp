@@ -88,7 +88,7 @@ const std::vector<std::string> &OracleEngine::log() const { return st_->log; }
 template <typename Fn> static void for_each_linear(const TensorInfo &t, const Box &b, Fn fn) {
   if (b.empty())
     return;
-  std::vector<int64_t> idx = b.lo;
+  std::vector<int64_t> idx(b.lo.begin(), b.lo.end());
   const size_t n = idx.size();
   for (;;) {
     fn(t.linear(idx));

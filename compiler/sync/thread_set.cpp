@@ -30,8 +30,8 @@ uint64_t ThreadSet::size() const {
 }
 
 bool ThreadSet::contains(uint64_t t) const {
-  auto it = std::upper_bound(iv_.begin(), iv_.end(), t,
-                             [](uint64_t v, const Interval &i) { return v < i.lo; });
+  const Interval *it = std::upper_bound(iv_.begin(), iv_.end(), t,
+                                        [](uint64_t v, const Interval &i) { return v < i.lo; });
   if (it == iv_.begin())
     return false;
   --it;

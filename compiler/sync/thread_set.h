@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/sync/small_vec.h"
+
 namespace exgc::sync {
 
 /// The end of the thread-id space (exclusive). 64-bit, so that tasks times
@@ -41,7 +43,8 @@ public:
   uint64_t size() const;
   bool contains(uint64_t t) const;
   bool is_all() const { return iv_.size() == 1 && iv_[0].lo == 0 && iv_[0].hi == kAllThreads; }
-  const std::vector<Interval> &intervals() const { return iv_; }
+  using Intervals = SmallVec<Interval, 2>;
+  const Intervals &intervals() const { return iv_; }
 
   ThreadSet intersect(const ThreadSet &o) const;
   ThreadSet subtract(const ThreadSet &o) const;
@@ -54,7 +57,7 @@ public:
   std::string str() const;
 
 private:
-  std::vector<Interval> iv_;
+  Intervals iv_;
 };
 
 } // namespace exgc::sync

@@ -13,7 +13,7 @@ Masks augment_masks(const SyncTl &l2) {
 }
 
 namespace {
-void push_merged(std::vector<VisSet::Seg> &out, uint64_t lo, uint64_t hi, const Masks &m) {
+void push_merged(VisSet::Segs &out, uint64_t lo, uint64_t hi, const Masks &m) {
   if (lo >= hi || !m.any())
     return;
   if (!out.empty() && out.back().hi == lo && out.back().m == m) {
@@ -57,7 +57,9 @@ bool VisSet::add(const ThreadSet &threads, const Masks &m) {
   }
   if (!changed)
     return false;
-  std::vector<Seg> out;
+  // Reuse one scratch buffer: the old segments become the next scratch.
+  static thread_local Segs out;
+  out.clear();
   out.reserve(segs_.size() + 2 * iv.size() + 1);
   size_t s = 0, t = 0;
   uint64_t pos = 0;
@@ -96,7 +98,7 @@ bool VisSet::add(const ThreadSet &threads, const Masks &m) {
 namespace {
 // Calls fn(seg, lo, hi) for each overlap of a segment with the thread set.
 template <typename Fn>
-bool for_overlaps(const std::vector<VisSet::Seg> &segs, const ThreadSet &threads, Fn fn) {
+bool for_overlaps(const VisSet::Segs &segs, const ThreadSet &threads, Fn fn) {
   size_t s = 0;
   for (const Interval &i : threads.intervals()) {
     while (s < segs.size() && segs[s].hi <= i.lo)

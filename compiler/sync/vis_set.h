@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/sync/small_vec.h"
+
 namespace exgc::sync {
 
 /// One qual mask per flag (indexed by Flag).
@@ -61,13 +63,14 @@ public:
   Masks summary() const;
   /// Largest thread holding anything; 0 when empty.
   uint64_t max_tid() const { return segs_.empty() ? 0 : segs_.back().hi - 1; }
-  const std::vector<Seg> &segs() const { return segs_; }
+  using Segs = SmallVec<Seg, 2>;
+  const Segs &segs() const { return segs_; }
   bool operator==(const VisSet &o) const { return segs_ == o.segs_; }
   size_t hash() const;
   std::string str() const;
 
 private:
-  std::vector<Seg> segs_; // sorted, disjoint, non-empty masks, equal neighbours merged
+  Segs segs_; // sorted, disjoint, non-empty masks, equal neighbours merged
 };
 
 } // namespace exgc::sync
