@@ -18,7 +18,8 @@ CheckResult check_program(const Program &p, const CheckOptions &opts) {
   if (res.ok || !opts.explain || res.hazard.tensor_id < 0 || !res.hazard.has_prior)
     return res;
   OracleEngine replay;
-  replay.restrict_to(res.hazard.tensor_id, res.hazard.linear, res.hazard.prior.seq);
+  replay.restrict_to(res.hazard.tensor_id, res.hazard.linear, res.hazard.prior.seq,
+                     res.hazard.prior_thread);
   Hazard again;
   bool ok = run_program(p, replay, again, nullptr);
   res.replay_agreed = !ok && again.same_as(res.hazard);

@@ -42,12 +42,15 @@ struct OracleEngine::State {
   int only_tensor = -1;
   int64_t only_linear = -1;
   uint64_t watch_seq = 0;
+  int64_t watch_tid = -1;
   std::vector<std::string> log;
 
   bool tracked(int t, int64_t l) const {
     return only_tensor < 0 || (t == only_tensor && l == only_linear);
   }
-  bool watched(const ORec &r) const { return only_tensor >= 0 && r.origin.seq == watch_seq; }
+  bool watched(const ORec &r) const {
+    return only_tensor >= 0 && r.origin.seq == watch_seq && r.tid == watch_tid;
+  }
 
   template <typename Fn> void for_each_record(Fn fn) {
     for (auto &kv : elems) {
@@ -61,9 +64,8 @@ struct OracleEngine::State {
   void note(const ORec &r, const Ctx &c, const char *what, const std::string &extra) {
     if (!watched(r))
       return;
-    std::string who = r.tid >= 0 ? " (thread " + std::to_string(r.tid) + ")" : "";
     log.push_back(std::string(what) + " at " + where(c.stmt) + " by threads " +
-                  c.threads->str() + extra + who);
+                  c.threads->str() + extra);
   }
 
   void augment(ORec &r, const Ctx &c, const Masks &m, const char *what) {
@@ -77,10 +79,12 @@ struct OracleEngine::State {
 OracleEngine::OracleEngine() : st_(std::make_unique<State>()) {}
 OracleEngine::~OracleEngine() = default;
 
-void OracleEngine::restrict_to(int tensor, int64_t linear, uint64_t watch_seq) {
+void OracleEngine::restrict_to(int tensor, int64_t linear, uint64_t watch_seq,
+                               int64_t watch_tid) {
   st_->only_tensor = tensor;
   st_->only_linear = linear;
   st_->watch_seq = watch_seq;
+  st_->watch_tid = watch_tid;
 }
 
 const std::vector<std::string> &OracleEngine::log() const { return st_->log; }

@@ -21,8 +21,9 @@ public:
   OracleEngine();
   ~OracleEngine() override;
   /// Keep histories for element `linear` of tensor `tensor` only, and log the
-  /// changes to the records made by access event `watch_seq` (the replay).
-  void restrict_to(int tensor, int64_t linear, uint64_t watch_seq);
+  /// changes to the record made by access event `watch_seq` (for thread
+  /// `watch_tid` when it was per thread; -1: the convergent record).
+  void restrict_to(int tensor, int64_t linear, uint64_t watch_seq, int64_t watch_tid);
   /// What happened to the watched records, oldest first.
   const std::vector<std::string> &log() const;
 

@@ -99,10 +99,12 @@ std::string format_hazard(const Hazard &h, const std::string &fallback_file) {
   if (h.has_prior) {
     os << where(h.prior.stmt, fallback_file) << ": note: ";
     bool alloc = h.kind == HazardKind::UseBeforeAlloc;
-    os << (alloc ? "slot allocated here" : "conflicting access here") << ", by threads "
-       << (h.prior_thread >= 0 ? "{" + std::to_string(h.prior_thread) + "}"
-                               : threads_string(h.prior.threads))
-       << "\n";
+    os << (alloc ? "slot allocated here" : "conflicting access here");
+    if (h.prior_thread >= 0)
+      os << ", by thread " << h.prior_thread << " of " << threads_string(h.prior.threads);
+    else
+      os << ", by threads " << threads_string(h.prior.threads);
+    os << "\n";
     bool free_kind = h.kind == HazardKind::FreeWithoutArrive;
     if (free_kind) {
       os << where(h.stmt, fallback_file)
