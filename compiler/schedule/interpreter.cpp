@@ -30,7 +30,7 @@ bool Interpreter::run_all() {
   bool ok = true;
   for (const Decl &d : main.module.decls) {
     const auto *s = std::get_if<ScheduleDecl>(&d);
-    if (!s || results_.count(s->name))
+    if (!s || state_.count(s->name)) // done, or failed as another's dependency
       continue;
     try {
       run_one(*s, main);
@@ -55,12 +55,14 @@ Proc Interpreter::start_proc(const ScheduleDecl &decl, const LoadedModule &modul
     if (results_.count(s->name))
       return results_[s->name];
     if (state_[s->name] == 1)
-      fail(decl.from_loc, DiagKind::ScheduleCycle, s->name);
+      fail(decl.from_loc, DiagKind::ScheduleCycle, decl.name, decl.from);
     return run_one(*s, module);
   }
+  // load_program already reported names that are neither procs nor schedules.
   Proc p = program_.lookup(module, decl.from);
-  if (!p || p->is_instr)
-    fail(decl.from_loc, DiagKind::ScheduleFromUnknown, decl.from);
+  EXGC_CHECK(p) << "schedule " << decl.name << " starts from unknown " << decl.from;
+  if (p->is_instr)
+    fail(decl.from_loc, DiagKind::ScheduleFromInstr, decl.from);
   return p;
 }
 

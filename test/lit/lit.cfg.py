@@ -4,13 +4,14 @@
 #   %nvcc       nvcc with the sm_90a flags and exgc's runtime include dir (REQUIRES: nvcc)
 #   %cxx        the host C++ compiler
 #   %stdlib     the stdlib folder
+#   %expect-exit N CMD   succeeds when CMD exits with code N
 import os
 import lit.formats
 
 config.name = "exgc"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".exg", ".sync", ".test"]
-config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "expect_exit.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(os.path.dirname(config.exgc_bin_dir), "test", "lit-out")
 
@@ -22,6 +23,8 @@ config.substitutions.append(("%exgc", exgc + " --show-diag-kind"))
 config.substitutions.append(("%exg-sync", os.path.join(config.exgc_bin_dir, "exg-sync")))
 config.substitutions.append(("%stdlib", os.path.join(config.exgc_src_root, "stdlib")))
 config.substitutions.append(("%cxx", config.cxx))
+config.substitutions.append(
+    ("%expect-exit", "python3 " + os.path.join(config.exgc_src_root, "test", "lit", "expect_exit.py")))
 include_dir = os.path.join(config.exgc_src_root, "runtime", "include")
 if config.have_nvcc:
     config.available_features.add("nvcc")
