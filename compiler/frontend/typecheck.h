@@ -11,7 +11,7 @@
 //    asserts satisfied, for all sizes that satisfy the proc's asserts.
 // Runs after load_program and before scheduling and codegen, which may then
 // assume a well-typed, in-bounds program. The rules are in
-// docs/language-typecheck-notes.md.
+// docs/language.md (the Typecheck sections).
 #pragma once
 #include "compiler/frontend/program.h"
 #include "compiler/support/diagnostics.h"
