@@ -107,9 +107,11 @@ bool make_abi(const ProcNode &p, const std::vector<bool> &written, NameScope &na
   return ok;
 }
 
-std::string param_decls(const ProcAbi &abi) {
+std::string param_decls(const ProcAbi &abi, bool maybe_unused) {
   std::string s;
-  auto add = [&](const std::string &d) { s += (s.empty() ? "" : ", ") + d; };
+  auto add = [&](const std::string &d) {
+    s += (s.empty() ? "" : ", ") + std::string(maybe_unused ? "[[maybe_unused]] " : "") + d;
+  };
   for (const ParamAbi &p : abi.params) {
     switch (p.pass) {
     case ParamAbi::Pass::None:

@@ -37,7 +37,8 @@ struct ProcAbi {
 bool make_abi(const ProcNode &p, const std::vector<bool> &written, NameScope &names, DiagEngine &diag, const std::string &backend, ProcAbi &out);
 
 /// `int64_t n, float a, const float *x, int64_t x_stride0` (no leading comma).
-std::string param_decls(const ProcAbi &abi);
+/// `maybe_unused` marks each one so (for definitions: a proc may not use all).
+std::string param_decls(const ProcAbi &abi, bool maybe_unused = false);
 
 /// Binds every argument of the proc to its parameters in ex.env(). Dense
 /// tensors get row-major strides computed from their shapes.

@@ -77,10 +77,11 @@ private:
     ExprEmitter ex(env, diag_, kBackend);
     bind_params(abi, ex);
     w.line("// " + p.name);
-    w.open("int " + impl_.at(&p) + "(" + param_decls(abi) + ")");
+    w.open("int " + impl_.at(&p) + "(" + param_decls(abi, true) + ")");
     emit_preconditions(p, ex, w, [](uint32_t line) { return "return " + std::to_string(line) + ";"; });
     CpuStmtEmitter se(ex, w, names, fx_, p);
-    se.impl_name = [this](const ProcNode *q) { return impl_.at(q); };
+    // Qualified: no argument-dependent lookup may find an extern "C" namesake.
+    se.impl_name = [this](const ProcNode *q) { return "exg_impl::" + impl_.at(q); };
     se.block(p.body);
     w.line("return 0;");
     w.close();

@@ -147,9 +147,9 @@ private:
       return ex.unsupported(loc, "'" + mname + "' in host code");
     };
     bind_params(abi, ex);
-    std::string decls = param_decls(abi);
+    std::string decls = param_decls(abi, true);
     w.line("// " + p.name);
-    w.open("cudaError_t " + impl_.at(&p) + "(cudaStream_t " + stream +
+    w.open("cudaError_t " + impl_.at(&p) + "([[maybe_unused]] cudaStream_t " + stream +
            (decls.empty() ? "" : ", " + decls) + ")");
     emit_preconditions(p, ex, w, [](uint32_t) { return "return cudaErrorInvalidValue;"; });
     int nkernels = 0;
@@ -157,7 +157,9 @@ private:
       return impl_names_.take_internal(impl_.at(&p) + "_kernel" + std::to_string(nkernels++));
     });
     se.stream = stream;
-    se.impl_name = [this](const ProcNode *q) { return impl_.at(q); };
+    // Qualified: argument-dependent lookup on cudaStream_t would also find
+    // the extern "C" function of the same name declared by the header.
+    se.impl_name = [this](const ProcNode *q) { return "exg_impl::" + impl_.at(q); };
     se.block(p.body);
     w.line("return cudaSuccess;");
     w.close();
