@@ -1,6 +1,7 @@
 // diagnostics.cpp - formatting and rendering of diagnostics ---------------//
 #include "compiler/support/diagnostics.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace exgc {
@@ -58,16 +59,25 @@ void DiagEngine::render_one(std::ostream &os, SrcLoc loc, const char *sev,
   if (!loc.valid())
     return;
   std::string line = sources_.line_text(loc.file, loc.line);
+  // A very long line is quoted as a window around the column, as clang does.
+  size_t col = loc.col ? loc.col - 1 : 0, begin = 0, end = line.size();
+  constexpr size_t kWidth = 120;
+  if (line.size() > kWidth) {
+    begin = col > kWidth / 2 ? col - kWidth / 2 : 0;
+    end = std::min(line.size(), begin + kWidth);
+  }
   // Quote only printable text: a binary file must not garble the terminal.
-  std::string shown, caret;
-  for (size_t i = 0; i < line.size(); ++i) {
+  std::string shown = begin ? "..." : "", caret(shown.size(), ' ');
+  for (size_t i = begin; i < end; ++i) {
     unsigned char c = static_cast<unsigned char>(line[i]);
     shown += (c == '\t') ? ' ' : (c < 32 || c >= 127) ? '?' : static_cast<char>(c);
-    if (i + 1 < loc.col)
+    if (i < col)
       caret += ' ';
   }
-  if (line.empty() && loc.col > 1)
-    caret.assign(loc.col - 1, ' ');
+  if (end < line.size())
+    shown += "...";
+  if (end <= col)
+    caret.append(col - std::max(end, begin), ' ');
   os << shown << "\n" << caret << "^\n";
 }
 

@@ -52,3 +52,30 @@ TEST(Diagnostics, BinaryLinesAreQuotedSafely) {
   diag.render_text(os, false);
   EXPECT_NE(os.str().find("\n??ab\n  ^\n"), std::string::npos) << os.str();
 }
+
+TEST(Diagnostics, LongLinesAreQuotedAroundTheColumn) {
+  SourceManager sm;
+  std::string line = std::string(500, 'a') + "X" + std::string(500, 'b');
+  uint32_t f = sm.add("long.exg", line + "\n");
+  DiagEngine diag(sm);
+  diag.report(SrcLoc{f, 1, 501}, DiagKind::InvalidCharacter, "X");
+  std::ostringstream os;
+  diag.render_text(os, false);
+  std::string text = os.str();
+  size_t quote = text.find('\n') + 1;
+  std::string shown = text.substr(quote, text.find('\n', quote) - quote);
+  std::string caret = text.substr(text.find('\n', quote) + 1);
+  EXPECT_EQ(shown.size(), 3 + 120 + 3u) << shown;
+  EXPECT_EQ(shown.substr(0, 3), "...");
+  EXPECT_EQ(shown[caret.find('^')], 'X');
+}
+
+TEST(Diagnostics, CaretPastTheEndOfTheLine) {
+  SourceManager sm;
+  uint32_t f = sm.add("e.exg", "ab\n");
+  DiagEngine diag(sm);
+  diag.report(SrcLoc{f, 1, 3}, DiagKind::SyntaxError, "expected ':'");
+  std::ostringstream os;
+  diag.render_text(os, false);
+  EXPECT_NE(os.str().find("\nab\n  ^\n"), std::string::npos) << os.str();
+}
