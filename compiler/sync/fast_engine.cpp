@@ -539,6 +539,8 @@ struct FastEngine::State {
       if (r.max_tid < cmin) {
         r.list = 2;
         retired.push({r.max_tid, ref});
+        if (retired.size() > 4 * live_records + 1024)
+          compact_retired();
         active[i] = active.back();
         active.pop_back();
         continue;
@@ -550,6 +552,20 @@ struct FastEngine::State {
       fn(ref.first, r);
       r.remember_noop(sig);
     }
+  }
+
+  // Records that died or came back leave stale heap entries; drop them when
+  // they outnumber the live records, so the heap stays proportional to them.
+  void compact_retired() {
+    std::vector<std::pair<uint64_t, Ref>> keep;
+    while (!retired.empty()) {
+      const auto &top = retired.top();
+      if (valid(top.second) && recs[top.second.first].list == 2)
+        keep.push_back(top);
+      retired.pop();
+    }
+    retired = std::priority_queue<std::pair<uint64_t, Ref>>(
+        std::less<std::pair<uint64_t, Ref>>(), std::move(keep));
   }
 
   // A record changed outside a scan (Await): make sure scans see it again.
@@ -942,7 +958,7 @@ void FastEngine::arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t> &
   S.scan(ct, l1, S.signature('a', c.threads, l1, SyncTl(), &bars), [&](uint32_t id, Record &r) {
     const bool frees =
         r.foa >= 0 && std::binary_search(bars.begin(), bars.end(), uint64_t(r.foa));
-    bool changed = false, pended = false;
+    bool changed = false;
     const size_t n = r.parts.size();
     for (size_t i = 0; i < n; ++i) {
       ThreadSet sub;
@@ -969,10 +985,12 @@ void FastEngine::arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t> &
           continue; // keep the older (smaller) count
         p.pending.insert(it, {b, k});
         S.add_waiter(*ws[bi], id);
-        pended = true;
       }
     }
-    if (changed || pended || r.parts.size() != n) {
+    // New pending entries alone change neither max_tid nor the witnessable
+    // quals, and a part split off here stays split until something else
+    // makes it equal to its sibling.
+    if (changed || r.parts.size() != n) {
       S.normalize(r);
       S.update_max(r);
     }
