@@ -1,0 +1,180 @@
+// dependence.cpp - conflict queries over access summaries ---------------------//
+#include "compiler/analysis/dependence.h"
+
+#include <cstdlib>
+
+#include "compiler/ir/printer.h"
+
+namespace exgc::analysis {
+
+namespace {
+
+bool find_context(const Block &b, NodeId node, std::vector<Scope> &scopes) {
+  for (const Stmt &s : b) {
+    if (s->id == node)
+      return true;
+    if (const auto *f = s.as<For>()) {
+      scopes.push_back(Scope{true, f->iter, f->lo, f->hi, Expr(), false});
+      if (find_context(f->body, node, scopes))
+        return true;
+      scopes.pop_back();
+    } else if (const auto *i = s.as<If>()) {
+      scopes.push_back(Scope{false, Sym(), Expr(), Expr(), i->cond, false});
+      if (find_context(i->then_body, node, scopes))
+        return true;
+      scopes.back().negated = true;
+      if (find_context(i->else_body, node, scopes))
+        return true;
+      scopes.pop_back();
+    } else if (const auto *w = s.as<With>()) {
+      if (find_context(w->body, node, scopes))
+        return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+bool context_of(const ProcNode &p, NodeId node, Context &out) {
+  out = Context{};
+  for (const Arg &a : p.args)
+    if (a.type.kind == Type::Kind::Control && a.type.scalar == ValueType::Size)
+      out.facts.push_back(BinOp::make(BinOpKind::Ge, Var::make(a.name, ValueType::Size), IntImm::make(1)));
+  for (const Expr &e : p.preds)
+    out.facts.push_back(e);
+  return find_context(p.body, node, out.scopes);
+}
+
+DependenceAnalyzer::DependenceAnalyzer(IndexSolver &solver) : solver_(solver) {
+  if (const char *r = std::getenv("EXGC_SOLVER_RLIMIT"))
+    solver_.set_rlimit(static_cast<unsigned>(std::strtoul(r, nullptr, 10)));
+}
+
+bool DependenceAnalyzer::kinds_conflict(AccessKind a, AccessKind b) {
+  if (a == AccessKind::Read && b == AccessKind::Read)
+    return false;
+  if (a == AccessKind::Reduce && b == AccessKind::Reduce)
+    return false;
+  return true;
+}
+
+Sym DependenceAnalyzer::copy(const Sym &s, int side) {
+  auto key = std::make_pair(s.id, side);
+  auto it = copies_.find(key);
+  if (it != copies_.end())
+    return it->second;
+  Sym c = Sym::fresh(side == 2 ? s.name + "'" : s.name);
+  copies_.emplace(key, c);
+  return c;
+}
+
+std::vector<z3::expr> DependenceAnalyzer::context_terms(const Context &ctx) {
+  std::vector<z3::expr> out;
+  z3::expr t(solver_.ctx());
+  for (const Expr &e : ctx.facts)
+    if (solver_.translate(e, t) && t.is_bool())
+      out.push_back(t);
+  for (const Scope &s : ctx.scopes) {
+    if (s.is_loop) {
+      z3::expr v = solver_.var(s.iter);
+      if (solver_.translate(s.lo, t) && t.is_int())
+        out.push_back(v >= t);
+      if (solver_.translate(s.hi, t) && t.is_int())
+        out.push_back(v < t);
+    } else if (solver_.translate(s.cond, t) && t.is_bool()) {
+      out.push_back(s.negated ? !t : t);
+    }
+  }
+  return out;
+}
+
+std::vector<Sym> DependenceAnalyzer::bind_scopes(const Access &a, int side, std::vector<z3::expr> &facts) {
+  std::vector<Sym> bound;
+  z3::expr t(solver_.ctx());
+  for (const Scope &s : a.scopes) {
+    if (s.is_loop) {
+      z3::expr v = solver_.var(copy(s.iter, side));
+      if (solver_.translate(s.lo, t) && t.is_int())
+        facts.push_back(v >= t);
+      if (solver_.translate(s.hi, t) && t.is_int())
+        facts.push_back(v < t);
+      solver_.bind(s.iter, v);
+      bound.push_back(s.iter);
+    } else if (solver_.translate(s.cond, t) && t.is_bool()) {
+      facts.push_back(s.negated ? !t : t);
+    }
+  }
+  return bound;
+}
+
+Answer DependenceAnalyzer::conflict(const Context &ctx, const std::vector<LoopInstance> &loops,
+                                    const Effects &one, const Effects &two, const Relation &rel,
+                                    Conflict *out) {
+  std::vector<z3::expr> base = context_terms(ctx);
+  auto is_private = [&](const Access &a) {
+    return one.defs.count(a.buf.id) || two.defs.count(a.buf.id);
+  };
+  int opaque_count = 0;
+  for (const Access &a : one.accesses) {
+    if (is_private(a))
+      continue;
+    for (const Access &b : two.accesses) {
+      if (a.buf.id != b.buf.id || is_private(b) || !kinds_conflict(a.kind, b.kind))
+        continue;
+      std::vector<z3::expr> facts = base;
+      std::vector<z3::expr> copies[3];
+      std::vector<z3::expr> idx[3];
+      const Access *acc[3] = {nullptr, &a, &b};
+      for (int side = 1; side <= 2; ++side) {
+        std::vector<Sym> bound;
+        z3::expr t(solver_.ctx());
+        for (const LoopInstance &l : loops) {
+          z3::expr v = solver_.var(copy(l.iter, side));
+          if (solver_.translate(l.lo, t) && t.is_int())
+            facts.push_back(v >= t);
+          if (solver_.translate(l.hi, t) && t.is_int())
+            facts.push_back(v < t);
+          solver_.bind(l.iter, v);
+          bound.push_back(l.iter);
+          copies[side].push_back(v);
+        }
+        std::vector<Sym> inner = bind_scopes(*acc[side], side, facts);
+        bound.insert(bound.end(), inner.begin(), inner.end());
+        for (const Expr &e : acc[side]->idx) {
+          if (solver_.translate(e, t) && t.is_int())
+            idx[side].push_back(t);
+          else // outside the index language: any value
+            idx[side].push_back(solver_.opaque("dep" + std::to_string(++opaque_count), print_expr(e)));
+        }
+        for (auto it = bound.rbegin(); it != bound.rend(); ++it)
+          solver_.unbind(*it);
+      }
+      if (rel)
+        facts.push_back(rel(copies[1], copies[2]));
+      if (!a.anywhere && !b.anywhere && idx[1].size() == idx[2].size())
+        for (size_t d = 0; d < idx[1].size(); ++d)
+          facts.push_back(idx[1][d] == idx[2][d]);
+      Counterexample cex;
+      Validity v = solver_.is_satisfiable(facts, &cex);
+      if (v == Validity::Invalid)
+        continue;
+      if (out) {
+        out->first = a;
+        out->second = b;
+        out->cex = cex;
+      }
+      return v == Validity::Valid ? Answer::Conflict : Answer::Unknown;
+    }
+  }
+  return Answer::NoConflict;
+}
+
+Validity DependenceAnalyzer::prove(const Context &ctx, const Expr &e, Counterexample *cex) {
+  z3::expr goal(solver_.ctx());
+  if (!solver_.translate(e, goal) || !goal.is_bool())
+    return Validity::Unknown;
+  return solver_.is_valid(context_terms(ctx), goal, cex);
+}
+
+} // namespace exgc::analysis

@@ -1,0 +1,102 @@
+// divide_loop.cpp - split a loop into an outer and an inner loop ----------------//
+// divide_loop(p, loop, factor, [outer, inner], perfect=False, tail="guard"):
+// `for i in seq(lo, hi)` becomes `for outer in seq(0, T): for inner in
+// seq(0, factor)` with i = lo + factor * outer + inner. With N = hi - lo:
+//  - perfect=True: T = N / factor, no tail;
+//  - tail="guard": T = (N + factor - 1) / factor, body under `if factor *
+//    outer + inner < N`;
+//  - tail="cut": T = N / factor, then a loop `for inner in seq(0, N %
+//    factor)` over the rest;
+//  - tail="cut_and_guard": T = N / factor, then `if N % factor > 0: for inner
+//    in seq(0, factor): if inner < N % factor:` over the rest.
+// The loop's mode is copied to the new loops; a cursor to the loop follows
+// the outer loop, cursors into the body follow the main copy.
+// Checked: with perfect=True, that N % factor == 0 for every size allowed by
+// the asserts and the enclosing loops and ifs (exactly, with Z3). Otherwise
+// nothing: every tail mode runs the same iterations in the same order.
+// Fails when: `loop` is not a loop; factor < 1; the names are not a list of
+// two strings; tail is not one of the three modes; perfect=True and the
+// extent may not be a multiple of factor (with a counterexample).
+#include "compiler/analysis/simplify.h"
+#include "compiler/ir/printer.h"
+#include "compiler/schedule/edit.h"
+#include "compiler/schedule/loop_support.h"
+#include "compiler/schedule/primitives.h"
+
+namespace exgc::schedule {
+
+namespace {
+Expr add(Expr a, Expr b) { return analysis::simplify_expr(BinOp::make(BinOpKind::Add, a, b)); }
+Expr mul(int64_t q, Expr b) { return analysis::simplify_expr(BinOp::make(BinOpKind::Mul, IntImm::make(q), b)); }
+Expr op(BinOpKind k, Expr a, Expr b) { return analysis::simplify_expr(BinOp::make(k, a, b)); }
+} // namespace
+
+Value divide_loop(Interpreter &in, const CallSite &call) {
+  const Proc &p = call.args[0].proc;
+  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
+  const For *f = s.as<For>();
+  if (!f)
+    in.fail(call.loc, DiagKind::CursorKindMismatch, "'divide_loop'", "a loop");
+  int64_t q = call.args[2].int_value;
+  if (q < 1)
+    in.fail(call.loc, DiagKind::DivideFactorNotPositive, q);
+  const Value &names = call.args[3];
+  if (names.list->size() != 2 || (*names.list)[0].kind != Value::Kind::Str ||
+      (*names.list)[1].kind != Value::Kind::Str)
+    in.fail(call.loc, DiagKind::ScriptArgType, 4, "names", "divide_loop", "a list of two names",
+            names.to_display());
+  bool perfect = call.args[4].kind == Value::Kind::Bool && call.args[4].int_value;
+  std::string tail = call.args[5].kind == Value::Kind::Str ? call.args[5].str : "guard";
+  if (tail != "guard" && tail != "cut" && tail != "cut_and_guard")
+    in.fail(call.loc, DiagKind::ScriptArgType, 6, "tail", "divide_loop",
+            "\"guard\", \"cut\" or \"cut_and_guard\"", "'" + tail + "'");
+
+  Expr n = op(BinOpKind::Sub, f->hi, f->lo);
+  Expr qe = IntImm::make(q);
+  if (perfect) {
+    analysis::IndexSolver solver;
+    analysis::DependenceAnalyzer dep(solver);
+    require(in, dep, context_at(p, s), op(BinOpKind::Eq, op(BinOpKind::Mod, n, qe), IntImm::make(0)),
+            call.loc, "that the extent of loop '" + f->iter.name + "' is a multiple of " + std::to_string(q),
+            DiagKind::ExtentNotMultiple, print_expr(n), f->iter.name, q);
+  }
+  Sym io = Sym::fresh((*names.list)[0].str), ii = Sym::fresh((*names.list)[1].str);
+  Expr inner_off = add(mul(q, iter_var(io)), iter_var(ii));
+  Block body = copy_block(f->body, {{f->iter.id, add(f->lo, inner_off)}}, false);
+  auto loop = [&](Sym it, Expr lo, Expr hi, Block b) {
+    return For::make(it, lo, hi, f->mode, std::move(b), f->loc);
+  };
+  Expr zero = IntImm::make(0);
+  Block out;
+  if (tail == "guard" && !perfect) {
+    Expr cond = op(BinOpKind::Lt, inner_off, n);
+    Block inner = {loop(ii, zero, qe, {If::make(cond, body, {}, f->loc)})};
+    auto outer = std::make_shared<For>(*f);
+    outer->iter = io;
+    outer->lo = zero;
+    outer->hi = op(BinOpKind::Div, op(BinOpKind::Add, n, IntImm::make(q - 1)), qe);
+    outer->body = inner;
+    return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {Stmt(outer)}; }));
+  }
+  auto outer = std::make_shared<For>(*f);
+  outer->iter = io;
+  outer->lo = zero;
+  outer->hi = op(BinOpKind::Div, n, qe);
+  outer->body = {loop(ii, zero, qe, body)};
+  out.push_back(Stmt(outer));
+  if (!perfect) {
+    Expr rest = op(BinOpKind::Mod, n, qe);
+    Sym it = Sym::fresh((*names.list)[1].str);
+    Expr base = add(f->lo, mul(q, op(BinOpKind::Div, n, qe)));
+    Block tail_body = copy_block(f->body, {{f->iter.id, add(base, iter_var(it))}}, true);
+    if (tail == "cut") {
+      out.push_back(loop(it, zero, rest, tail_body));
+    } else {
+      Block guarded = {If::make(op(BinOpKind::Lt, iter_var(it), rest), tail_body, {}, f->loc)};
+      out.push_back(If::make(op(BinOpKind::Gt, rest, zero), {loop(it, zero, qe, guarded)}, {}, f->loc));
+    }
+  }
+  return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) { return out; }));
+}
+
+} // namespace exgc::schedule

@@ -1,0 +1,59 @@
+// fuse.cpp - merge two adjacent loops -----------------------------------------------//
+// fuse(p, loop1, loop2): `for i in seq(lo, hi): S1` directly followed by `for
+// j in seq(lo, hi): S2` becomes `for i in seq(lo, hi): S1; S2[j := i]`. The
+// merged loop keeps loop1's id and mode.
+// Checked: loop2 directly follows loop1; both bounds are equal (lower and
+// upper, exactly with Z3: Exo compares only the upper bound); and no
+// dependence would be reversed: no S1 access at iteration i and S2 access at
+// iteration i' < i touch the same element, one of them writing (the reverse
+// of fission's check).
+// Fails when: either is not a loop; they are not adjacent; a bound may
+// differ (counterexample); a dependence would be reversed (notes at both
+// accesses, counterexample); the solver gives up.
+#include "compiler/ir/printer.h"
+#include "compiler/schedule/cursor.h"
+#include "compiler/schedule/edit.h"
+#include "compiler/schedule/loop_support.h"
+#include "compiler/schedule/primitives.h"
+
+namespace exgc::schedule {
+
+Value fuse(Interpreter &in, const CallSite &call) {
+  const Proc &p = call.args[0].proc;
+  Stmt s1 = stmt_arg(in, p, call.args[1], call.loc), s2 = stmt_arg(in, p, call.args[2], call.loc);
+  const For *f1 = s1.as<For>(), *f2 = s2.as<For>();
+  if (!f1 || !f2)
+    in.fail(call.loc, DiagKind::CursorKindMismatch, "'fuse'", "a loop");
+  Located l1, l2;
+  locate(*p, s1->id, l1);
+  locate(*p, s2->id, l2);
+  if (l1.block != l2.block || l2.index != l1.index + 1)
+    in.fail(call.loc, DiagKind::FuseNotAdjacent, f1->iter.name, f2->iter.name);
+  analysis::IndexSolver solver;
+  analysis::DependenceAnalyzer dep(solver);
+  analysis::Context ctx = context_at(p, s1);
+  require(in, dep, ctx, BinOp::make(BinOpKind::Eq, f1->lo, f2->lo), call.loc,
+          "that loops '" + f1->iter.name + "' and '" + f2->iter.name + "' start together",
+          DiagKind::FuseBoundsDiffer, f1->iter.name, f2->iter.name, "lower", print_expr(f1->lo),
+          print_expr(f2->lo));
+  require(in, dep, ctx, BinOp::make(BinOpKind::Eq, f1->hi, f2->hi), call.loc,
+          "that loops '" + f1->iter.name + "' and '" + f2->iter.name + "' end together",
+          DiagKind::FuseBoundsDiffer, f1->iter.name, f2->iter.name, "upper", print_expr(f1->hi),
+          print_expr(f2->hi));
+  Block body2 = copy_block(f2->body, {{f2->iter.id, iter_var(f1->iter)}}, false);
+  analysis::EffectCollector coll(*p, callee_lookup(in, p));
+  analysis::Effects e1 = coll.of(f1->body), e2 = coll.of(body2);
+  analysis::Conflict c;
+  auto rel = [](const std::vector<z3::expr> &a, const std::vector<z3::expr> &b) { return b[0] < a[0]; };
+  analysis::Answer ans = dep.conflict(ctx, {{f1->iter, f1->lo, f1->hi}}, e1, e2, rel, &c);
+  if (ans == analysis::Answer::Unknown)
+    fail_unknown(in, call.loc, "that loops '" + f1->iter.name + "' and '" + f2->iter.name + "' can be fused", solver);
+  if (ans == analysis::Answer::Conflict)
+    fail_conflict(in, call.loc, c, DiagKind::DependenceBlocksFuse, f1->iter.name, f2->iter.name, c.first.buf.name);
+  auto merged = std::make_shared<For>(*f1);
+  merged->body.insert(merged->body.end(), body2.begin(), body2.end());
+  Proc out = replace_stmt(p, s2->id, [](const Stmt &) { return Block{}; });
+  return Value::of_proc(replace_stmt(out, s1->id, [&](const Stmt &) -> Block { return {Stmt(merged)}; }));
+}
+
+} // namespace exgc::schedule

@@ -1,0 +1,88 @@
+// lift_scope.cpp - swap a loop or if with the loop or if around it ---------------------//
+// lift_scope(p, stmt): `stmt` (a loop or an if) must be the only statement of
+// the body of its enclosing loop or if. The two swap:
+//  - for x: for y: s            -> for y: for x: s        (as reorder_loops)
+//  - for i: if c: A else: B     -> if c: for i: A else: for i: B
+//  - if c: for i: A             -> for i: if c: A
+//  - if c1: if c2: A else: B    -> if c2: (if c1: A) else: (if c1: B)
+// The lifted statement and the old parent keep their ids.
+// Checked: loop/loop: reorder_loops' checks; if out of a loop: c does not use
+// the iterator. Conditions are control values (the typecheck refuses data in
+// conditions) and no statement writes a control value, so evaluating one
+// once instead of per iteration, or where the other condition is false,
+// gives the same answers and cannot fail (Exo's gap of conditions reading
+// config fields the body writes cannot arise).
+// Fails when: the statement is not a loop or if, is not the only statement of
+// a loop or if body, or the enclosing if has an else; the condition uses the
+// iterator; reorder_loops' checks fail (loop/loop).
+#include "compiler/ir/printer.h"
+#include "compiler/schedule/cursor.h"
+#include "compiler/schedule/edit.h"
+#include "compiler/schedule/loop_support.h"
+#include "compiler/schedule/primitives.h"
+
+namespace exgc::schedule {
+
+
+Value lift_scope(Interpreter &in, const CallSite &call) {
+  const Proc &p = call.args[0].proc;
+  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
+  if (!s.as<For>() && !s.as<If>())
+    in.fail(call.loc, DiagKind::CursorKindMismatch, "'lift_scope'", "a loop or an if");
+  Located l;
+  locate(*p, s->id, l);
+  Stmt parent = l.parent;
+  if (!parent || (!parent.as<For>() && !parent.as<If>()))
+    in.fail(call.loc, DiagKind::LiftScopeBadShape, "it is not inside a loop or an if");
+  if (l.block->size() != 1)
+    in.fail(call.loc, DiagKind::LiftScopeBadShape, "it is not the only statement of its enclosing body");
+  if (const If *pi = parent.as<If>(); pi && !pi->else_body.empty())
+    in.fail(call.loc, DiagKind::LiftScopeBadShape, "the enclosing if has an else branch");
+  Block out;
+  if (const For *pf = parent.as<For>()) {
+    if (const For *sf = s.as<For>()) {
+      check_loop_swap(in, p, parent, call.loc);
+      auto inner = std::make_shared<For>(*pf);
+      inner->body = sf->body;
+      auto outer = std::make_shared<For>(*sf);
+      outer->body = {Stmt(inner)};
+      out = {Stmt(outer)};
+    } else {
+      const If *si = s.as<If>();
+      if (analysis::mentions(si->cond, pf->iter))
+        in.fail(call.loc, DiagKind::LiftScopeCondUsesIter, print_expr(si->cond), pf->iter.name);
+      auto then_loop = std::make_shared<For>(*pf);
+      then_loop->body = si->then_body;
+      auto n = std::make_shared<If>(*si);
+      n->then_body = {Stmt(then_loop)};
+      n->else_body.clear();
+      if (!si->else_body.empty()) {
+        Sym it = Sym::fresh(pf->iter.name);
+        n->else_body = {For::make(it, pf->lo, pf->hi, pf->mode,
+                                  copy_block(si->else_body, {{pf->iter.id, iter_var(it)}}, false), pf->loc)};
+      }
+      out = {Stmt(n)};
+    }
+  } else {
+    const If *pi = parent.as<If>();
+    if (const For *sf = s.as<For>()) {
+      auto inner = std::make_shared<If>(*pi);
+      inner->then_body = sf->body;
+      auto outer = std::make_shared<For>(*sf);
+      outer->body = {Stmt(inner)};
+      out = {Stmt(outer)};
+    } else {
+      const If *si = s.as<If>();
+      auto inner = std::make_shared<If>(*pi);
+      inner->then_body = si->then_body;
+      auto n = std::make_shared<If>(*si);
+      n->then_body = {Stmt(inner)};
+      if (!si->else_body.empty())
+        n->else_body = {If::make(pi->cond, si->else_body, {}, pi->loc)};
+      out = {Stmt(n)};
+    }
+  }
+  return Value::of_proc(replace_stmt(p, parent->id, [&](const Stmt &) { return out; }));
+}
+
+} // namespace exgc::schedule

@@ -1,0 +1,209 @@
+// loop_support.cpp - copying code and reporting failed checks -------------------//
+#include "compiler/schedule/loop_support.h"
+
+#include <cctype>
+
+#include "compiler/analysis/simplify.h"
+#include "compiler/ir/mutator.h"
+#include "compiler/ir/printer.h"
+
+namespace exgc::schedule {
+
+namespace {
+
+Stmt with_fresh_id(const Stmt &s) {
+  switch (s->kind) {
+#define EXGC_STMT(Name)                                                        \
+  case StmtKind::Name: {                                                       \
+    auto n = std::make_shared<Name>(*s.as<Name>());                            \
+    n->id = fresh_node_id();                                                   \
+    return Stmt(n);                                                            \
+  }
+#include "compiler/ir/node_kinds.def"
+  }
+  return s;
+}
+
+struct Copier : IRMutator {
+  std::map<uint32_t, Expr> vars;
+  std::map<uint32_t, Sym> bufs;
+  bool fresh = false;
+
+  Sym buf(const Sym &s) {
+    auto it = bufs.find(s.id);
+    return it == bufs.end() ? s : it->second;
+  }
+  Sym declare(const Sym &s) {
+    if (!fresh)
+      return s;
+    Sym n = Sym::fresh(s.name);
+    bufs[s.id] = n;
+    return n;
+  }
+
+  Expr mutate_node(const Var *op, const Expr &self) override {
+    if (auto it = vars.find(op->name.id); it != vars.end())
+      return it->second;
+    if (auto it = bufs.find(op->name.id); it != bufs.end())
+      return Var::make(it->second, op->type, op->loc);
+    return self;
+  }
+  Expr mutate_node(const Read *op, const Expr &self) override {
+    Expr e = IRMutator::mutate_node(op, self);
+    Sym b = buf(op->buf);
+    if (b == op->buf)
+      return e;
+    const auto *r = e.as<Read>();
+    return Read::make(b, r->idx, r->type, r->loc);
+  }
+  Expr mutate_node(const WindowExpr *op, const Expr &self) override {
+    Expr e = IRMutator::mutate_node(op, self);
+    Sym b = buf(op->buf);
+    if (b == op->buf)
+      return e;
+    const auto *w = e.as<WindowExpr>();
+    return WindowExpr::make(b, w->idx, w->type, w->loc);
+  }
+
+  Block finish(Block r) {
+    if (fresh)
+      for (Stmt &s : r)
+        s = with_fresh_id(s);
+    return r;
+  }
+
+  Block mutate_node(const Assign *op, const Stmt &self) override {
+    Block r = IRMutator::mutate_node(op, self);
+    if (Sym b = buf(op->buf); b != op->buf) {
+      auto n = std::make_shared<Assign>(*r[0].as<Assign>());
+      n->buf = b;
+      r[0] = Stmt(n);
+    }
+    return finish(r);
+  }
+  Block mutate_node(const Reduce *op, const Stmt &self) override {
+    Block r = IRMutator::mutate_node(op, self);
+    if (Sym b = buf(op->buf); b != op->buf) {
+      auto n = std::make_shared<Reduce>(*r[0].as<Reduce>());
+      n->buf = b;
+      r[0] = Stmt(n);
+    }
+    return finish(r);
+  }
+  Block mutate_node(const Alloc *op, const Stmt &self) override {
+    Block r = IRMutator::mutate_node(op, self);
+    if (fresh) {
+      auto n = std::make_shared<Alloc>(*r[0].as<Alloc>());
+      n->name = declare(op->name);
+      r[0] = Stmt(n);
+    }
+    return finish(r);
+  }
+  Block mutate_node(const WindowStmt *op, const Stmt &self) override {
+    Block r = IRMutator::mutate_node(op, self);
+    if (fresh) {
+      auto n = std::make_shared<WindowStmt>(*r[0].as<WindowStmt>());
+      n->name = declare(op->name);
+      r[0] = Stmt(n);
+    }
+    return finish(r);
+  }
+  Block mutate_node(const For *op, const Stmt &self) override {
+    Sym it = op->iter;
+    if (fresh) {
+      it = Sym::fresh(op->iter.name);
+      vars[op->iter.id] = Var::make(it, ValueType::Index, op->loc);
+    }
+    Block r = IRMutator::mutate_node(op, self);
+    if (fresh) {
+      auto n = std::make_shared<For>(*r[0].as<For>());
+      n->iter = it;
+      r[0] = Stmt(n);
+    }
+    return finish(r);
+  }
+#define EXGC_STMT_PLAIN(Name)                                                  \
+  Block mutate_node(const Name *op, const Stmt &self) override {               \
+    return finish(IRMutator::mutate_node(op, self));                           \
+  }
+  EXGC_STMT_PLAIN(If)
+  EXGC_STMT_PLAIN(Pass)
+  EXGC_STMT_PLAIN(CallStmt)
+  EXGC_STMT_PLAIN(With)
+  EXGC_STMT_PLAIN(Fence)
+  EXGC_STMT_PLAIN(Arrive)
+  EXGC_STMT_PLAIN(Await)
+#undef EXGC_STMT_PLAIN
+};
+
+} // namespace
+
+Block copy_block(const Block &b, const std::map<uint32_t, Expr> &vars, bool fresh) {
+  Copier c;
+  c.vars = vars;
+  c.fresh = fresh;
+  Block out = c.mutate(b);
+  // Substituted index expressions fold their constants (`4 * io + 0`).
+  struct Fold : IRMutator {
+    Expr mutate_node(const BinOp *op, const Expr &self) override {
+      return analysis::simplify_expr(IRMutator::mutate_node(op, self));
+    }
+  } f;
+  return vars.empty() ? out : f.mutate(out);
+}
+
+analysis::CalleeLookup callee_lookup(Interpreter &in, const Proc &p) {
+  const Program *prog = &in.program();
+  const ProcNode *caller = p.get();
+  return [prog, caller](const std::string &name) -> const ProcNode * {
+    Proc q = prog->lookup_from(caller, name);
+    return q.get();
+  };
+}
+
+Expr control_arg(Interpreter &in, const Proc &p, const Value &v, int position, const char *param,
+                 const char *prim, SrcLoc loc) {
+  if (v.kind == Value::Kind::Int)
+    return IntImm::make(v.int_value, loc);
+  if (v.kind == Value::Kind::Str) {
+    std::string s = v.str, name = s, rest;
+    size_t sp = s.find(' ');
+    if (sp != std::string::npos) {
+      name = s.substr(0, sp);
+      rest = s.substr(sp);
+    }
+    const Arg *a = p->find_arg(name);
+    if (a && a->type.kind == Type::Kind::Control && a->type.scalar != ValueType::Bool) {
+      Expr e = Var::make(a->name, a->type.scalar, loc);
+      if (rest.empty())
+        return e;
+      // " + k" or " - k"
+      char op = 0;
+      long long k = 0;
+      if (std::sscanf(rest.c_str(), " %c %lld", &op, &k) == 2 && (op == '+' || op == '-')) {
+        bool digits_only = true;
+        size_t opos = rest.find(op);
+        for (size_t i = opos + 1; i < rest.size(); ++i)
+          if (!std::isdigit(static_cast<unsigned char>(rest[i])) && rest[i] != ' ')
+            digits_only = false;
+        if (digits_only)
+          return BinOp::make(op == '+' ? BinOpKind::Add : BinOpKind::Sub, e, IntImm::make(k), loc);
+      }
+    }
+  }
+  in.fail(loc, DiagKind::ScriptArgType, position, param, prim,
+          "an int or the name of a size or index argument", v.kind == Value::Kind::Str ? "'" + v.str + "'" : v.a_type());
+}
+
+void fail_unknown(Interpreter &in, SrcLoc loc, const std::string &what, analysis::IndexSolver &solver) {
+  in.fail(loc, DiagKind::SolverUnknown, what,
+          solver.last_unknown_reason().empty() ? std::string("unknown") : solver.last_unknown_reason());
+}
+
+analysis::Context context_at(const Proc &p, const Stmt &s) {
+  analysis::Context ctx;
+  EXGC_CHECK(analysis::context_of(*p, s->id, ctx)) << "statement not in proc";
+  return ctx;
+}
+
+} // namespace exgc::schedule

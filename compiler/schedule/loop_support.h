@@ -1,0 +1,83 @@
+// loop_support.h - helpers shared by the loop primitives -------------------------//
+// Owns: what the loop rewrites (divide_loop, reorder_loops, fission, ...) share:
+// copying statements (with fresh ids and fresh bindings for what they declare,
+// or keeping ids), substituting iterators, reading control-value arguments,
+// the callee lookup for effect summaries, and reporting a failed check with
+// the conflicting accesses and the solver's counterexample as notes.
+#pragma once
+#include <map>
+#include <string>
+
+#include "compiler/analysis/dependence.h"
+#include "compiler/schedule/interpreter.h"
+#include "compiler/schedule/value.h"
+
+namespace exgc::schedule {
+
+/// `b` with Vars substituted per `vars`. With `fresh`, every statement gets a
+/// new NodeId and every loop, allocation and window it declares a new Sym
+/// (a second copy of code); without, statements keep their ids.
+Block copy_block(const Block &b, const std::map<uint32_t, Expr> &vars, bool fresh);
+
+/// Looks callees up in the program, as seen from `p`.
+analysis::CalleeLookup callee_lookup(Interpreter &in, const Proc &p);
+
+/// A control value argument: an int literal, or a string naming a size or
+/// index argument of `p` (optionally `name + k` / `name - k`).
+Expr control_arg(Interpreter &in, const Proc &p, const Value &v, int position, const char *param,
+                 const char *prim, SrcLoc loc);
+
+/// Reports `kind` with notes at both accesses and the counterexample; aborts.
+template <typename... Args>
+[[noreturn]] void fail_conflict(Interpreter &in, SrcLoc loc, const analysis::Conflict &c,
+                                DiagKind kind, const Args &...args) {
+  auto d = in.diag().report(loc, kind, args...);
+  d.note(c.first.loc, "'" + c.first.text + "' " + analysis::access_verb(c.first.kind) + " '" +
+                          c.first.buf.name + "' here");
+  d.note(c.second.loc, "'" + c.second.text + "' " + analysis::access_verb(c.second.kind) + " '" +
+                           c.second.buf.name + "' here");
+  if (!c.cex.values.empty())
+    d.note(loc, "for example " + c.cex.str());
+  throw ScriptAbort{};
+}
+
+/// Reports "could not prove WHAT" when the solver gave up; aborts.
+[[noreturn]] void fail_unknown(Interpreter &in, SrcLoc loc, const std::string &what,
+                               analysis::IndexSolver &solver);
+
+/// Proves `goal` under `ctx`, or reports `kind` (with "for example" from the
+/// counterexample) and aborts; Unknown is reported as could-not-prove.
+template <typename... Args>
+void require(Interpreter &in, analysis::DependenceAnalyzer &dep, const analysis::Context &ctx,
+             const Expr &goal, SrcLoc loc, const std::string &what, DiagKind kind,
+             const Args &...args) {
+  analysis::Counterexample cex;
+  analysis::Validity v = dep.prove(ctx, goal, &cex);
+  if (v == analysis::Validity::Valid)
+    return;
+  if (v == analysis::Validity::Unknown)
+    fail_unknown(in, loc, what, dep.solver());
+  auto d = in.diag().report(loc, kind, args...);
+  if (!cex.values.empty())
+    d.note(loc, "for example " + cex.str());
+  throw ScriptAbort{};
+}
+
+/// The context of statement `s` in `p` (it is there: callers resolved it).
+analysis::Context context_at(const Proc &p, const Stmt &s);
+
+/// An integer iterator variable.
+inline Expr iter_var(const Sym &s) { return Var::make(s, ValueType::Index); }
+
+} // namespace exgc::schedule
+
+namespace exgc::schedule {
+/// Checks that swapping the perfectly nested loops `outer` (whose body is the
+/// single loop `inner`) keeps every dependence: no conflicting accesses at
+/// (x, y) and (x', y') with x < x' and y' < y. Reports and aborts otherwise.
+void check_loop_swap(Interpreter &in, const Proc &p, const Stmt &outer, SrcLoc loc);
+/// Checks that `body` is idempotent at `s`'s place: no reduce into shared
+/// buffers and no read of an element it writes. Reports against `loop_name`.
+void check_idempotent(Interpreter &in, const Proc &p, const Stmt &s, const Block &body,
+                      const std::string &loop_name, SrcLoc loc);
+} // namespace exgc::schedule

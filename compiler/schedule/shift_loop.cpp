@@ -1,0 +1,43 @@
+// shift_loop.cpp - rebase a loop's iterator ------------------------------------------//
+// shift_loop(p, loop, new_lo): `for i in seq(lo, hi): body` becomes `for i in
+// seq(new_lo, new_lo + hi - lo): body[i := i - new_lo + lo]` (folded). The
+// loop keeps its id and mode. `new_lo` is an int or the name of a size or
+// index argument.
+// Checked: new_lo >= 0 for every size the asserts and enclosing scopes allow
+// (exactly, with Z3), as Exo requires: iterators stay non-negative. The
+// iterations run in the same order with the same values of `lo + (i -
+// new_lo)`, so nothing else can change.
+// Fails when: `loop` is not a loop; new_lo is not a control value; new_lo may
+// be negative (with a counterexample); the solver gives up.
+#include "compiler/analysis/simplify.h"
+#include "compiler/ir/printer.h"
+#include "compiler/schedule/edit.h"
+#include "compiler/schedule/loop_support.h"
+#include "compiler/schedule/primitives.h"
+
+namespace exgc::schedule {
+
+Value shift_loop(Interpreter &in, const CallSite &call) {
+  const Proc &p = call.args[0].proc;
+  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
+  const For *f = s.as<For>();
+  if (!f)
+    in.fail(call.loc, DiagKind::CursorKindMismatch, "'shift_loop'", "a loop");
+  Expr lo = control_arg(in, p, call.args[2], 3, "new_lo", "shift_loop", call.loc);
+  analysis::IndexSolver solver;
+  analysis::DependenceAnalyzer dep(solver);
+  require(in, dep, context_at(p, s), BinOp::make(BinOpKind::Ge, lo, IntImm::make(0)), call.loc,
+          "that '" + print_expr(lo) + "' is not negative", DiagKind::ShiftNegative, print_expr(lo),
+          f->iter.name);
+  using analysis::simplify_expr;
+  auto bin = [](BinOpKind k, Expr a, Expr b) { return simplify_expr(BinOp::make(k, a, b)); };
+  Expr hi = bin(BinOpKind::Add, lo, bin(BinOpKind::Sub, f->hi, f->lo));
+  Expr old = bin(BinOpKind::Add, bin(BinOpKind::Sub, iter_var(f->iter), lo), f->lo);
+  auto n = std::make_shared<For>(*f);
+  n->lo = lo;
+  n->hi = hi;
+  n->body = copy_block(f->body, {{f->iter.id, old}}, false);
+  return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {Stmt(n)}; }));
+}
+
+} // namespace exgc::schedule

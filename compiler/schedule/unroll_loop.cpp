@@ -1,0 +1,42 @@
+// unroll_loop.cpp - replace a loop by copies of its body ---------------------------//
+// unroll_loop(p, loop): `for i in seq(lo, hi): body` with constant bounds
+// becomes hi - lo copies of body with i replaced by lo, lo + 1, ... The first
+// copy keeps the statements' ids; the others get fresh ids and fresh names
+// for what they declare. A loop that runs zero times becomes `pass`.
+// Checked: the bounds are integer constants (after constant folding), and
+// there are at most 4096 copies. Nothing else: the copies run in the order
+// the iterations did.
+// Fails when: `loop` is not a loop; a bound is not a constant (run-time
+// bounds); the loop has more than 4096 iterations.
+#include "compiler/analysis/simplify.h"
+#include "compiler/ir/printer.h"
+#include "compiler/schedule/edit.h"
+#include "compiler/schedule/loop_support.h"
+#include "compiler/schedule/primitives.h"
+
+namespace exgc::schedule {
+
+Value unroll_loop(Interpreter &in, const CallSite &call) {
+  const Proc &p = call.args[0].proc;
+  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
+  const For *f = s.as<For>();
+  if (!f)
+    in.fail(call.loc, DiagKind::CursorKindMismatch, "'unroll_loop'", "a loop");
+  Expr lo = analysis::simplify_expr(f->lo), hi = analysis::simplify_expr(f->hi);
+  const auto *l = lo.as<IntImm>(), *h = hi.as<IntImm>();
+  if (!l || !h)
+    in.fail(call.loc, DiagKind::LoopBoundsNotConstant, f->iter.name, print_expr(f->lo), print_expr(f->hi));
+  int64_t n = h->value - l->value;
+  if (n > 4096)
+    in.fail(call.loc, DiagKind::UnrollTooLarge, f->iter.name, n);
+  Block out;
+  for (int64_t k = 0; k < n; ++k) {
+    Block copy = copy_block(f->body, {{f->iter.id, IntImm::make(l->value + k, f->loc)}}, k > 0);
+    out.insert(out.end(), copy.begin(), copy.end());
+  }
+  if (out.empty())
+    out.push_back(Pass::make(f->loc));
+  return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) { return out; }));
+}
+
+} // namespace exgc::schedule
