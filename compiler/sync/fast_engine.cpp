@@ -67,11 +67,23 @@ struct Record {
   uint32_t noop_sig[4] = {0, 0, 0, 0};
   uint32_t noop_ver[4] = {0, 0, 0, 0};
   uint8_t noop_next = 0;
+  // Fences and Arrives that saw every part of this record: records only
+  // grow (a freed part is never seen again), so such an op stays a no-op on
+  // it forever, whatever happens to the record in between.
+  uint32_t sat_sig[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  uint8_t sat_next = 0;
   bool known_noop(uint32_t sig) const {
+    for (int i = 0; i < 8; ++i)
+      if (sat_sig[i] == sig)
+        return true;
     for (int i = 0; i < 4; ++i)
       if (noop_sig[i] == sig && noop_ver[i] == vis_version)
         return true;
     return false;
+  }
+  void remember_saturated(uint32_t sig) {
+    sat_sig[sat_next] = sig;
+    sat_next = (sat_next + 1) & 7;
   }
   void remember_noop(uint32_t sig) {
     noop_sig[noop_next] = sig;
@@ -343,6 +355,8 @@ struct FastEngine::State {
     r.refs = 0;
     r.list = 1;
     ++r.vis_version;
+    for (uint32_t &s : r.sat_sig)
+      s = 0;
     active.push_back({id, r.gen});
     ++stats.records_created;
     stats.max_live_records = std::max(stats.max_live_records, ++live_records);
@@ -515,6 +529,7 @@ struct FastEngine::State {
     return it.first->second;
   }
 
+  static constexpr uint64_t kRetireSlack = 2048;
   template <typename Fn> void scan(const ThreadSet &c, QualMask l1, uint32_t sig, Fn fn) {
     fresh.clear();
     const uint64_t cmin = c.min();
@@ -536,7 +551,9 @@ struct FastEngine::State {
         active.pop_back();
         continue;
       }
-      if (r.max_tid < cmin) {
+      // Retire only records well below the collective (a few tasks back), so
+      // that producer/consumer alternation inside a task does not churn.
+      if (r.max_tid + kRetireSlack < cmin) {
         r.list = 2;
         retired.push({r.max_tid, ref});
         if (retired.size() > 4 * live_records + 1024)
@@ -549,8 +566,10 @@ struct FastEngine::State {
       if (!(r.wq & l1) || r.known_noop(sig))
         continue;
       ++stats.scanned;
-      fn(ref.first, r);
-      r.remember_noop(sig);
+      if (fn(ref.first, r))
+        r.remember_saturated(sig);
+      else
+        r.remember_noop(sig);
     }
   }
 
@@ -924,11 +943,12 @@ void FastEngine::fence(const Ctx &c, QualMask l1, const SyncTl &l2) {
   const Masks m = augment_masks(l2);
   const ThreadSet &ct = *c.threads;
   S.scan(ct, l1, S.signature('f', c.threads, l1, l2, nullptr), [&](uint32_t, Record &r) {
-    bool changed = false;
+    bool changed = false, all = true;
     const size_t n = r.parts.size();
     for (size_t i = 0; i < n; ++i) {
       ThreadSet sub;
       int w = State::witnessed(r.parts[i], ct, l1, sub);
+      all = all && (w == 1 || r.parts[i].freed);
       if (!w)
         continue;
       if (w == 2)
@@ -943,6 +963,7 @@ void FastEngine::fence(const Ctx &c, QualMask l1, const SyncTl &l2) {
       S.update_max(r);
       ++r.vis_version;
     }
+    return all;
   });
 }
 
@@ -958,11 +979,12 @@ void FastEngine::arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t> &
   S.scan(ct, l1, S.signature('a', c.threads, l1, SyncTl(), &bars), [&](uint32_t id, Record &r) {
     const bool frees =
         r.foa >= 0 && std::binary_search(bars.begin(), bars.end(), uint64_t(r.foa));
-    bool changed = false;
+    bool changed = false, all = true;
     const size_t n = r.parts.size();
     for (size_t i = 0; i < n; ++i) {
       ThreadSet sub;
       int w = State::witnessed(r.parts[i], ct, l1, sub);
+      all = all && (w == 1 || r.parts[i].freed);
       if (!w)
         continue;
       if (w == 2)
@@ -998,6 +1020,7 @@ void FastEngine::arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t> &
     // this Arrive's (same barriers) is a no-op; only frees invalidate.
     if (changed)
       ++r.vis_version;
+    return all;
   });
 }
 
@@ -1092,6 +1115,7 @@ void FastEngine::join(const Ctx &c) {
       S.update_max(r);
       ++r.vis_version;
     }
+    return false; // what join adds depends on the record: never saturated
   });
 }
 

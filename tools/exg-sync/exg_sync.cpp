@@ -18,9 +18,11 @@ using namespace exgc::sync;
 
 namespace {
 
+const char *const kUsage =
+    "usage: exg-sync [--engine=fast|oracle] [--print] [--no-explain] [--stats] FILE\n";
+
 int usage(const std::string &why) {
-  std::cerr << "exg-sync: error: " << why << "\n"
-            << "usage: exg-sync [--engine=fast|oracle] [--print] [--no-explain] [--stats] FILE\n";
+  std::cerr << "exg-sync: error: " << why << "\n" << kUsage;
   return 2;
 }
 
@@ -43,7 +45,7 @@ int main(int argc, char **argv) {
     else if (a == "--engine=oracle")
       opts.engine = EngineKind::Oracle;
     else if (a == "-h" || a == "--help")
-      return usage("help requested"), 0;
+      return std::cout << kUsage, 0;
     else if (a.size() > 1 && a[0] == '-' && a != "-")
       return usage("unknown option '" + a + "'");
     else if (!file.empty())
