@@ -179,9 +179,17 @@ private:
     }
     int64_t a = eval(e->a, s), b = eval(e->b, s);
     switch (e->kind) {
-    case ExprKind::Add: return a + b;
-    case ExprKind::Sub: return a - b;
-    case ExprKind::Mul: return a * b;
+    case ExprKind::Add:
+    case ExprKind::Sub:
+    case ExprKind::Mul: {
+      int64_t r = 0;
+      bool over = e->kind == ExprKind::Add   ? __builtin_add_overflow(a, b, &r)
+                  : e->kind == ExprKind::Sub ? __builtin_sub_overflow(a, b, &r)
+                                             : __builtin_mul_overflow(a, b, &r);
+      if (over)
+        fail(s, HazardKind::InvalidProgram, "'" + expr_string(e) + "' overflows 64 bits");
+      return r;
+    }
     case ExprKind::Div:
     case ExprKind::Mod: {
       if (b == 0)
@@ -297,6 +305,9 @@ private:
     t.size = 1;
     for (size_t d = t.shape.size(); d-- > 0;) {
       t.strides[d] = t.size;
+      // Checked before multiplying, so that huge extents cannot overflow.
+      if (t.shape[d] > 0 && t.size > (int64_t(1) << 40) / t.shape[d])
+        fail(s, HazardKind::InvalidProgram, "'" + s.name + "' is too large");
       t.size *= t.shape[d];
     }
     if (t.shape.size() > kMaxRank)
@@ -750,10 +761,11 @@ private:
     lo_.assign(domain_.size(), 0);
     hi_ = domain_;
     per_task_ = 1;
-    for (int64_t d : domain_)
+    for (int64_t d : domain_) {
+      if (static_cast<uint64_t>(d) > (uint64_t(1) << 31) / per_task_)
+        fail(s, HazardKind::InvalidProgram, "device domain is too large");
       per_task_ *= static_cast<uint64_t>(d);
-    if (per_task_ > (uint64_t(1) << 31))
-      fail(s, HazardKind::InvalidProgram, "device domain is too large");
+    }
     task_ = next_task_++;
     set_threads();
     exec_block(s.body);
@@ -766,12 +778,17 @@ private:
       fail(s, HazardKind::InvalidProgram, "reshape of a dimension that is not in the domain");
     const size_t d = s.dim;
     int64_t prod = 1;
-    for (int64_t f : s.ints)
+    for (int64_t f : s.ints) {
+      if (f > domain_[d] || prod > domain_[d] / f + 1) { // no overflow: prod stays small
+        prod = -1;
+        break;
+      }
       prod *= f;
+    }
     if (prod != domain_[d])
       fail(s, HazardKind::InvalidProgram,
-           "reshape factors multiply to " + std::to_string(prod) + ", not " +
-               std::to_string(domain_[d]));
+           "reshape factors do not multiply to the extent " + std::to_string(domain_[d]) +
+               " of dimension " + std::to_string(d));
     // The box [a, b) of dim d must stay a box in the factored dims.
     const int64_t a = lo_[d], b = hi_[d];
     const size_t k = s.ints.size();
