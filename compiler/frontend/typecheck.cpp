@@ -351,4 +351,15 @@ bool typecheck(const Program &program, DiagEngine &diag) {
   return diag.num_errors() == before;
 }
 
+bool typecheck_proc(const Program &program, const ProcNode &p, DiagEngine &diag) {
+  unsigned before = diag.num_errors();
+  tc::Checker checker(program, diag);
+  if (!checker.check_proc(p))
+    return false;
+  // Callees were checked with the whole program; an ill-typed one stopped the
+  // compilation before any schedule ran.
+  tc::check_bounds(program, p, {}, diag);
+  return diag.num_errors() == before;
+}
+
 } // namespace exgc

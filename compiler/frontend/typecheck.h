@@ -21,4 +21,10 @@ namespace exgc {
 /// Reports every problem found; returns false when any error was reported.
 bool typecheck(const Program &program, DiagEngine &diag);
 
+/// The same checks for one proc that is not (yet) part of `program`: a
+/// schedule's result, re-checked whole after its rewrites (driver.cpp). Its
+/// callees are looked up in the scope of the main module. Returns false
+/// when any error was reported.
+bool typecheck_proc(const Program &program, const ProcNode &p, DiagEngine &diag);
+
 } // namespace exgc

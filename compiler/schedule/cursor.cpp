@@ -1,6 +1,8 @@
 // cursor.cpp - statement lookup by id, navigation, find -----------------------//
 #include "compiler/schedule/cursor.h"
 
+#include "compiler/schedule/pattern.h"
+
 #include <cctype>
 
 namespace exgc::schedule {
@@ -141,33 +143,41 @@ Value cursor_index(Interpreter &in, const Proc &p, const Cursor &c, int64_t lo, 
 }
 
 Cursor find_stmt(Interpreter &in, const Proc &p, const std::string &pattern, SrcLoc loc) {
-  std::string name = pattern;
-  int64_t nth = 1;
-  size_t hash = pattern.find(" #");
-  if (hash != std::string::npos) {
-    name = pattern.substr(0, hash);
-    std::string num = pattern.substr(hash + 2);
-    nth = 0;
-    for (char ch : num) {
-      if (!std::isdigit(static_cast<unsigned char>(ch)) || nth > 1000000)
-        in.fail(loc, DiagKind::PatternNotSupported, pattern);
-      nth = nth * 10 + (ch - '0');
+  std::string text = pattern;
+  int64_t nth = split_nth(text);
+  if (nth < 1)
+    in.fail(loc, DiagKind::PatternNotSupported, pattern,
+            "'#' is followed by the number of a match, counting from 1");
+  if (is_identifier(text) && text != "pass") {
+    // The shorthand: a loop over `text` or the allocation of `text`.
+    std::vector<Stmt> all;
+    preorder(p->body, all);
+    for (const Stmt &s : all) {
+      bool match = false;
+      if (const auto *f = s.as<For>())
+        match = f->iter.name == text;
+      else if (const auto *a = s.as<Alloc>())
+        match = a->name.name == text;
+      if (match && --nth == 0)
+        return make_cursor(p, Cursor::Kind::Stmt, s->id);
     }
+    in.fail(loc, DiagKind::PatternNoMatch, pattern, p->name);
   }
-  if (!is_identifier(name) || nth < 1)
-    in.fail(loc, DiagKind::PatternNotSupported, pattern);
-  std::vector<Stmt> all;
-  preorder(p->body, all);
-  for (const Stmt &s : all) {
-    bool match = false;
-    if (const auto *f = s.as<For>())
-      match = f->iter.name == name;
-    else if (const auto *a = s.as<Alloc>())
-      match = a->name.name == name;
-    if (match && --nth == 0)
-      return make_cursor(p, Cursor::Kind::Stmt, s->id);
+  std::vector<FragStmtP> frag;
+  FragmentError err;
+  if (!parse_stmt_fragment(text, frag, err)) {
+    if (err.syntax)
+      in.fail(loc, DiagKind::PatternSyntax, pattern, err.message);
+    in.fail(loc, DiagKind::PatternNotSupported, pattern, err.message);
   }
-  in.fail(loc, DiagKind::PatternNoMatch, pattern, p->name);
+  std::vector<StmtMatch> matches = find_stmt_matches(p->body, frag);
+  if (static_cast<size_t>(nth) > matches.size())
+    in.fail(loc, DiagKind::PatternNoMatch, pattern, p->name);
+  const StmtMatch &m = matches[static_cast<size_t>(nth - 1)];
+  NodeId first = (*m.block)[m.index]->id;
+  if (m.count == 1)
+    return make_cursor(p, Cursor::Kind::Stmt, first);
+  return make_cursor(p, Cursor::Kind::Block, first, m.count);
 }
 
 } // namespace exgc::schedule

@@ -36,9 +36,11 @@ Value cursor_method(Interpreter &in, const Proc &p, const Cursor &c, const std::
 Value cursor_index(Interpreter &in, const Proc &p, const Cursor &c, int64_t lo, int64_t hi,
                    bool is_slice, SrcLoc loc);
 
-/// `p.find(pattern)`: the statement a pattern names. Supported now: a loop
-/// iterator or buffer name (`"k"`, the first loop over k or allocation of k,
-/// in program order), optionally followed by ` #n` for the n-th match.
+/// `p.find(pattern)`: the statement (or run of statements, a Block cursor) a
+/// pattern names: a name (`"k"`, the first loop over k or allocation of k, in
+/// program order) or proc syntax with `_` holes (pattern.h), optionally
+/// followed by ` #n` for the n-th match. Reports PatternSyntax,
+/// PatternNotSupported or PatternNoMatch at `loc` and aborts.
 Cursor find_stmt(Interpreter &in, const Proc &p, const std::string &pattern, SrcLoc loc);
 
 } // namespace exgc::schedule

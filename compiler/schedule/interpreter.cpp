@@ -69,7 +69,11 @@ Proc Interpreter::start_proc(const ScheduleDecl &decl, const LoadedModule &modul
 Proc Interpreter::run_one(const ScheduleDecl &decl, const LoadedModule &module) {
   state_[decl.name] = 1;
   Frame frame{{}, &module};
-  frame.vars["p"] = Value::of_proc(start_proc(decl, module));
+  Proc start = start_proc(decl, module);
+  inputs_[decl.name] = start;
+  frame.vars["p"] = Value::of_proc(start);
+  std::string outer = current_; // a dependency runs inside another schedule's start
+  current_ = decl.name;
   Value result;
   try {
     exec_block(decl.body, frame);
@@ -77,6 +81,7 @@ Proc Interpreter::run_one(const ScheduleDecl &decl, const LoadedModule &module) 
   } catch (const Return &r) {
     result = r.value;
   }
+  current_ = outer;
   if (result.kind != Value::Kind::Proc)
     fail(decl.loc, DiagKind::ScriptResultNotProc, decl.name, result.a_type());
   auto named = std::make_shared<ProcNode>(*result.proc);

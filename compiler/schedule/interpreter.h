@@ -41,6 +41,18 @@ public:
   Proc result(const std::string &name) const;
   const std::map<std::string, Proc> &results() const { return results_; }
 
+  /// One rewrite: primitive `primitive`, called at `loc` while schedule
+  /// `schedule` ran, made `after` from its proc argument `before`. Recorded
+  /// in execution order, for differential testing of every step.
+  struct Step {
+    std::string schedule, primitive;
+    SrcLoc loc;
+    Proc before, after;
+  };
+  const std::vector<Step> &steps() const { return history_; }
+  /// The proc each schedule started from.
+  const std::map<std::string, Proc> &inputs() const { return inputs_; }
+
   DiagEngine &diag() { return diag_; }
   /// The newest proc a chain of rewrites made from `p` (cursors navigate there).
   Proc newest(const Proc &p) const;
@@ -84,6 +96,9 @@ private:
   std::map<std::string, Proc> results_;
   std::map<std::string, int> state_; // 1 running, 2 done (cycle detection)
   std::map<const ProcNode *, Proc> successor_; // input proc -> what a primitive made of it
+  std::vector<Step> history_;
+  std::map<std::string, Proc> inputs_;
+  std::string current_; // the schedule running now
   int depth_ = 0;
   int64_t steps_ = 0;
 };

@@ -166,8 +166,10 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
   }
   Value out = spec->fn(*this, site);
   if (out.kind == Value::Kind::Proc && !spec->params.empty() &&
-      spec->params[0].kind == ParamKind::Proc)
+      spec->params[0].kind == ParamKind::Proc) {
     successor_[site.args[0].proc.get()] = out.proc;
+    history_.push_back({current_, spec->name, e.loc, site.args[0].proc, out.proc});
+  }
   return out;
 }
 

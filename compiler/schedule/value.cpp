@@ -1,6 +1,8 @@
 // value.cpp - constructors and printing of script values -------------------//
 #include "compiler/schedule/value.h"
 
+#include "compiler/schedule/cursor.h"
+
 #include "compiler/ir/printer.h"
 
 namespace exgc::schedule {
@@ -78,6 +80,28 @@ std::string Value::a_type() const {
   return (kind == Kind::Int ? "an " : "a ") + std::string(type_name());
 }
 
+namespace {
+
+/// `<cursor in f: x[i] = 0.0>`: the first line of the statement it names, in
+/// the proc it was made on (`+ 1 more` for a block of two).
+std::string cursor_display(const Cursor &c) {
+  std::string head = "<cursor in " + (c.proc ? c.proc->name : std::string("?"));
+  Located l;
+  if (!c.proc || !locate(*c.proc, c.node, l))
+    return head + ">";
+  std::string text = print_stmt(l.stmt);
+  text = text.substr(0, text.find('\n'));
+  if (c.kind == Cursor::Kind::GapBefore)
+    text = "before " + text;
+  if (c.kind == Cursor::Kind::GapAfter)
+    text = "after " + text;
+  if (c.kind == Cursor::Kind::Block && c.count > 1)
+    text += " + " + std::to_string(c.count - 1) + " more";
+  return head + ": " + text + ">";
+}
+
+} // namespace
+
 std::string Value::to_display() const {
   switch (kind) {
   case Kind::None: return "None";
@@ -91,7 +115,7 @@ std::string Value::to_display() const {
     return s + "]";
   }
   case Kind::Proc: return print_proc(*proc);
-  case Kind::Cursor: return "<cursor in " + (cursor.proc ? cursor.proc->name : std::string("?")) + ">";
+  case Kind::Cursor: return cursor_display(cursor);
   case Kind::Meta: return print_expr(meta);
   case Kind::Func: return "<function " + str + ">";
   }

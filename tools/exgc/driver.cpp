@@ -1,6 +1,8 @@
 // driver.cpp - the pipeline of one exgc run --------------------------------//
 // load (parse, build, imports) -> [--emit=exg: print] -> typecheck (with the
-// bounds check) -> pick the procs -> emit CUDA (.cu + .h) or CPU reference C++.
+// bounds check) -> schedules (each result re-checked whole) -> [--emit=difftest:
+// test every schedule step] -> pick the procs -> emit CUDA (.cu + .h) or CPU
+// reference C++.
 // Stages report through one DiagEngine; the driver stops after the first
 // stage that reported an error and renders everything at the end.
 #include "tools/exgc/driver.h"
@@ -12,6 +14,7 @@
 
 #include "compiler/codegen/cpp_backend.h"
 #include "compiler/codegen/cuda_backend.h"
+#include "compiler/codegen/difftest.h"
 #include "compiler/frontend/load.h"
 #include "compiler/frontend/typecheck.h"
 #include "compiler/ir/printer.h"
@@ -108,9 +111,34 @@ bool select_procs(const Program &prog, const DriverOptions &opts, DiagEngine &di
 
 /// Runs the main module's schedules and adds each result to the module as a
 /// proc of the schedule's name, so later stages see it like any other proc.
-bool run_schedules(Program &prog, DiagEngine &diag) {
+/// With `cases`, also lists each schedule (input -> result) and each of its
+/// primitive steps (input -> output) for --emit=difftest.
+bool run_schedules(Program &prog, DiagEngine &diag, std::vector<DiffCase> *cases) {
   schedule::Interpreter interp(prog, diag);
   if (!interp.run_all() || diag.has_errors())
+    return false;
+  if (cases) {
+    for (const auto &[name, proc] : interp.results())
+      cases->push_back({"schedule '" + name + "'", proc->loc, interp.inputs().at(name), proc});
+    for (const schedule::Interpreter::Step &s : interp.steps())
+      if (!s.before.get() || s.before.get() != s.after.get())
+        cases->push_back({"step '" + s.primitive + "' of schedule '" + s.schedule + "'", s.loc,
+                          s.before, s.after});
+  }
+  // Every rewrite was checked on its own; the whole result is checked again
+  // (types, bounds, callee preconditions), so no step can hand codegen a
+  // proc the typecheck would refuse. Its errors say which schedule made it.
+  bool ok = true;
+  for (const auto &[name, proc] : interp.results()) {
+    size_t first = diag.diagnostics().size();
+    if (typecheck_proc(prog, *proc, diag))
+      continue;
+    ok = false;
+    for (size_t i = first; i < diag.diagnostics().size(); ++i)
+      diag.at(i).notes.push_back({proc->loc, "in proc '" + name + "', the result of schedule '" +
+                                                 name + "'"});
+  }
+  if (!ok)
     return false;
   LoadedModule &main = prog.main_loaded();
   for (const auto &[name, proc] : interp.results()) {
@@ -150,8 +178,16 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag)
 
   if (!typecheck(*prog, diag) || diag.has_errors())
     return 1;
-  if (!run_schedules(*prog, diag))
+  std::vector<DiffCase> cases;
+  if (!run_schedules(*prog, diag, opts.emit == EmitKind::Difftest ? &cases : nullptr))
     return 1;
+  if (opts.emit == EmitKind::Difftest) {
+    std::ostringstream cpp;
+    if (!emit_difftest(*prog, cases, cpp, diag))
+      return 1;
+    std::string out = opts.output.empty() ? derived_output(opts.input, "_difftest.cpp") : opts.output;
+    return write_file(out, cpp.str(), diag) ? 0 : 1;
+  }
   std::vector<Proc> procs;
   if (!select_procs(*prog, opts, diag, procs))
     return 1;

@@ -30,7 +30,9 @@ cl::opt<exgc::EmitKind> Emit(
     "emit", cl::desc("What to write"), cl::init(exgc::EmitKind::Cuda),
     cl::values(clEnumValN(exgc::EmitKind::Cuda, "cu", "CUDA C++ for sm_90a: file.cu and file.h"),
                clEnumValN(exgc::EmitKind::Cpp, "cpp", "CPU reference C++ of the sequential meaning"),
-               clEnumValN(exgc::EmitKind::Exg, "exg", "the module printed back as .exg")),
+               clEnumValN(exgc::EmitKind::Exg, "exg", "the module printed back as .exg"),
+               clEnumValN(exgc::EmitKind::Difftest, "difftest",
+                          "a C++ program testing every schedule step against its input")),
     cl::cat(Category));
 cl::list<std::string> IncludeDirs("I", cl::desc("Add a directory to the import search path"),
                                   cl::value_desc("dir"), cl::Prefix, cl::cat(Category));
