@@ -9,6 +9,8 @@
 // Fails when: `iter` is not a name; hi is not a control value; the loop may
 // run zero times (counterexample); `s` is not idempotent (notes at the
 // accesses); the solver gives up.
+#include <cctype>
+
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/loop_support.h"

@@ -2,6 +2,7 @@
 #include "compiler/schedule/loop_support.h"
 
 #include <cctype>
+#include <cstdio>
 
 #include "compiler/analysis/simplify.h"
 #include "compiler/ir/mutator.h"

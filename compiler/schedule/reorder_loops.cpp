@@ -11,6 +11,9 @@
 // Fails when: the loops are not perfectly nested (or the inner one is not the
 // named one); the inner bounds depend on x; a dependence would be reversed
 // (notes at both accesses, with a counterexample); the solver gives up.
+#include <cctype>
+#include <sstream>
+
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/edit.h"
@@ -41,17 +44,32 @@ void check_loop_swap(Interpreter &in, const Proc &p, const Stmt &outer_s, SrcLoc
     fail_conflict(in, loc, c, DiagKind::DependenceBlocksReorder, outer->iter.name, inner->iter.name, c.first.buf.name);
 }
 
+namespace {
+bool is_name(const std::string &t) {
+  if (t.empty() || std::isdigit(static_cast<unsigned char>(t[0])))
+    return false;
+  for (char ch : t)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
+      return false;
+  return true;
+}
+
+bool two_names(const std::string &s, std::string &a, std::string &b) {
+  std::istringstream is(s);
+  std::string extra;
+  return static_cast<bool>(is >> a >> b) && !(is >> extra) && is_name(a) && is_name(b);
+}
+} // namespace
+
 Value reorder_loops(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
   const Value &arg = call.args[1];
   std::string inner_name;
   Stmt s;
-  size_t sp = arg.kind == Value::Kind::Str ? arg.str.find(' ') : std::string::npos;
-  if (sp != std::string::npos && arg.str.find('#') == std::string::npos) {
-    s = stmt_arg(in, p, Value::of_str(arg.str.substr(0, sp)), call.loc);
-    inner_name = arg.str.substr(sp + 1);
-    while (!inner_name.empty() && inner_name.front() == ' ')
-      inner_name.erase(0, 1);
+  // "outer inner": exactly two iterator names (anything else is a pattern).
+  std::string outer_name;
+  if (arg.kind == Value::Kind::Str && two_names(arg.str, outer_name, inner_name)) {
+    s = stmt_arg(in, p, Value::of_str(outer_name), call.loc);
   } else {
     s = stmt_arg(in, p, arg, call.loc);
   }
