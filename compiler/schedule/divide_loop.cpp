@@ -15,8 +15,10 @@
 // the asserts and the enclosing loops and ifs (exactly, with Z3). Otherwise
 // nothing: every tail mode runs the same iterations in the same order.
 // Fails when: `loop` is not a loop; factor < 1; the names are not a list of
-// two strings; tail is not one of the three modes; perfect=True and the
+// two identifiers; tail is not one of the three modes; perfect=True and the
 // extent may not be a multiple of factor (with a counterexample).
+#include <cctype>
+
 #include "compiler/analysis/simplify.h"
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/edit.h"
@@ -41,8 +43,15 @@ Value divide_loop(Interpreter &in, const CallSite &call) {
   if (q < 1)
     in.fail(call.loc, DiagKind::DivideFactorNotPositive, q);
   const Value &names = call.args[3];
-  if (names.list->size() != 2 || (*names.list)[0].kind != Value::Kind::Str ||
-      (*names.list)[1].kind != Value::Kind::Str)
+  auto is_name = [](const Value &v) {
+    if (v.kind != Value::Kind::Str || v.str.empty() || std::isdigit(static_cast<unsigned char>(v.str[0])))
+      return false;
+    for (char ch : v.str)
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
+        return false;
+    return true;
+  };
+  if (names.list->size() != 2 || !is_name((*names.list)[0]) || !is_name((*names.list)[1]))
     in.fail(call.loc, DiagKind::ScriptArgType, 4, "names", "divide_loop", "a list of two names",
             names.to_display());
   bool perfect = call.args[4].kind == Value::Kind::Bool && call.args[4].int_value;
