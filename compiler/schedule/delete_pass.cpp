@@ -1,0 +1,94 @@
+// delete_pass.cpp - remove `pass` and what holds nothing else ---------------//
+// delete_pass(p): every `pass` is deleted, then every loop, `with` block and
+// `if` left with nothing to run (an `if` whose two branches are empty); an
+// `if` with an empty then-branch keeps one `pass` there, and so does an
+// otherwise empty proc body (a block is never empty).
+// Checked: nothing: `pass` does nothing, so a statement made only of it does
+// nothing either (a loop over pass runs no statement whatever its bounds).
+// Fails when: never. Keeps: ids of every statement it rebuilds.
+#include "compiler/schedule/primitives.h"
+
+namespace exgc::schedule {
+namespace {
+
+Block strip(const Block &b, bool &changed);
+
+/// What `s` becomes: nothing, itself, or a copy with stripped bodies.
+Block strip_stmt(const Stmt &s, bool &changed) {
+  if (s.as<Pass>()) {
+    changed = true;
+    return {};
+  }
+  if (const auto *f = s.as<For>()) {
+    bool c = false;
+    Block body = strip(f->body, c);
+    if (body.empty()) {
+      changed = true;
+      return {};
+    }
+    if (!c)
+      return {s};
+    changed = true;
+    auto n = std::make_shared<For>(*f);
+    n->body = std::move(body);
+    return {Stmt(n)};
+  }
+  if (const auto *w = s.as<With>()) {
+    bool c = false;
+    Block body = strip(w->body, c);
+    if (body.empty()) {
+      changed = true;
+      return {};
+    }
+    if (!c)
+      return {s};
+    changed = true;
+    auto n = std::make_shared<With>(*w);
+    n->body = std::move(body);
+    return {Stmt(n)};
+  }
+  if (const auto *i = s.as<If>()) {
+    bool c = false;
+    Block then_b = strip(i->then_body, c), else_b = strip(i->else_body, c);
+    if (then_b.empty() && else_b.empty()) {
+      changed = true;
+      return {};
+    }
+    if (then_b.empty())
+      then_b.push_back(i->then_body.front()->kind == StmtKind::Pass ? i->then_body.front()
+                                                                     : Pass::make(i->loc));
+    if (!c)
+      return {s};
+    changed = true;
+    auto n = std::make_shared<If>(*i);
+    n->then_body = std::move(then_b);
+    n->else_body = std::move(else_b);
+    return {Stmt(n)};
+  }
+  return {s};
+}
+
+Block strip(const Block &b, bool &changed) {
+  Block out;
+  for (const Stmt &s : b)
+    for (Stmt &t : strip_stmt(s, changed))
+      out.push_back(std::move(t));
+  return out;
+}
+
+} // namespace
+
+Value delete_pass(Interpreter &, const CallSite &call) {
+  const Proc &p = call.args[0].proc;
+  bool changed = false;
+  Block body = strip(p->body, changed);
+  if (!changed)
+    return Value::of_proc(p);
+  if (body.empty())
+    body.push_back(Pass::make(p->loc));
+  auto out = std::make_shared<ProcNode>(*p);
+  out->body = std::move(body);
+  return Value::of_proc(out);
+}
+
+} // namespace exgc::schedule

@@ -1,0 +1,28 @@
+// insert_pass.cpp - add a `pass` at a gap -----------------------------------//
+// insert_pass(p, gap): a `pass` statement at `gap`, a cursor made with
+// `c.before()` or `c.after()` (a place for later primitives to aim at, such
+// as the end of a loop body).
+// Checked: nothing: `pass` does nothing.
+// Fails when: `gap` is not a gap cursor (a statement, a block or a pattern).
+#include "compiler/schedule/cursor.h"
+#include "compiler/schedule/edit.h"
+#include "compiler/schedule/primitives.h"
+
+namespace exgc::schedule {
+
+Value insert_pass(Interpreter &in, const CallSite &call) {
+  const Proc &p = call.args[0].proc;
+  const Value &v = call.args[1];
+  if (v.kind != Value::Kind::Cursor ||
+      (v.cursor.kind != Cursor::Kind::GapBefore && v.cursor.kind != Cursor::Kind::GapAfter))
+    in.fail(call.loc, DiagKind::CursorKindMismatch, "'insert_pass'",
+            "a gap ('c.before()' or 'c.after()')");
+  resolve(in, p, v.cursor, call.loc);
+  bool before = v.cursor.kind == Cursor::Kind::GapBefore;
+  return Value::of_proc(replace_stmt(p, v.cursor.node, [&](const Stmt &old) -> Block {
+    Stmt pass = Pass::make(call.loc);
+    return before ? Block{pass, old} : Block{old, pass};
+  }));
+}
+
+} // namespace exgc::schedule

@@ -1,0 +1,45 @@
+// set_memory.cpp - choose where an allocated buffer lives ---------------------//
+// set_memory(p, alloc, mem): `x: f32[n] @ DRAM` -> `x: f32[n] @ mem`.
+// Checked: nothing sequential can change (a memory only says where the
+// elements live); which code may touch them there is the typecheck's and the
+// backends' to check (the whole-proc re-check runs after the schedule).
+// Fails when: `alloc` is not the allocation of a data buffer (a barrier's
+// mechanism is not a memory); `mem` is not a known memory (UnknownMemory), is a
+// barrier mechanism or special window (MemoryKindMismatch), or has the wrong
+// number of parameters (MemoryParams).
+#include "compiler/analysis/memories.h"
+#include "compiler/ir/printer.h"
+#include "compiler/schedule/edit.h"
+#include "compiler/schedule/primitives.h"
+
+namespace exgc::schedule {
+
+Value set_memory(Interpreter &in, const CallSite &call) {
+  const Proc &p = call.args[0].proc;
+  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
+  const auto *a = s.as<Alloc>();
+  if (!a || a->type.kind != Type::Kind::Data)
+    in.fail(call.loc, DiagKind::CursorKindMismatch, "'set_memory'", "the allocation of a buffer");
+  const Expr &mem = call.args[2].meta;
+  analysis::MemoryRef m = analysis::resolve_memory(mem);
+  if (!m) {
+    std::string name = analysis::memory_name(mem);
+    in.fail(call.loc, DiagKind::UnknownMemory, name.empty() ? print_expr(mem) : name);
+  }
+  if (m.info->kind != analysis::MemKind::Memory)
+    in.fail(call.loc, DiagKind::MemoryKindMismatch, m.info->name,
+            m.info->kind == analysis::MemKind::BarrierMechanism ? "barrier mechanism"
+                                                                : "special window",
+            "'" + a->name.name + "'", "memory");
+  if (m.params.size() != static_cast<size_t>(m.info->num_params))
+    in.fail(call.loc, DiagKind::MemoryParams, m.info->name,
+            "takes " + std::to_string(m.info->num_params) + " parameters, got " +
+                std::to_string(m.params.size()));
+  return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &old) -> Block {
+    auto alloc = std::make_shared<Alloc>(*old.as<Alloc>());
+    alloc->type.mem = mem;
+    return {Stmt(alloc)};
+  }));
+}
+
+} // namespace exgc::schedule
