@@ -232,7 +232,7 @@ struct FastEngine::State {
     char kind;
     const ThreadSet *threads;
     QualMask l1, full, temp;
-    std::vector<uint64_t> bars;
+    SmallVec<uint64_t, 4> bars;
     bool operator==(const SigKey &o) const {
       return kind == o.kind && threads == o.threads && l1 == o.l1 && full == o.full &&
              temp == o.temp && bars == o.bars;
@@ -257,7 +257,9 @@ struct FastEngine::State {
       sigs.clear();
       sig_threads.clear();
     }
-    SigKey key{kind, c.get(), l1, l2.full, l2.temp, bars ? *bars : std::vector<uint64_t>()};
+    SigKey key{kind, c.get(), l1, l2.full, l2.temp, {}};
+    if (bars)
+      key.bars.assign(bars->data(), bars->data() + bars->size());
     auto it = sigs.emplace(std::move(key), 0);
     if (it.second) {
       it.first->second = next_sig++;
@@ -710,7 +712,7 @@ void FastEngine::arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t> &
     return;
   State &S = *st_;
   const ThreadSet &ct = *c.threads;
-  std::vector<State::Waiters *> ws;
+  SmallVec<State::Waiters *, 4> ws;
   for (uint64_t b : bars)
     ws.push_back(&S.waiters[b]);
   S.scan(ct, l1, S.signature('a', c.threads, l1, SyncTl(), &bars), [&](uint32_t id, Record &r) {

@@ -57,6 +57,11 @@ private:
   std::vector<std::pair<std::string, int64_t>> iters_;
   AccessEvent ev_, bev_;        // reused event buffers
   std::vector<uint64_t> trail_;
+  // Scratch buffers of barrier_elems, add_disjoint and the sync statements,
+  // reused so that no event allocates.
+  std::vector<uint64_t> elems_;
+  std::vector<int64_t> home_;
+  std::vector<Box> bar_boxes_, pieces_, next_pieces_;
 
   // --- Binding: names to slots, once, so the walk does no string lookups.
   int value_slot(const std::string &n) {
@@ -447,14 +452,15 @@ private:
 
   // Appends `b` minus the boxes already in `out`, so that every element of a
   // multicast is accessed once.
-  static void add_disjoint(std::vector<Box> &out, const Box &b) {
+  void add_disjoint(std::vector<Box> &out, const Box &b) {
     if (out.empty()) {
       out.push_back(b);
       return;
     }
-    std::vector<Box> pieces{b};
+    std::vector<Box> &pieces = pieces_, &next = next_pieces_;
+    pieces.assign(1, b);
     for (const Box &o : out) {
-      std::vector<Box> next;
+      next.clear();
       for (const Box &p : pieces)
         subtract(p, o, next);
       pieces.swap(next);
@@ -504,7 +510,8 @@ private:
       fail(s, HazardKind::InvalidProgram, "'" + t.name + "' is not a barrier");
     if (home)
       home->assign(t.shape.size(), -1);
-    std::vector<Box> boxes;
+    std::vector<Box> &boxes = bar_boxes_;
+    boxes.clear();
     for (const BarrierRef &r : refs) {
       Box b;
       if (!index_box(s, r.idx, tid, false, b))
@@ -532,10 +539,10 @@ private:
   }
 
   template <typename Fn> static void for_each_linear(const TensorInfo &t, const Box &b, Fn fn) {
-    std::vector<int64_t> idx(b.lo.begin(), b.lo.end());
-    const size_t n = idx.size();
     if (b.empty())
       return;
+    Idx idx = b.lo;
+    const size_t n = idx.size();
     for (;;) {
       fn(t.linear(idx));
       size_t d = n;
@@ -639,8 +646,9 @@ private:
   void exec_arrive(const Stmt &s) {
     ++seq_;
     ++stats.events;
-    std::vector<uint64_t> elems;
-    std::vector<int64_t> home;
+    std::vector<uint64_t> &elems = elems_;
+    std::vector<int64_t> &home = home_;
+    elems.clear();
     int tid = barrier_elems(s, s.bars, elems, &home);
     const TensorInfo &t = tensors_[tid];
     uint64_t h = t.bar_base + t.linear(home);
@@ -659,8 +667,9 @@ private:
     for (const IndexItem &it : s.bars[0].idx)
       if (!it.is_point())
         fail(s, HazardKind::InvalidProgram, "an Await names one barrier element; use points");
-    std::vector<uint64_t> elems;
-    std::vector<int64_t> home;
+    std::vector<uint64_t> &elems = elems_;
+    std::vector<int64_t> &home = home_;
+    elems.clear();
     int tid = barrier_elems(s, s.bars, elems, &home);
     const TensorInfo &t = tensors_[tid];
     uint64_t b = t.bar_base + t.linear(home);

@@ -81,7 +81,7 @@ public:
     if (key_ < 0)
       return;
     int64_t ext = t.shape[key_];
-    width_ = ext <= 64 ? 1 : (ext + 63) / 64;
+    width_ = ext <= kMaxBuckets ? 1 : (ext + kMaxBuckets - 1) / kMaxBuckets;
     buckets_.assign(static_cast<size_t>((ext + width_ - 1) / width_), {});
   }
   Region &at(const RegionRef &r) { return r.bucket < 0 ? overflow_[r.idx] : buckets_[r.bucket][r.idx]; }
@@ -138,6 +138,9 @@ public:
   }
 
 private:
+  // One bucket per index up to this extent: a barrier array of a long K loop
+  // keeps one region per word, and an access should look at its own word only.
+  static constexpr int64_t kMaxBuckets = 1024;
   int key_ = -1;
   int64_t width_ = 1;
   std::vector<std::vector<Region>> buckets_;

@@ -29,6 +29,11 @@ bool VisSet::add(const ThreadSet &threads, const Masks &m) {
     return false;
   // Fast check: nothing new when every touched segment already holds m.
   const auto &iv = threads.intervals();
+  if (segs_.empty()) {
+    for (const Interval &i : iv)
+      segs_.push_back({i.lo, i.hi, m});
+    return true;
+  }
   bool changed = false;
   {
     size_t s = 0;
