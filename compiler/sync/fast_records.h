@@ -127,9 +127,9 @@ inline bool part_fails(const Part &p, const ThreadSet &c, QualMask q, int flag, 
     missing = c;
     return true;
   }
-  ThreadSet miss = p.s.missing(c, q, flag);
-  if (miss.empty())
+  if (p.s.covers(c, q, flag))
     return false;
+  ThreadSet miss = p.s.missing(c, q, flag);
   if (!p.family()) {
     tid = -1;
     missing = std::move(miss);

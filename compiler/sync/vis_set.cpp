@@ -127,6 +127,25 @@ bool VisSet::witness(const ThreadSet &threads, QualMask l1) const {
   });
 }
 
+bool VisSet::covers(const ThreadSet &threads, QualMask q, int flag) const {
+  // Segments are sorted and disjoint: walk each interval through them, and
+  // fail at the first gap or segment without the qual.
+  size_t s = 0;
+  for (const Interval &i : threads.intervals()) {
+    uint64_t pos = i.lo;
+    while (s < segs_.size() && segs_[s].hi <= pos)
+      ++s;
+    while (pos < i.hi) {
+      if (s == segs_.size() || segs_[s].lo > pos || !(segs_[s].m.f[flag] & q))
+        return false;
+      pos = segs_[s].hi;
+      if (pos < i.hi)
+        ++s;
+    }
+  }
+  return true;
+}
+
 ThreadSet VisSet::missing(const ThreadSet &threads, QualMask q, int flag) const {
   ThreadSet have;
   for_overlaps(segs_, threads, [&](const Seg &s, uint64_t lo, uint64_t hi) {

@@ -53,6 +53,9 @@ public:
   bool add(const ThreadSet &threads, const Masks &m);
   /// Some thread of `threads` holds a qual of `q` with flag `flag`.
   bool any(const ThreadSet &threads, QualMask q, int flag) const;
+  /// Every thread of `threads` holds a qual of `q` with flag `flag`
+  /// (missing() is empty), decided without building a set.
+  bool covers(const ThreadSet &threads, QualMask q, int flag) const;
   /// The threads of `threads` that hold no qual of `q` with flag `flag`.
   ThreadSet missing(const ThreadSet &threads, QualMask q, int flag) const;
   /// Some thread of `threads` holds a qual of `l1` with issue or full.
