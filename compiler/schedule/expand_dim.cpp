@@ -1,0 +1,196 @@
+// expand_dim.cpp - give an allocation a new leading dimension ----------------//
+// expand_dim(p, alloc, size, idx): `t: f32[4]` becomes `t: f32[size, 4]` and
+// every access `t[k]` becomes `t[idx, k]` (a scalar `t` becomes `t[idx]`).
+// `size` and `idx` are integers or index expressions in proc syntax over the
+// size and index arguments and the iterators of the loops around `alloc`:
+//   for i in seq(0, n):                    for i in seq(0, n):
+//       t: f32[4]        -- (n, "i") -->       t: f32[n, 4]
+//       t[k] = ...                             t[i, k] = ...
+// Checked (IndexSolver, under the asserts and the loops and ifs around
+// `alloc`): size >= 1, and 0 <= idx < size, so every access stays in bounds;
+// each old element maps to one new element for a given idx, so the meaning
+// is unchanged. A solver that gives up is reported as could-not-prove.
+// Fails when: `alloc` is not the allocation of a data buffer; `size` or
+// `idx` does not parse or names something not visible at `alloc`
+// (ExprNotAtAlloc); size may be below 1 (DimSizeNotPositive) or idx outside
+// [0, size) (IndexOutsideDim), each with a counterexample; the buffer is
+// passed whole to a call (BufferPassedWhole).
+#include "compiler/frontend/fragment.h"
+#include "compiler/ir/mutator.h"
+#include "compiler/ir/printer.h"
+#include "compiler/ir/visitor.h"
+#include "compiler/schedule/edit.h"
+#include "compiler/schedule/loop_support.h"
+#include "compiler/schedule/primitives.h"
+
+namespace exgc::schedule {
+namespace {
+
+/// Builds an index expression from a fragment over the names in `scope`.
+struct ExprBuilder {
+  const std::map<std::string, Expr> &scope;
+  std::string bad;
+
+  Expr build(const FragExpr &f) {
+    switch (f.kind) {
+    case FragExpr::Kind::Int: return IntImm::make(f.int_value);
+    case FragExpr::Kind::Name: {
+      auto it = scope.find(f.text);
+      if (it != scope.end())
+        return it->second;
+      bad = "'" + f.text + "'";
+      return Expr();
+    }
+    case FragExpr::Kind::Neg: {
+      Expr a = build(*f.items[0]);
+      if (const auto *i = a.as<IntImm>())
+        return IntImm::make(-i->value);
+      return a ? UnOp::make(UnOpKind::Neg, a) : Expr();
+    }
+    case FragExpr::Kind::BinOp: {
+      Expr a = build(*f.items[0]), b = build(*f.items[1]);
+      if (!a || !b)
+        return Expr();
+      switch (f.op) {
+      case BinOpKind::Add: case BinOpKind::Sub: case BinOpKind::Mul: case BinOpKind::Div:
+      case BinOpKind::Mod:
+        return BinOp::make(f.op, a, b);
+      default: break;
+      }
+      break;
+    }
+    default: break;
+    }
+    if (bad.empty())
+      bad = "this expression form";
+    return Expr();
+  }
+};
+
+/// Prepends `idx` to every access of `buf`.
+struct Reindex : IRMutator {
+  uint32_t buf;
+  Expr idx;
+  std::vector<Expr> with(const std::vector<Expr> &old) {
+    std::vector<Expr> out{idx};
+    bool changed = false;
+    for (Expr e : mutate_exprs(old, changed))
+      out.push_back(e);
+    return out;
+  }
+  Expr mutate_node(const Read *op, const Expr &self) override {
+    if (op->buf.id != buf)
+      return IRMutator::mutate_node(op, self);
+    return Read::make(op->buf, with(op->idx), op->type, op->loc);
+  }
+  Expr mutate_node(const WindowExpr *op, const Expr &self) override {
+    if (op->buf.id != buf)
+      return IRMutator::mutate_node(op, self);
+    std::vector<WindowIdx> w{WindowIdx::point(idx)};
+    for (const WindowIdx &i : op->idx)
+      w.push_back(i.is_slice ? WindowIdx::slice(i.lo ? mutate(i.lo) : Expr(), i.hi ? mutate(i.hi) : Expr())
+                             : WindowIdx::point(mutate(i.lo)));
+    return WindowExpr::make(op->buf, std::move(w), op->type, op->loc);
+  }
+  Block mutate_node(const Assign *op, const Stmt &self) override {
+    if (op->buf.id != buf)
+      return IRMutator::mutate_node(op, self);
+    auto n = std::make_shared<Assign>(*op);
+    n->idx = with(op->idx);
+    n->rhs = mutate(op->rhs);
+    return {Stmt(n)};
+  }
+  Block mutate_node(const Reduce *op, const Stmt &self) override {
+    if (op->buf.id != buf)
+      return IRMutator::mutate_node(op, self);
+    auto n = std::make_shared<Reduce>(*op);
+    n->idx = with(op->idx);
+    n->rhs = mutate(op->rhs);
+    return {Stmt(n)};
+  }
+};
+
+/// A call argument that names the whole tensor (`f(t)`).
+struct WholeUse : IRVisitor {
+  uint32_t buf;
+  size_t rank;
+  SrcLoc at;
+  std::string callee;
+  bool found = false;
+  void visit_node(const CallStmt *op) override {
+    for (const Expr &a : op->args)
+      if (const auto *r = a.as<Read>(); r && r->buf.id == buf && r->idx.size() != rank && !found) {
+        found = true;
+        at = a->loc;
+        callee = op->callee;
+      }
+    IRVisitor::visit_node(op);
+  }
+};
+
+} // namespace
+
+Value expand_dim(Interpreter &in, const CallSite &call) {
+  const Proc &p = call.args[0].proc;
+  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
+  const auto *a = s.as<Alloc>();
+  if (!a || a->type.kind != Type::Kind::Data)
+    in.fail(call.loc, DiagKind::CursorKindMismatch, "'expand_dim'", "the allocation of a buffer");
+  analysis::Context ctx = context_at(p, s);
+  std::map<std::string, Expr> scope;
+  for (const Arg &arg : p->args)
+    if (arg.type.kind == Type::Kind::Control && arg.type.scalar != ValueType::Bool)
+      scope[arg.name.name] = Var::make(arg.name, arg.type.scalar);
+  for (const analysis::Scope &sc : ctx.scopes)
+    if (sc.is_loop)
+      scope[sc.iter.name] = iter_var(sc.iter);
+  auto operand = [&](const Value &v, int pos, const char *param) -> Expr {
+    if (v.kind == Value::Kind::Int)
+      return IntImm::make(v.int_value);
+    if (v.kind != Value::Kind::Str)
+      in.fail(call.loc, DiagKind::ScriptArgType, pos, param, "expand_dim", "int or str",
+              v.type_name());
+    FragExprP f;
+    FragmentError err;
+    if (!parse_expr_fragment(v.str, f, err))
+      in.fail(call.loc, err.syntax ? DiagKind::PatternSyntax : DiagKind::PatternNotSupported,
+              v.str, err.message);
+    ExprBuilder b{scope, ""};
+    Expr e = b.build(*f);
+    if (!e)
+      in.fail(call.loc, DiagKind::ExprNotAtAlloc, v.str, b.bad, a->name.name);
+    return e;
+  };
+  Expr size = operand(call.args[2], 3, "size");
+  Expr idx = operand(call.args[3], 4, "idx");
+  analysis::IndexSolver solver;
+  analysis::DependenceAnalyzer dep(solver);
+  require(in, dep, ctx, BinOp::make(BinOpKind::Ge, size, IntImm::make(1)), call.loc,
+          "that size '" + print_expr(size) + "' is positive", DiagKind::DimSizeNotPositive,
+          print_expr(size));
+  Expr in_range = BinOp::make(BinOpKind::And, BinOp::make(BinOpKind::Ge, idx, IntImm::make(0)),
+                              BinOp::make(BinOpKind::Lt, idx, size));
+  require(in, dep, ctx, in_range, call.loc,
+          "that '" + print_expr(idx) + "' is in [0, " + print_expr(size) + ")",
+          DiagKind::IndexOutsideDim, print_expr(idx), print_expr(size));
+  WholeUse whole;
+  whole.buf = a->name.id;
+  whole.rank = a->type.shape.size();
+  whole.visit(p->body);
+  if (whole.found) {
+    in.diag().report(call.loc, DiagKind::BufferPassedWhole, a->name.name, whole.callee)
+        .note(whole.at, "'" + a->name.name + "' is passed here");
+    throw ScriptAbort{};
+  }
+  Proc grown = replace_stmt(p, s->id, [&](const Stmt &old) -> Block {
+    auto n = std::make_shared<Alloc>(*old.as<Alloc>());
+    n->type.shape.insert(n->type.shape.begin(), size);
+    return {Stmt(n)};
+  });
+  Reindex r;
+  r.buf = a->name.id;
+  r.idx = idx;
+  return Value::of_proc(r.mutate_proc(grown));
+}
+
+} // namespace exgc::schedule
