@@ -34,7 +34,10 @@ bool VisSet::add(const ThreadSet &threads, const Masks &m) {
       segs_.push_back({i.lo, i.hi, m});
     return true;
   }
-  bool changed = false;
+  // One walk decides whether anything is new and whether the intervals are
+  // exact unions of segments (no gap, no segment sticking out); then the
+  // masks can be or-ed in place, with no new boundary.
+  bool changed = false, aligned = true;
   {
     size_t s = 0;
     for (const Interval &i : iv) {
@@ -42,26 +45,48 @@ bool VisSet::add(const ThreadSet &threads, const Masks &m) {
       while (s < segs_.size() && segs_[s].hi <= pos)
         ++s;
       size_t k = s;
+      if (k == segs_.size() || segs_[k].lo != pos)
+        aligned = false;
       while (pos < i.hi) {
         if (k == segs_.size() || segs_[k].lo > pos) {
           changed = true;
+          aligned = false;
           break;
         }
         const Masks &sm = segs_[k].m;
         for (int f = 0; f < kNumFlags; ++f)
           if ((sm.f[f] | m.f[f]) != sm.f[f])
             changed = true;
-        if (changed)
-          break;
         pos = segs_[k].hi;
         ++k;
       }
-      if (changed)
+      if (pos != i.hi)
+        aligned = false;
+      if (changed && !aligned)
         break;
     }
   }
   if (!changed)
     return false;
+  if (aligned) {
+    size_t s = 0;
+    for (const Interval &i : iv) {
+      while (segs_[s].lo < i.lo)
+        ++s;
+      for (; s < segs_.size() && segs_[s].hi <= i.hi; ++s)
+        segs_[s].m |= m;
+    }
+    // Or-ing may make neighbours equal: merge them.
+    size_t w = 0;
+    for (size_t r = 1; r < segs_.size(); ++r) {
+      if (segs_[w].hi == segs_[r].lo && segs_[w].m == segs_[r].m)
+        segs_[w].hi = segs_[r].hi;
+      else
+        segs_[++w] = segs_[r];
+    }
+    segs_.resize(static_cast<unsigned>(w + 1));
+    return true;
+  }
   // Reuse one scratch buffer: the old segments become the next scratch.
   static thread_local Segs out;
   out.clear();
