@@ -180,6 +180,8 @@ struct FastEngine::State {
 
   void add_waiter(Waiters &w, uint32_t id) {
     Ref ref{id, recs[id].gen};
+    if (w.list.capacity() == 0)
+      w.list.reserve(16); // a barrier gathers a few dozen waiters
     if (w.list.empty() || w.list.back() != ref || w.done == w.list.size())
       w.list.push_back(ref);
   }
