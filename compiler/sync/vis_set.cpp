@@ -141,17 +141,6 @@ bool for_overlaps(const VisSet::Segs &segs, const ThreadSet &threads, Fn fn) {
 }
 } // namespace
 
-bool VisSet::any(const ThreadSet &threads, QualMask q, int flag) const {
-  return for_overlaps(segs_, threads,
-                      [&](const Seg &s, uint64_t, uint64_t) { return (s.m.f[flag] & q) != 0; });
-}
-
-bool VisSet::witness(const ThreadSet &threads, QualMask l1) const {
-  return for_overlaps(segs_, threads, [&](const Seg &s, uint64_t, uint64_t) {
-    return (s.m.witnessable() & l1) != 0;
-  });
-}
-
 bool VisSet::covers(const ThreadSet &threads, QualMask q, int flag) const {
   // Segments are sorted and disjoint: walk each interval through them, and
   // fail at the first gap or segment without the qual.

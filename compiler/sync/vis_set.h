@@ -52,14 +52,18 @@ public:
   /// Adds threads x masks; returns whether any triple was new.
   bool add(const ThreadSet &threads, const Masks &m);
   /// Some thread of `threads` holds a qual of `q` with flag `flag`.
-  bool any(const ThreadSet &threads, QualMask q, int flag) const;
+  bool any(const ThreadSet &threads, QualMask q, int flag) const {
+    return some_overlap(threads, [&](const Seg &s) { return (s.m.f[flag] & q) != 0; });
+  }
   /// Every thread of `threads` holds a qual of `q` with flag `flag`
   /// (missing() is empty), decided without building a set.
   bool covers(const ThreadSet &threads, QualMask q, int flag) const;
   /// The threads of `threads` that hold no qual of `q` with flag `flag`.
   ThreadSet missing(const ThreadSet &threads, QualMask q, int flag) const;
   /// Some thread of `threads` holds a qual of `l1` with issue or full.
-  bool witness(const ThreadSet &threads, QualMask l1) const;
+  bool witness(const ThreadSet &threads, QualMask l1) const {
+    return some_overlap(threads, [&](const Seg &s) { return (s.m.witnessable() & l1) != 0; });
+  }
   /// Union of what the threads of `threads` hold (per flag).
   Masks held(const ThreadSet &threads) const;
   /// Union over all threads.
@@ -73,6 +77,20 @@ public:
   std::string str() const;
 
 private:
+  // Whether fn(seg) holds for some segment overlapping the thread set
+  // (inline: the engines' scans call it for every record they visit).
+  template <typename Fn> bool some_overlap(const ThreadSet &threads, Fn fn) const {
+    size_t s = 0;
+    for (const Interval &i : threads.intervals()) {
+      while (s < segs_.size() && segs_[s].hi <= i.lo)
+        ++s;
+      for (size_t k = s; k < segs_.size() && segs_[k].lo < i.hi; ++k)
+        if (fn(segs_[k]))
+          return true;
+    }
+    return false;
+  }
+
   Segs segs_; // sorted, disjoint, non-empty masks, equal neighbours merged
 };
 
