@@ -380,6 +380,12 @@ std::vector<Expr> find_expr_matches(const Block &body, const FragExpr &pat) {
   return out;
 }
 
+std::vector<Expr> find_expr_matches_in(const Expr &e, const FragExpr &pat) {
+  std::vector<Expr> out;
+  collect_exprs(e, pat, out);
+  return out;
+}
+
 int64_t split_nth(std::string &pattern) {
   size_t hash = pattern.rfind('#');
   if (hash == std::string::npos)

@@ -9,7 +9,8 @@
 //   "acc = _", "acc: _"    an assignment to scalar acc; the allocation of acc
 //   "acc = 0; for k8 in _: _"  two statements in a row (a Block cursor)
 //   "Fence(_, _)", "Arrive(_) >> _", "Await(_, _, _)", "with _: _",
-//   "raw: barrier[_] @ _", "wgmma(_) >> _"   GPU statements
+//   "raw: barrier[_] @ _", "wgmma(_) >> _"   GPU statements (a call without
+//                          `>>` matches any trailing barriers)
 // Rules: a name matches a binding of that name (iterator, argument, buffer)
 // or a global descriptor; a body that is a lone `_` matches any body, else
 // each pattern statement matches one statement; an `if` pattern without
@@ -43,6 +44,9 @@ std::vector<StmtMatch> find_stmt_matches(const Block &body, const std::vector<Fr
 /// Every subexpression of the statements in `body` (values, indices, bounds,
 /// conditions, arguments) that `pat` matches, outermost first, in program order.
 std::vector<Expr> find_expr_matches(const Block &body, const FragExpr &pat);
+
+/// Every subexpression of `e` that `pat` matches, outermost first.
+std::vector<Expr> find_expr_matches_in(const Expr &e, const FragExpr &pat);
 
 /// Splits a trailing ` #n` off `pattern`: 1 when absent, 0 when malformed.
 int64_t split_nth(std::string &pattern);
