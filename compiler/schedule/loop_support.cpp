@@ -29,6 +29,7 @@ struct Copier : IRMutator {
   std::map<uint32_t, Expr> vars;
   std::map<uint32_t, Sym> bufs;
   bool fresh = false;
+  std::set<std::string> *taken = nullptr;
 
   Sym buf(const Sym &s) {
     auto it = bufs.find(s.id);
@@ -37,7 +38,13 @@ struct Copier : IRMutator {
   Sym declare(const Sym &s) {
     if (!fresh)
       return s;
-    Sym n = Sym::fresh(s.name);
+    std::string name = s.name;
+    if (taken)
+      for (int k = 1; taken->count(name); ++k)
+        name = s.name + "_" + std::to_string(k);
+    if (taken)
+      taken->insert(name);
+    Sym n = Sym::fresh(name);
     bufs[s.id] = n;
     return n;
   }
@@ -139,10 +146,12 @@ struct Copier : IRMutator {
 
 } // namespace
 
-Block copy_block(const Block &b, const std::map<uint32_t, Expr> &vars, bool fresh) {
+Block copy_block(const Block &b, const std::map<uint32_t, Expr> &vars, bool fresh,
+                 std::set<std::string> *taken) {
   Copier c;
   c.vars = vars;
   c.fresh = fresh;
+  c.taken = taken;
   Block out = c.mutate(b);
   // Substituted index expressions fold their constants (`4 * io + 0`).
   struct Fold : IRMutator {
@@ -151,6 +160,34 @@ Block copy_block(const Block &b, const std::map<uint32_t, Expr> &vars, bool fres
     }
   } f;
   return vars.empty() ? out : f.mutate(out);
+}
+
+namespace {
+void collect_names(const Block &b, std::set<std::string> &out) {
+  for (const Stmt &s : b) {
+    if (const auto *a = s.as<Alloc>())
+      out.insert(a->name.name);
+    else if (const auto *w = s.as<WindowStmt>())
+      out.insert(w->name.name);
+    else if (const auto *f = s.as<For>()) {
+      out.insert(f->iter.name);
+      collect_names(f->body, out);
+    } else if (const auto *i = s.as<If>()) {
+      collect_names(i->then_body, out);
+      collect_names(i->else_body, out);
+    } else if (const auto *w2 = s.as<With>()) {
+      collect_names(w2->body, out);
+    }
+  }
+}
+} // namespace
+
+std::set<std::string> declared_names(const ProcNode &p) {
+  std::set<std::string> out;
+  for (const Arg &a : p.args)
+    out.insert(a.name.name);
+  collect_names(p.body, out);
+  return out;
 }
 
 analysis::CalleeLookup callee_lookup(Interpreter &in, const Proc &p) {

@@ -6,6 +6,7 @@
 // the conflicting accesses and the solver's counterexample as notes.
 #pragma once
 #include <map>
+#include <set>
 #include <string>
 
 #include "compiler/analysis/dependence.h"
@@ -17,7 +18,14 @@ namespace exgc::schedule {
 /// `b` with Vars substituted per `vars`. With `fresh`, every statement gets a
 /// new NodeId and every loop, allocation and window it declares a new Sym
 /// (a second copy of code); without, statements keep their ids.
-Block copy_block(const Block &b, const std::map<uint32_t, Expr> &vars, bool fresh);
+/// With `taken` (and `fresh`), each allocation and window the copy declares
+/// also gets a new name, `t_1`, `t_2`, ..., not in `taken` (which grows): the
+/// typecheck forbids redeclaring a name in one block.
+Block copy_block(const Block &b, const std::map<uint32_t, Expr> &vars, bool fresh,
+                 std::set<std::string> *taken = nullptr);
+
+/// Every name `p` declares: arguments, allocations, windows, loop iterators.
+std::set<std::string> declared_names(const ProcNode &p);
 
 /// Looks callees up in the program, as seen from `p`.
 analysis::CalleeLookup callee_lookup(Interpreter &in, const Proc &p);

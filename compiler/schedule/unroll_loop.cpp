@@ -1,8 +1,9 @@
 // unroll_loop.cpp - replace a loop by copies of its body ---------------------------//
 // unroll_loop(p, loop): `for i in seq(lo, hi): body` with constant bounds
 // becomes hi - lo copies of body with i replaced by lo, lo + 1, ... The first
-// copy keeps the statements' ids; the others get fresh ids and fresh names
-// for what they declare. A loop that runs zero times becomes `pass`.
+// copy keeps the statements' ids; the others get fresh ids, and what they
+// declare gets new names (`t_1`, `t_2`: the copies share one block, where a
+// name may be declared once). A loop that runs zero times becomes `pass`.
 // Checked: the bounds are integer constants (after constant folding), and
 // there are at most 4096 copies. Nothing else: the copies run in the order
 // the iterations did.
@@ -30,8 +31,10 @@ Value unroll_loop(Interpreter &in, const CallSite &call) {
   if (n > 4096)
     in.fail(call.loc, DiagKind::UnrollTooLarge, f->iter.name, n);
   Block out;
+  std::set<std::string> taken = declared_names(*p);
   for (int64_t k = 0; k < n; ++k) {
-    Block copy = copy_block(f->body, {{f->iter.id, IntImm::make(l->value + k, f->loc)}}, k > 0);
+    Block copy = copy_block(f->body, {{f->iter.id, IntImm::make(l->value + k, f->loc)}}, k > 0,
+                            k > 0 ? &taken : nullptr);
     out.insert(out.end(), copy.begin(), copy.end());
   }
   if (out.empty())
