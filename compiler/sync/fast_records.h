@@ -22,7 +22,7 @@ struct PendingEntry {
   int64_t count;
   bool operator==(const PendingEntry &o) const { return bar == o.bar && count == o.count; }
 };
-using Pending = SmallVec<PendingEntry, 4>; // sorted by barrier
+using Pending = SmallVec<PendingEntry, 8>; // sorted by barrier
 
 inline PendingEntry *find_pending(Pending &p, uint64_t b) {
   PendingEntry *it = std::lower_bound(
