@@ -92,6 +92,55 @@ TEST(VisSet, MissingWitnessAndHeld) {
   EXPECT_EQ(h.f[Full] & bit(Qual::Async), 0u);
 }
 
+// add (merging and in-place paths), covers and missing against a per-thread
+// table of masks, on random sets over a few threads and two quals.
+TEST(VisSet, AddAndCoversMatchPerThreadTable) {
+  std::mt19937 rng(11);
+  const QualMask qa = bit(Qual::Cuda1), qb = bit(Qual::WgS);
+  for (int iter = 0; iter < 2000; ++iter) {
+    VisSet v;
+    std::vector<Masks> ref(24);
+    for (int step = 0; step < 6; ++step) {
+      std::set<uint64_t> ts;
+      const bool run = rng() % 2 == 0; // whole runs make the in-place path likely
+      const uint64_t lo = rng() % 24, hi = lo + 1 + rng() % (24 - lo);
+      for (uint64_t t = 0; t < 24; ++t)
+        if (run ? (t >= lo && t < hi) : rng() % 3 == 0)
+          ts.insert(t);
+      Masks m;
+      m.f[rng() % kNumFlags] = rng() % 2 ? qa : qa | qb;
+      m.f[Temp] |= rng() % 2 ? qb : 0;
+      bool expect_new = false;
+      for (uint64_t t : ts) {
+        Masks before = ref[t];
+        ref[t] |= m;
+        expect_new = expect_new || ref[t] != before;
+      }
+      EXPECT_EQ(v.add(from(ts), m), expect_new);
+      for (uint64_t t = 0; t < 24; ++t)
+        for (int f = 0; f < kNumFlags; ++f)
+          EXPECT_EQ(v.any(ThreadSet::single(t), qa, f), (ref[t].f[f] & qa) != 0);
+    }
+    for (const VisSet::Seg &sg : v.segs()) // canonical: equal neighbours merged
+      for (const VisSet::Seg &nx : v.segs())
+        if (nx.lo == sg.hi)
+          EXPECT_NE(nx.m, sg.m);
+    std::set<uint64_t> c;
+    for (uint64_t t = 0; t < 24; ++t)
+      if (rng() % 2)
+        c.insert(t);
+    if (c.empty())
+      continue;
+    for (int f = 0; f < kNumFlags; ++f) {
+      bool all = true;
+      for (uint64_t t : c)
+        all = all && (ref[t].f[f] & qb) != 0;
+      EXPECT_EQ(v.covers(from(c), qb, f), all);
+      EXPECT_EQ(v.missing(from(c), qb, f).empty(), all);
+    }
+  }
+}
+
 TEST(Quals, SyncTimelineNamesRoundTrip) {
   for (const char *n : {"cuda_in_order", "cuda_temporal", "wgmma_async", "empty_sync_tl",
                         "cuda_generic_and_async_proxy", "Sm80_generic"}) {
