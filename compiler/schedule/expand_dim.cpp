@@ -20,52 +20,12 @@
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/edit.h"
+#include "compiler/schedule/index_expr.h"
 #include "compiler/schedule/loop_support.h"
 #include "compiler/schedule/primitives.h"
 
 namespace exgc::schedule {
 namespace {
-
-/// Builds an index expression from a fragment over the names in `scope`.
-struct ExprBuilder {
-  const std::map<std::string, Expr> &scope;
-  std::string bad;
-
-  Expr build(const FragExpr &f) {
-    switch (f.kind) {
-    case FragExpr::Kind::Int: return IntImm::make(f.int_value);
-    case FragExpr::Kind::Name: {
-      auto it = scope.find(f.text);
-      if (it != scope.end())
-        return it->second;
-      bad = "'" + f.text + "'";
-      return Expr();
-    }
-    case FragExpr::Kind::Neg: {
-      Expr a = build(*f.items[0]);
-      if (const auto *i = a.as<IntImm>())
-        return IntImm::make(-i->value);
-      return a ? UnOp::make(UnOpKind::Neg, a) : Expr();
-    }
-    case FragExpr::Kind::BinOp: {
-      Expr a = build(*f.items[0]), b = build(*f.items[1]);
-      if (!a || !b)
-        return Expr();
-      switch (f.op) {
-      case BinOpKind::Add: case BinOpKind::Sub: case BinOpKind::Mul: case BinOpKind::Div:
-      case BinOpKind::Mod:
-        return BinOp::make(f.op, a, b);
-      default: break;
-      }
-      break;
-    }
-    default: break;
-    }
-    if (bad.empty())
-      bad = "this expression form";
-    return Expr();
-  }
-};
 
 /// Prepends `idx` to every access of `buf`.
 struct Reindex : IRMutator {
@@ -137,13 +97,7 @@ Value expand_dim(Interpreter &in, const CallSite &call) {
   if (!a || a->type.kind != Type::Kind::Data)
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'expand_dim'", "the allocation of a buffer");
   analysis::Context ctx = context_at(p, s);
-  std::map<std::string, Expr> scope;
-  for (const Arg &arg : p->args)
-    if (arg.type.kind == Type::Kind::Control && arg.type.scalar != ValueType::Bool)
-      scope[arg.name.name] = Var::make(arg.name, arg.type.scalar);
-  for (const analysis::Scope &sc : ctx.scopes)
-    if (sc.is_loop)
-      scope[sc.iter.name] = iter_var(sc.iter);
+  std::map<std::string, Expr> scope = index_names(*p, ctx);
   auto operand = [&](const Value &v, int pos, const char *param) -> Expr {
     if (v.kind == Value::Kind::Int)
       return IntImm::make(v.int_value);
@@ -155,10 +109,10 @@ Value expand_dim(Interpreter &in, const CallSite &call) {
     if (!parse_expr_fragment(v.str, f, err))
       in.fail(call.loc, err.syntax ? DiagKind::PatternSyntax : DiagKind::PatternNotSupported,
               v.str, err.message);
-    ExprBuilder b{scope, ""};
-    Expr e = b.build(*f);
+    std::string bad;
+    Expr e = build_index_expr(*f, scope, bad);
     if (!e)
-      in.fail(call.loc, DiagKind::ExprNotAtAlloc, v.str, b.bad, a->name.name);
+      in.fail(call.loc, DiagKind::ExprNotAtAlloc, v.str, bad, a->name.name);
     return e;
   };
   Expr size = operand(call.args[2], 3, "size");

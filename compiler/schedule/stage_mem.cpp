@@ -1,0 +1,345 @@
+// stage_mem.cpp - work on a copy of a window of a buffer ---------------------//
+// stage_mem(p, block, window, name, accum=False): around the statements of
+// `block`, a buffer `name` holds the window `A[lo0:hi0, k]` of `A`:
+//   name: T[hi0 - lo0]
+//   for name_i0 in seq(0, hi0 - lo0): name[name_i0] = A[lo0 + name_i0, k]   (load)
+//   ...block, with A[e0, k] read and written as name[e0 - lo0]...
+//   for name_i0 in seq(0, hi0 - lo0): A[lo0 + name_i0, k] = name[name_i0]   (store)
+// The load always runs (unless accum), so the store writes back unchanged
+// values where the block wrote nothing; the store runs when the block writes
+// or reduces into A. With accum=True the copy starts at zero, the block may
+// only reduce into A, and the store adds the copy into A (`+=`).
+// Checked (IndexSolver, under the asserts, the scopes around the block and,
+// per access, the loops and ifs inside it): the window lies inside A
+// (0 <= lo < hi <= extent, points in range), and every access of the block to
+// A falls inside the window (slice dims in [lo, hi), point dims equal to the
+// point); a failure names the access and gives a counterexample. Accesses
+// through windows, window names or whole-buffer call arguments are refused:
+// they would escape the rewrite.
+// Fails when: the window does not parse or is not `A[...]` with one
+// subscript per dimension of a buffer (StageWindowShape); it may leave A
+// (StageWindowOutside); an access may fall outside it (StageNotCovered); A
+// is reached indirectly (StageIndirectAccess); accum=True and the block reads
+// or writes A (StageAccumNotReduce); `name` is in use (NameInUse).
+#include "compiler/ir/mutator.h"
+#include "compiler/ir/printer.h"
+#include "compiler/ir/visitor.h"
+#include "compiler/schedule/cursor.h"
+#include "compiler/schedule/edit.h"
+#include "compiler/schedule/index_expr.h"
+#include "compiler/schedule/loop_support.h"
+#include "compiler/schedule/primitives.h"
+
+namespace exgc::schedule {
+namespace {
+
+struct Dim {
+  bool slice;
+  Expr lo, hi; // point: lo
+};
+
+bool is_zero(const Expr &e) {
+  const auto *i = e.as<IntImm>();
+  return i && i->value == 0;
+}
+/// a - b and a + b, leaving out a literal 0 (the default start of a slice).
+Expr minus(const Expr &a, const Expr &b) { return is_zero(b) ? a : BinOp::make(BinOpKind::Sub, a, b); }
+Expr plus(const Expr &a, const Expr &b) { return is_zero(a) ? b : BinOp::make(BinOpKind::Add, a, b); }
+
+/// Direct element accesses to `buf`, and whether any use is not one.
+struct DirectUses : IRVisitor {
+  uint32_t buf;
+  size_t rank;
+  size_t direct = 0;
+  bool indirect = false;
+  SrcLoc at;
+  void visit_node(const Read *op) override {
+    if (op->buf.id == buf) {
+      if (op->idx.size() == rank)
+        ++direct;
+      else if (!indirect) {
+        indirect = true;
+        at = op->loc;
+      }
+    }
+    IRVisitor::visit_node(op);
+  }
+  void visit_node(const WindowExpr *op) override {
+    if (op->buf.id == buf && !indirect) {
+      indirect = true;
+      at = op->loc;
+    }
+    IRVisitor::visit_node(op);
+  }
+  void visit_node(const Assign *op) override {
+    direct += op->buf.id == buf;
+    IRVisitor::visit_node(op);
+  }
+  void visit_node(const Reduce *op) override {
+    direct += op->buf.id == buf;
+    IRVisitor::visit_node(op);
+  }
+};
+
+/// Rewrites accesses of `buf` to the staging buffer.
+struct ToStage : IRMutator {
+  uint32_t buf;
+  Sym stage;
+  ValueType type;
+  std::vector<Dim> dims;
+  std::vector<Expr> idx(const std::vector<Expr> &old) {
+    std::vector<Expr> out;
+    for (size_t d = 0; d < dims.size(); ++d)
+      if (dims[d].slice)
+        out.push_back(minus(mutate(old[d]), dims[d].lo));
+    return out;
+  }
+  Expr mutate_node(const Read *op, const Expr &self) override {
+    if (op->buf.id != buf)
+      return IRMutator::mutate_node(op, self);
+    return Read::make(stage, idx(op->idx), type, op->loc);
+  }
+  Block mutate_node(const Assign *op, const Stmt &self) override {
+    if (op->buf.id != buf)
+      return IRMutator::mutate_node(op, self);
+    return {Assign::make(stage, idx(op->idx), mutate(op->rhs), op->loc)};
+  }
+  Block mutate_node(const Reduce *op, const Stmt &self) override {
+    if (op->buf.id != buf)
+      return IRMutator::mutate_node(op, self);
+    return {Reduce::make(stage, idx(op->idx), mutate(op->rhs), op->loc)};
+  }
+};
+
+struct NameUse : IRVisitor {
+  std::vector<std::string> names;
+  std::string found;
+  void check(const std::string &n) {
+    for (const std::string &x : names)
+      if (x == n && found.empty())
+        found = n;
+  }
+  void visit_node(const Alloc *op) override {
+    check(op->name.name);
+    IRVisitor::visit_node(op);
+  }
+  void visit_node(const For *op) override {
+    check(op->iter.name);
+    IRVisitor::visit_node(op);
+  }
+  void visit_node(const WindowStmt *op) override {
+    check(op->name.name);
+    IRVisitor::visit_node(op);
+  }
+};
+
+/// The buffer named `n` in `p` (an argument or an allocation), with its type.
+bool find_buffer(const ProcNode &p, const std::string &n, Sym &sym, Type &type) {
+  for (const Arg &a : p.args)
+    if (a.name.name == n && a.type.kind == Type::Kind::Data) {
+      sym = a.name;
+      type = a.type;
+      return true;
+    }
+  struct Finder : IRVisitor {
+    std::string n;
+    const Alloc *hit = nullptr;
+    void visit_node(const Alloc *op) override {
+      if (op->name.name == n && !hit)
+        hit = op;
+    }
+  } f;
+  f.n = n;
+  f.visit(p.body);
+  if (!f.hit || f.hit->type.kind != Type::Kind::Data)
+    return false;
+  sym = f.hit->name;
+  type = f.hit->type;
+  return true;
+}
+
+} // namespace
+
+Value stage_mem(Interpreter &in, const CallSite &call) {
+  const Proc &p = call.args[0].proc;
+  const Value &bv = call.args[1];
+  const std::string &window = call.args[2].str;
+  const std::string &name = call.args[3].str;
+  bool accum = call.args[4].kind == Value::Kind::Bool && call.args[4].int_value != 0;
+  Cursor c = bv.kind == Value::Kind::Cursor ? bv.cursor : find_stmt(in, p, bv.str, call.loc);
+  if (c.kind != Cursor::Kind::Stmt && c.kind != Cursor::Kind::Block)
+    in.fail(call.loc, DiagKind::CursorKindMismatch, "'stage_mem'", "statements");
+  Located l = resolve(in, p, c, call.loc);
+  Block stmts(l.block->begin() + static_cast<long>(l.index),
+              l.block->begin() + static_cast<long>(l.index + c.count));
+  analysis::Context ctx = context_at(p, stmts.front());
+
+  // The window: `A[lo:hi, k]`, one subscript per dimension of A.
+  FragExprP f;
+  FragmentError err;
+  if (!parse_expr_fragment(window, f, err))
+    in.fail(call.loc, err.syntax ? DiagKind::PatternSyntax : DiagKind::PatternNotSupported, window,
+            err.message);
+  Sym buf;
+  Type btype;
+  if (f->kind != FragExpr::Kind::Index || f->items[0]->kind != FragExpr::Kind::Name ||
+      !find_buffer(*p, f->items[0]->text, buf, btype) ||
+      f->items.size() - 1 != btype.shape.size())
+    in.fail(call.loc, DiagKind::StageWindowShape, window);
+  std::map<std::string, Expr> scope = index_names(*p, ctx);
+  std::vector<Dim> dims;
+  std::vector<Expr> extents;
+  for (size_t d = 1; d < f->items.size(); ++d) {
+    const FragExpr &s = *f->items[d];
+    std::string bad;
+    Dim dim;
+    dim.slice = s.kind == FragExpr::Kind::Slice;
+    if (dim.slice) {
+      dim.lo = s.items[0] ? build_index_expr(*s.items[0], scope, bad) : IntImm::make(0);
+      dim.hi = s.items[1] && bad.empty() ? build_index_expr(*s.items[1], scope, bad)
+                                         : btype.shape[d - 1];
+    } else {
+      dim.lo = build_index_expr(s, scope, bad);
+    }
+    if (!bad.empty())
+      in.fail(call.loc, DiagKind::ExprNotAtAlloc, window, bad, name);
+    if (dim.slice)
+      extents.push_back(minus(dim.hi, dim.lo));
+    dims.push_back(dim);
+  }
+  NameUse names;
+  names.names.push_back(name);
+  for (size_t d = 0; d < extents.size(); ++d)
+    names.names.push_back(name + "_i" + std::to_string(d));
+  names.visit_proc(*p);
+  for (const Arg &a : p->args)
+    names.check(a.name.name);
+  if (!names.found.empty())
+    in.fail(call.loc, DiagKind::NameInUse, names.found, p->name);
+
+  analysis::IndexSolver solver;
+  analysis::DependenceAnalyzer dep(solver);
+  // The window lies inside A.
+  for (size_t d = 0; d < dims.size(); ++d) {
+    const Expr &ext = btype.shape[d];
+    Expr zero = IntImm::make(0);
+    Expr inside =
+        dims[d].slice
+            ? BinOp::make(BinOpKind::And,
+                          BinOp::make(BinOpKind::And, BinOp::make(BinOpKind::Le, zero, dims[d].lo),
+                                      BinOp::make(BinOpKind::Lt, dims[d].lo, dims[d].hi)),
+                          BinOp::make(BinOpKind::Le, dims[d].hi, ext))
+            : BinOp::make(BinOpKind::And, BinOp::make(BinOpKind::Le, zero, dims[d].lo),
+                          BinOp::make(BinOpKind::Lt, dims[d].lo, ext));
+    require(in, dep, ctx, inside, call.loc, "that window '" + window + "' lies inside '" + buf.name + "'",
+            DiagKind::StageWindowOutside, window, buf.name, d, print_expr(ext));
+  }
+  // Every access of the block to A falls inside the window.
+  DirectUses direct;
+  direct.buf = buf.id;
+  direct.rank = btype.shape.size();
+  direct.visit(stmts);
+  analysis::EffectCollector collector(*p, callee_lookup(in, p));
+  analysis::Effects fx = collector.of(stmts);
+  size_t through_effects = 0;
+  bool writes = false;
+  for (const analysis::Access &a : fx.accesses) {
+    if (a.buf.id != buf.id)
+      continue;
+    ++through_effects;
+    if (a.anywhere || a.idx.size() != dims.size()) {
+      direct.indirect = true;
+      direct.at = a.loc;
+      continue;
+    }
+    writes |= a.kind != analysis::AccessKind::Read;
+    if (accum && a.kind != analysis::AccessKind::Reduce) {
+      in.diag().report(call.loc, DiagKind::StageAccumNotReduce, buf.name)
+          .note(a.loc, "'" + a.text + "' " + analysis::access_verb(a.kind) + " '" + buf.name + "' here");
+      throw ScriptAbort{};
+    }
+    analysis::Context actx = ctx;
+    actx.scopes.insert(actx.scopes.end(), a.scopes.begin(), a.scopes.end());
+    for (size_t d = 0; d < dims.size(); ++d) {
+      Expr goal = dims[d].slice
+                      ? BinOp::make(BinOpKind::And, BinOp::make(BinOpKind::Le, dims[d].lo, a.idx[d]),
+                                    BinOp::make(BinOpKind::Lt, a.idx[d], dims[d].hi))
+                      : BinOp::make(BinOpKind::Eq, a.idx[d], dims[d].lo);
+      analysis::Counterexample cex;
+      analysis::Validity v = dep.prove(actx, goal, &cex);
+      if (v == analysis::Validity::Unknown)
+        fail_unknown(in, call.loc, "that '" + a.text + "' lies in window '" + window + "'", solver);
+      if (v == analysis::Validity::Invalid) {
+        auto rep = in.diag().report(call.loc, DiagKind::StageNotCovered, a.text, window);
+        rep.note(a.loc, "'" + a.text + "' " + analysis::access_verb(a.kind) + " '" + buf.name + "' here");
+        if (!cex.values.empty())
+          rep.note(call.loc, "for example " + cex.str());
+        throw ScriptAbort{};
+      }
+    }
+  }
+  if (direct.indirect || through_effects != direct.direct) {
+    in.diag().report(call.loc, DiagKind::StageIndirectAccess, buf.name)
+        .note(direct.at.valid() ? direct.at : stmts.front()->loc, "'" + buf.name + "' is reached here");
+    throw ScriptAbort{};
+  }
+
+  // The rewrite.
+  Sym stage = Sym::fresh(name);
+  std::vector<Sym> iters;
+  for (size_t d = 0; d < extents.size(); ++d)
+    iters.push_back(Sym::fresh(name + "_i" + std::to_string(d)));
+  std::vector<Expr> stage_idx, buf_idx;
+  size_t k = 0;
+  for (const Dim &dim : dims) {
+    if (!dim.slice) {
+      buf_idx.push_back(dim.lo);
+      continue;
+    }
+    stage_idx.push_back(iter_var(iters[k]));
+    buf_idx.push_back(plus(dim.lo, iter_var(iters[k])));
+    ++k;
+  }
+  ValueType t = btype.scalar;
+  // The store nest gets its own iterators: every binding is a distinct Sym.
+  auto nest = [&](Stmt body, bool second) {
+    std::map<uint32_t, Expr> fresh;
+    std::vector<Sym> its = iters;
+    if (second)
+      for (Sym &it : its) {
+        Sym f = Sym::fresh(it.name);
+        fresh[it.id] = iter_var(f);
+        it = f;
+      }
+    if (second)
+      body = copy_block({body}, fresh, true).front();
+    for (size_t d = extents.size(); d-- > 0;)
+      body = For::make(its[d], IntImm::make(0), extents[d], LoopMode{}, {body}, call.loc);
+    return body;
+  };
+  Stmt alloc = Alloc::make(stage, Type::data(t, extents, Expr(), false, call.loc), call.loc);
+  Stmt load = accum ? nest(Assign::make(stage, stage_idx, FloatImm::make(0.0), call.loc), false)
+                    : nest(Assign::make(stage, stage_idx, Read::make(buf, buf_idx, t, call.loc), call.loc),
+                           false);
+  Stmt store =
+      accum ? nest(Reduce::make(buf, buf_idx, Read::make(stage, stage_idx, t, call.loc), call.loc), true)
+            : nest(Assign::make(buf, buf_idx, Read::make(stage, stage_idx, t, call.loc), call.loc), true);
+  ToStage r;
+  r.buf = buf.id;
+  r.stage = stage;
+  r.type = t;
+  r.dims = dims;
+  Block staged{alloc, load};
+  for (const Stmt &s : stmts)
+    for (const Stmt &x : r.mutate(s))
+      staged.push_back(x);
+  if (writes)
+    staged.push_back(store);
+  // Replace the first statement by the whole staged block, delete the rest.
+  Proc out = p;
+  for (size_t i = 1; i < stmts.size(); ++i)
+    out = replace_stmt(out, stmts[i]->id, [](const Stmt &) -> Block { return {}; });
+  return Value::of_proc(replace_stmt(out, stmts.front()->id, [&](const Stmt &) { return staged; }));
+}
+
+} // namespace exgc::schedule
