@@ -8,17 +8,6 @@
 namespace exgc::schedule {
 namespace {
 
-/// The blocks directly inside statement `s`, in source order.
-std::vector<const Block *> child_blocks(const Stmt &s) {
-  if (const auto *f = s.as<For>())
-    return {&f->body};
-  if (const auto *i = s.as<If>())
-    return {&i->then_body, &i->else_body};
-  if (const auto *w = s.as<With>())
-    return {&w->body};
-  return {};
-}
-
 bool locate_in(const Block &b, const Stmt &parent, NodeId node, Located &out) {
   for (size_t i = 0; i < b.size(); ++i) {
     if (b[i]->id == node) {
@@ -60,6 +49,16 @@ bool is_identifier(const std::string &s) {
 }
 
 } // namespace
+
+std::vector<const Block *> child_blocks(const Stmt &s) {
+  if (const auto *f = s.as<For>())
+    return {&f->body};
+  if (const auto *i = s.as<If>())
+    return {&i->then_body, &i->else_body};
+  if (const auto *w = s.as<With>())
+    return {&w->body};
+  return {};
+}
 
 bool locate(const ProcNode &p, NodeId node, Located &out) {
   return locate_in(p.body, Stmt(), node, out);

@@ -21,6 +21,10 @@ struct Located {
   Stmt stmt;
 };
 
+/// The blocks directly inside `s` (a loop's body, an if's two branches, a
+/// with's body), in source order; none for other statements.
+std::vector<const Block *> child_blocks(const Stmt &s);
+
 /// Finds the statement with id `node` in `p`; false when it is not there.
 bool locate(const ProcNode &p, NodeId node, Located &out);
 

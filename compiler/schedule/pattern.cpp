@@ -1,6 +1,8 @@
 // pattern.cpp - match proc-syntax fragments against IR ----------------------//
 #include "compiler/schedule/pattern.h"
 
+#include "compiler/schedule/cursor.h"
+
 #include <cctype>
 
 namespace exgc::schedule {
@@ -210,16 +212,6 @@ void collect_exprs(const Expr &e, const FragExpr &pat, std::vector<Expr> &out) {
   expr_children(e, kids);
   for (const Expr &k : kids)
     collect_exprs(k, pat, out);
-}
-
-std::vector<const Block *> child_blocks(const Stmt &s) {
-  if (const auto *f = s.as<For>())
-    return {&f->body};
-  if (const auto *i = s.as<If>())
-    return {&i->then_body, &i->else_body};
-  if (const auto *w = s.as<With>())
-    return {&w->body};
-  return {};
 }
 
 } // namespace
