@@ -13,40 +13,33 @@ namespace {
 
 Block strip(const Block &b, bool &changed);
 
+/// A loop or `with` block `s` (node `op`) with its body stripped: nothing when
+/// the body is left empty, `s` itself when it did not change.
+template <typename T> Block strip_body(const T *op, const Stmt &s, bool &changed) {
+  bool c = false;
+  Block body = strip(op->body, c);
+  if (body.empty()) {
+    changed = true;
+    return {};
+  }
+  if (!c)
+    return {s};
+  changed = true;
+  auto n = std::make_shared<T>(*op);
+  n->body = std::move(body);
+  return {Stmt(n)};
+}
+
 /// What `s` becomes: nothing, itself, or a copy with stripped bodies.
 Block strip_stmt(const Stmt &s, bool &changed) {
   if (s.as<Pass>()) {
     changed = true;
     return {};
   }
-  if (const auto *f = s.as<For>()) {
-    bool c = false;
-    Block body = strip(f->body, c);
-    if (body.empty()) {
-      changed = true;
-      return {};
-    }
-    if (!c)
-      return {s};
-    changed = true;
-    auto n = std::make_shared<For>(*f);
-    n->body = std::move(body);
-    return {Stmt(n)};
-  }
-  if (const auto *w = s.as<With>()) {
-    bool c = false;
-    Block body = strip(w->body, c);
-    if (body.empty()) {
-      changed = true;
-      return {};
-    }
-    if (!c)
-      return {s};
-    changed = true;
-    auto n = std::make_shared<With>(*w);
-    n->body = std::move(body);
-    return {Stmt(n)};
-  }
+  if (const auto *f = s.as<For>())
+    return strip_body(f, s, changed);
+  if (const auto *w = s.as<With>())
+    return strip_body(w, s, changed);
   if (const auto *i = s.as<If>()) {
     bool c = false;
     Block then_b = strip(i->then_body, c), else_b = strip(i->else_body, c);
