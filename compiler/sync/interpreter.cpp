@@ -533,28 +533,9 @@ private:
           fail(s, HazardKind::InvalidProgram,
                "no barrier expression has a point in dimension " + std::to_string(d));
     for (const Box &b : boxes)
-      for_each_linear(t, b, [&](int64_t l) { elems.push_back(t.bar_base + l); });
+      t.for_each_linear(b, [&](int64_t l) { elems.push_back(t.bar_base + l); });
     std::sort(elems.begin(), elems.end());
     return tid;
-  }
-
-  template <typename Fn> static void for_each_linear(const TensorInfo &t, const Box &b, Fn fn) {
-    if (b.empty())
-      return;
-    Idx idx = b.lo;
-    const size_t n = idx.size();
-    for (;;) {
-      fn(t.linear(idx));
-      size_t d = n;
-      for (;;) {
-        if (d == 0)
-          return;
-        --d;
-        if (++idx[d] < b.hi[d])
-          break;
-        idx[d] = b.lo[d];
-      }
-    }
   }
 
   // The mbarrier words of checked barriers are read by Arrive, Await and

@@ -47,6 +47,25 @@ struct TensorInfo {
   int64_t linear(const std::vector<int64_t> &idx) const { return linear(idx.data()); }
   int64_t linear(const Idx &idx) const { return linear(idx.data()); }
   std::vector<int64_t> unlinear(int64_t lin) const;
+  /// Calls fn(linear index) for every element of `b`, in row-major order.
+  template <typename Fn> void for_each_linear(const Box &b, Fn fn) const {
+    if (b.empty())
+      return;
+    Idx idx = b.lo;
+    const size_t n = idx.size();
+    for (;;) {
+      fn(linear(idx));
+      size_t d = n;
+      for (;;) {
+        if (d == 0)
+          return;
+        --d;
+        if (++idx[d] < b.hi[d])
+          break;
+        idx[d] = b.lo[d];
+      }
+    }
+  }
 };
 
 /// One slot of a managed ring (reference section 4.7): its elements, the

@@ -89,29 +89,10 @@ void OracleEngine::restrict_to(int tensor, int64_t linear, uint64_t watch_seq,
 
 const std::vector<std::string> &OracleEngine::log() const { return st_->log; }
 
-template <typename Fn> static void for_each_linear(const TensorInfo &t, const Box &b, Fn fn) {
-  if (b.empty())
-    return;
-  std::vector<int64_t> idx(b.lo.begin(), b.lo.end());
-  const size_t n = idx.size();
-  for (;;) {
-    fn(t.linear(idx));
-    size_t d = n;
-    for (;;) {
-      if (d == 0)
-        return;
-      --d;
-      if (++idx[d] < b.hi[d])
-        break;
-      idx[d] = b.lo[d];
-    }
-  }
-}
-
 void OracleEngine::alloc(int tensor, const Ctx &c) {
   const TensorInfo &t = (*tensors_)[tensor];
   for (const RingSlot &slot : ring_slots(t, *tensors_))
-    for_each_linear(t, slot.box, [&](int64_t l) {
+    t.for_each_linear(slot.box, [&](int64_t l) {
       if (!st_->tracked(tensor, l))
         return;
       OAR &ar = st_->elems[{tensor, l}];
@@ -154,7 +135,7 @@ bool OracleEngine::access(const AccessEvent &e) {
   const TensorInfo &t = (*tensors_)[e.tensor];
   std::vector<int64_t> lins;
   for (const Box &b : e.boxes)
-    for_each_linear(t, b, [&](int64_t l) {
+    t.for_each_linear(b, [&](int64_t l) {
       if (st_->tracked(e.tensor, l))
         lins.push_back(l);
     });
