@@ -1,7 +1,8 @@
 // exg_syncbench.cpp - time the sync checker on the Hopper GEMM -------------//
 //
 // exg-syncbench [--sizes=1024,2048,...] [--mutate] [--mutate-size=N] [--repeat=N]
-//               [--shape=I] [--verbose] [--engine=fast|oracle] [--emit=TILE,CLUSTER,SIZE]
+//               [--shape=I] [--verbose] [--engine=fast|oracle] [--no-replay]
+//               [--emit=TILE,CLUSTER,SIZE]
 //
 // For each configuration (CTA tile 128x256 and 256x192, clusters 1x1 and 2x1)
 // and size, builds the GEMM's sync program, checks it and prints
@@ -10,6 +11,8 @@
 // deleted in turn, each Await's N one too large, a ring slot off by one, no
 // final arrive, wrong fence and await timelines, split-K overlap) into every
 // configuration at --mutate-size and prints `mutations caught=K total=T`.
+// --no-replay runs every task in full (no task replay, see
+// compiler/sync/task_replay.h): the engine's own cost per operation.
 // Exit codes: 0 when the correct GEMMs pass and every mutation is caught,
 // 1 otherwise, 2 on bad usage.
 #include "gemm_program.h"
@@ -49,10 +52,13 @@ struct Outcome {
   double seconds;
 };
 
+bool g_replay = true;
+
 Outcome run(const GemmConfig &cfg, EngineKind engine) {
   bench::GemmProgram g = bench::build_gemm_program(cfg);
   CheckOptions opts;
   opts.engine = engine;
+  opts.replay_tasks = g_replay;
   opts.explain = false;
   // CPU time of this thread: the machine is shared, and the target is "one core".
   auto cpu = [] {
@@ -99,6 +105,8 @@ int main(int argc, char **argv) {
       engine = EngineKind::Oracle;
     else if (a == "--engine=fast")
       engine = EngineKind::Fast;
+    else if (a == "--no-replay")
+      g_replay = false;
     else if (a.rfind("--emit=", 0) == 0)
       emit = a.substr(7);
     else {
@@ -138,13 +146,15 @@ int main(int argc, char **argv) {
                   static_cast<unsigned long>(o.res.stats.accesses), o.res.ok ? 0 : 1, o.seconds);
       if (verbose)
         std::printf("  events=%lu elements=%lu records=%lu max_live_records=%lu max_regions=%lu "
-                    "scanned=%lu scans=%lu visited=%lu awaits=%lu waiters_visited=%lu\n",
+                    "scanned=%lu scans=%lu visited=%lu awaits=%lu waiters_visited=%lu "
+                    "replayed_tasks=%lu\n",
                     (unsigned long)o.res.stats.events, (unsigned long)o.res.stats.elements,
                     (unsigned long)o.res.fast.records_created,
                     (unsigned long)o.res.fast.max_live_records,
                     (unsigned long)o.res.fast.max_regions, (unsigned long)o.res.fast.scanned,
                     (unsigned long)o.res.fast.scans, (unsigned long)o.res.fast.visited,
-                    (unsigned long)o.res.fast.awaits, (unsigned long)o.res.fast.waiters_visited);
+                    (unsigned long)o.res.fast.awaits, (unsigned long)o.res.fast.waiters_visited,
+                    (unsigned long)o.res.stats.replayed_tasks);
       if (!o.res.ok) {
         all_ok = false;
         std::printf("  unexpected hazard: %s\n", o.res.hazard.summary().c_str());

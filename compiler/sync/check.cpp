@@ -13,7 +13,9 @@ CheckResult check_program(const Program &p, const CheckOptions &opts) {
     return res;
   }
   FastEngine fast;
-  res.ok = run_program(p, fast, res.hazard, &res.stats);
+  RunOptions run;
+  run.replay_tasks = opts.replay_tasks;
+  res.ok = run_program(p, fast, res.hazard, &res.stats, run);
   res.fast = fast.stats();
   if (res.ok || !opts.explain || res.hazard.tensor_id < 0 || !res.hazard.has_prior)
     return res;

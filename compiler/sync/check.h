@@ -18,6 +18,7 @@ enum class EngineKind { Fast, Oracle };
 struct CheckOptions {
   EngineKind engine = EngineKind::Fast;
   bool explain = true; ///< replay the failing element with the oracle
+  bool replay_tasks = true; ///< task replay (task_replay.h), fast engine only
 };
 
 struct CheckResult {

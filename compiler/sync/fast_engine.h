@@ -15,7 +15,10 @@
 //    on it; Fence, Arrive and join scan only the records that some thread at
 //    or after the collective's first thread can still see (records of
 //    finished tasks retire from the scan, since task ids only grow);
-//  - pending awaits on freed barriers are dropped.
+//  - pending awaits on freed barriers are dropped;
+//  - a task can be replayed (task_replay.h): what it left on tensors
+//    allocated outside it is captured once and copied, shifted, for the
+//    tasks that repeat it (fast_replay.cpp).
 #ifndef EXGC_SYNC_FAST_ENGINE_H
 #define EXGC_SYNC_FAST_ENGINE_H
 
@@ -32,6 +35,7 @@ struct FastEngineStats {
   uint64_t scanned = 0;          ///< records visited by Fence/Arrive/join scans
   uint64_t scans = 0, visited = 0; ///< scans, scan-list entries visited (stale included)
   uint64_t awaits = 0, waiters_visited = 0;
+  uint64_t replayed_regions = 0; ///< regions put back by task replays
 };
 
 class FastEngine final : public Machine {
@@ -48,6 +52,14 @@ public:
   void await(const Ctx &c, uint64_t bar, int64_t kmax, const SyncTl &l2) override;
   void join(const Ctx &c) override;
   void barriers_freed(uint64_t lo, uint64_t hi) override;
+
+  bool can_replay() const override { return true; }
+  bool reaches(uint64_t tid) override;
+  bool untouched(int tensor, const Box &b) override;
+  std::unique_ptr<TaskEffect> capture(const std::vector<std::pair<int, Box>> &boxes, uint64_t lo,
+                                      uint64_t hi) override;
+  void replay(const TaskEffect &e, const std::vector<TensorShift> &shifts, int64_t dt,
+              int64_t dseq) override;
 
 private:
   struct State;

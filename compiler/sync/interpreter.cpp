@@ -1,6 +1,8 @@
 // interpreter.cpp - sequential walk, thread boxes, barrier counts ---------//
 #include "compiler/sync/interpreter.h"
 
+#include "compiler/sync/task_replay.h"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -15,7 +17,8 @@ struct BarState {
 
 class Interpreter {
 public:
-  Interpreter(const Program &p, Machine &m, Hazard &h) : prog_(p), m_(m), hazard_(h) {
+  Interpreter(const Program &p, Machine &m, Hazard &h, const RunOptions &o)
+      : prog_(p), m_(m), hazard_(h), opts_(o) {
     m_.attach(&tensors_);
   }
 
@@ -40,6 +43,7 @@ private:
   const Program &prog_;
   Machine &m_;
   Hazard &hazard_;
+  RunOptions opts_;
 
   std::unordered_map<std::string, int> value_slots_, tensor_slots_;
   std::vector<int64_t> vals_;
@@ -572,6 +576,20 @@ private:
       machine_failed(s);
   }
 
+  // The boxes an access of tensor `tid` gives the engine; false when none
+  // (an unchecked tensor, or empty windows).
+  bool access_boxes(const Stmt &s, int tid, std::vector<Box> &boxes) {
+    boxes.clear();
+    if (!tensors_[tid].checked)
+      return false;
+    for (const Index &idx : s.targets) {
+      Box b;
+      if (index_box(s, idx, tid, s.clip, b))
+        add_disjoint(boxes, b);
+    }
+    return !boxes.empty();
+  }
+
   void exec_access(const Stmt &s) {
     ++seq_;
     ++stats.events;
@@ -598,16 +616,13 @@ private:
         e.trailing.push_back({b, bars_[b].arrives});
       barrier_read(s, btid, trail, false);
     }
-    const TensorInfo &t = tensors_[tid];
-    if (!t.checked)
+    if (!access_boxes(s, tid, e.boxes))
       return;
-    for (const Index &idx : s.targets) {
-      Box b;
-      if (index_box(s, idx, tid, s.clip, b))
-        add_disjoint(e.boxes, b);
+    if (recording_ && tid < first_local_tensor_) {
+      for (const Box &b : e.boxes)
+        record_ok_ = record_ok_ && m_.untouched(tid, b);
+      recording_->push_back({&s, tid, e.boxes});
     }
-    if (e.boxes.empty())
-      return;
     e.ctx = ctx(s);
     e.tensor = tid;
     e.mutate = s.access != AccessKind::Read;
@@ -673,6 +688,8 @@ private:
     int64_t saved = vals_[slot];
     char saved_def = defined_[slot];
     iters_.push_back({s.name, 0});
+    if (s.kind == StmtKind::Tasks)
+      task_vars_.push_back(s.name);
     defined_[slot] = 1;
     for (int64_t i = lo; i < hi; ++i) {
       vals_[slot] = i;
@@ -686,6 +703,8 @@ private:
       }
     }
     iters_.pop_back();
+    if (s.kind == StmtKind::Tasks)
+      task_vars_.pop_back();
     vals_[slot] = saved;
     defined_[slot] = saved_def;
   }
@@ -711,13 +730,218 @@ private:
     if (task_ >= kAllThreads / std::max<uint64_t>(per_task_, 1))
       fail(s, HazardKind::InvalidProgram, "too many tasks for 62-bit thread ids");
     set_threads();
-    exec_block(s.body);
+    if (!replay_task(s))
+      run_task(s);
+    task_ = saved;
+    set_threads();
+  }
+
+  // --- Task replay (task_replay.h).
+  // A task run in full whose effect other tasks can copy.
+  struct TaskTemplate {
+    uint64_t task = 0, per_task = 0, seq = 0;
+    std::vector<int64_t> params; // the parameters' values (task_replay.h)
+    RunStats counts; // what it added to the stats
+    // What it allocated (all freed by its end): a replay allocates the same,
+    // so that tensor instances and barrier ids match a full run's.
+    int first_tensor = 0;
+    std::vector<TensorInfo> tensors;
+    uint64_t first_bar = 0, bars = 0;
+    std::vector<OutsideAccess> outside;
+    std::unique_ptr<TaskEffect> effect;
+  };
+  // Edge tiles (clipped boxes) differ from inner ones: a few templates each.
+  static constexpr size_t kMaxTemplates = 4;
+  static constexpr int kMaxAttempts = 8;
+  struct TaskMemo {
+    TaskShape shape;
+    std::vector<int> local_slots, param_slots;
+    int attempts = 0; // templates tried
+    std::vector<TaskTemplate> templates;
+  };
+  std::unordered_map<const Stmt *, TaskMemo> memos_;
+  std::vector<std::string> task_vars_; // iterators of the tasks loops we are in
+  std::vector<OutsideAccess> *recording_ = nullptr; // the template's outside accesses
+  int first_local_tensor_ = 0;                      // tensors from here are the task's
+  bool record_ok_ = false;
+
+  TaskMemo *memo_of(const Stmt &s) {
+    if (!opts_.replay_tasks || !m_.can_replay())
+      return nullptr;
+    auto it = memos_.find(&s);
+    if (it == memos_.end()) {
+      it = memos_.emplace(&s, TaskMemo()).first;
+      it->second.shape = analyze_task(s, task_vars_);
+      for (const std::string &n : it->second.shape.locals)
+        it->second.local_slots.push_back(tensor_slots_.at(n));
+      for (const std::string &n : it->second.shape.params)
+        it->second.param_slots.push_back(value_slots_.at(n));
+    }
+    return it->second.shape.uniform ? &it->second : nullptr;
+  }
+  // The parameters' values now; an undefined one fails the task when it
+  // runs, so it never matches.
+  std::vector<int64_t> param_values(const TaskMemo &m) const {
+    std::vector<int64_t> v;
+    for (int slot : m.param_slots)
+      v.push_back(defined_[slot] ? vals_[slot] : INT64_MIN);
+    return v;
+  }
+  bool locals_free(const TaskMemo &m) const {
+    for (int slot : m.local_slots)
+      if (cur_tensor_[slot] >= 0)
+        return false;
+    return true;
+  }
+
+  void end_task(const Stmt &s) {
     // End of a device task: its threads join (reference section 2.6).
     ++seq_;
     ++stats.events;
     m_.join(ctx(s));
-    task_ = saved;
-    set_threads();
+  }
+
+  // Runs a task in full; captures it as a template when it can be one.
+  void run_task(const Stmt &s) {
+    TaskMemo *m = memo_of(s);
+    const uint64_t base = task_ * per_task_;
+    if (!m || m->templates.size() >= kMaxTemplates || m->attempts >= kMaxAttempts ||
+        !locals_free(*m) || m_.reaches(base)) {
+      exec_block(s.body);
+      return end_task(s);
+    }
+    ++m->attempts;
+    TaskTemplate t;
+    const RunStats before = stats;
+    t.seq = seq_;
+    t.params = param_values(*m);
+    t.first_bar = next_bar_;
+    recording_ = &t.outside;
+    record_ok_ = true;
+    first_local_tensor_ = static_cast<int>(tensors_.size());
+    exec_block(s.body);
+    recording_ = nullptr;
+    end_task(s);
+    if (!record_ok_ || !locals_free(*m))
+      return;
+    t.first_tensor = first_local_tensor_;
+    t.tensors.assign(tensors_.begin() + first_local_tensor_, tensors_.end());
+    t.bars = next_bar_ - t.first_bar;
+    std::vector<std::pair<int, Box>> boxes;
+    for (const OutsideAccess &o : t.outside)
+      for (const Box &b : o.boxes)
+        boxes.push_back({o.tensor, b});
+    t.effect = m_.capture(boxes, base, base + per_task_);
+    if (!t.effect)
+      return;
+    t.task = task_;
+    t.per_task = per_task_;
+    t.counts.events = stats.events - before.events;
+    t.counts.accesses = stats.accesses - before.accesses;
+    t.counts.elements = stats.elements - before.elements;
+    m->templates.push_back(std::move(t));
+  }
+
+  // Replays the task from a template when the conditions of task_replay.h
+  // hold; false (and nothing changed) when it must run.
+  bool replay_task(const Stmt &s) {
+    TaskMemo *m = memo_of(s);
+    const uint64_t base = task_ * per_task_;
+    if (!m || m->templates.empty() || !locals_free(*m) || m_.reaches(base))
+      return false;
+    std::vector<OutsideAccess> now;
+    std::vector<TensorShift> shifts;
+    const std::vector<int64_t> vals = vals_;
+    const std::vector<char> defined = defined_;
+    const TaskTemplate *use = nullptr;
+    const std::vector<int64_t> params = param_values(*m);
+    if (light_walk(s, m->shape, now))
+      for (const TaskTemplate &t : m->templates)
+        if (!use && t.per_task == per_task_ && t.params == params &&
+            match_outside(t.outside, now, shifts))
+          use = &t;
+    for (size_t i = 0; use && i < now.size(); ++i)
+      for (const Box &b : now[i].boxes)
+        if (!m_.untouched(now[i].tensor, b))
+          use = nullptr;
+    if (!use) {
+      vals_ = vals;
+      defined_ = defined;
+      return false;
+    }
+    m_.replay(*use->effect, shifts, static_cast<int64_t>(base - use->task * per_task_),
+              static_cast<int64_t>(seq_ - use->seq));
+    const int first_tensor = static_cast<int>(tensors_.size());
+    for (TensorInfo info : use->tensors) {
+      if (info.guard >= use->first_tensor)
+        info.guard += first_tensor - use->first_tensor;
+      if (info.is_barrier)
+        info.bar_base += next_bar_ - use->first_bar;
+      tensors_.push_back(std::move(info));
+    }
+    next_bar_ += use->bars;
+    bars_.resize(next_bar_);
+    seq_ += use->counts.events;
+    stats.events += use->counts.events;
+    stats.accesses += use->counts.accesses;
+    stats.elements += use->counts.elements;
+    ++stats.replayed_tasks;
+    return true;
+  }
+
+  // The outside accesses of a task, from its lets, loops and ifs only. A
+  // program error on the way means the task must run (to report it).
+  bool light_walk(const Stmt &s, const TaskShape &shape, std::vector<OutsideAccess> &now) {
+    const Hazard keep = hazard_;
+    try {
+      light_block(s.body, shape, now);
+      return true;
+    } catch (const Stop &) {
+      hazard_ = keep;
+      return false;
+    }
+  }
+  void light_block(const Block &b, const TaskShape &shape, std::vector<OutsideAccess> &now) {
+    for (const StmtP &sp : b) {
+      const Stmt &st = *sp;
+      if (!shape.walk.count(&st))
+        continue;
+      switch (st.kind) {
+      case StmtKind::Let:
+        vals_[st.sym] = eval(st.value, st);
+        defined_[st.sym] = 1;
+        break;
+      case StmtKind::Seq: case StmtKind::Threads: {
+        const int64_t lo = eval(st.value, st), hi = eval(st.hi, st);
+        const int64_t saved = vals_[st.sym];
+        const char saved_def = defined_[st.sym];
+        defined_[st.sym] = 1;
+        for (int64_t i = lo; i < hi; ++i) {
+          vals_[st.sym] = i;
+          light_block(st.body, shape, now);
+        }
+        vals_[st.sym] = saved;
+        defined_[st.sym] = saved_def;
+        break;
+      }
+      case StmtKind::If:
+        light_block(eval(st.value, st) ? st.body : st.else_body, shape, now);
+        break;
+      case StmtKind::Reshape:
+        light_block(st.body, shape, now);
+        break;
+      case StmtKind::Access: {
+        OutsideAccess o;
+        o.stmt = &st;
+        o.tensor = live_tensor(st, st.sym, st.name);
+        if (access_boxes(st, o.tensor, o.boxes))
+          now.push_back(std::move(o));
+        break;
+      }
+      default:
+        break;
+      }
+    }
   }
 
   void exec_threads_iter(const Stmt &s, int64_t i) {
@@ -865,8 +1089,9 @@ private:
 
 } // namespace
 
-bool run_program(const Program &p, Machine &m, Hazard &hazard, RunStats *stats) {
-  Interpreter in(p, m, hazard);
+bool run_program(const Program &p, Machine &m, Hazard &hazard, RunStats *stats,
+                 const RunOptions &opts) {
+  Interpreter in(p, m, hazard, opts);
   bool ok = in.run();
   if (stats)
     *stats = in.stats;

@@ -10,6 +10,7 @@
 // Parallel loops run one iteration after another; only the current thread
 // collective changes. Each iteration of an innermost `tasks` loop is a new
 // task (fresh thread ids) and ends with an implicit join by its threads.
+// A task that repeats an earlier one may be replayed instead (task_replay.h).
 #ifndef EXGC_SYNC_INTERPRETER_H
 #define EXGC_SYNC_INTERPRETER_H
 
@@ -22,11 +23,20 @@ struct RunStats {
   uint64_t events = 0;   ///< accesses + sync ops + allocations + frees
   uint64_t accesses = 0; ///< access events, barrier-word reads included
   uint64_t elements = 0; ///< elements those accesses touched
+  uint64_t replayed_tasks = 0; ///< tasks replayed, not run (task_replay.h); their
+                               ///< events and accesses are counted above
+};
+
+struct RunOptions {
+  /// Replay tasks that repeat an earlier one (task_replay.h) where the
+  /// engine can; off, every task runs in full.
+  bool replay_tasks = true;
 };
 
 /// Runs `p` on `m`. Returns true when no hazard was found; otherwise `hazard`
 /// holds the first one (a program error is a hazard of kind InvalidProgram).
-bool run_program(const Program &p, Machine &m, Hazard &hazard, RunStats *stats = nullptr);
+bool run_program(const Program &p, Machine &m, Hazard &hazard, RunStats *stats = nullptr,
+                 const RunOptions &opts = {});
 
 } // namespace exgc::sync
 

@@ -14,6 +14,7 @@
 #include "compiler/sync/vis_set.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace exgc::sync {
@@ -98,6 +99,18 @@ struct AccessEvent {
   std::vector<std::pair<uint64_t, int64_t>> trailing;
 };
 
+/// What a task left on tensors allocated outside it, captured for task
+/// replay (task_replay.h); opaque, made and read by one engine.
+struct TaskEffect {
+  virtual ~TaskEffect() = default;
+};
+
+/// Where a replayed task's boxes of one tensor are: the captured ones + offset.
+struct TensorShift {
+  int tensor = -1;
+  Idx offset;
+};
+
 class Machine {
 public:
   virtual ~Machine() = default;
@@ -118,6 +131,26 @@ public:
   virtual void join(const Ctx &c) = 0;
   /// Barrier elements [lo, hi) are gone: no await can name them again.
   virtual void barriers_freed(uint64_t lo, uint64_t hi) {}
+
+  // --- Task replay (task_replay.h). An engine that cannot copy a task's
+  // effect keeps these defaults, and every task then runs in full.
+  virtual bool can_replay() const { return false; }
+  /// Some live record may hold a triple at a thread >= `tid` (then a task
+  /// starting there could see it).
+  virtual bool reaches(uint64_t tid) { return true; }
+  /// No element of `b` has a history yet.
+  virtual bool untouched(int tensor, const Box &b) { return false; }
+  /// The histories of `boxes` (tensor, box) after a task whose threads were
+  /// [lo, hi); null when they hold anything a shift cannot move (pending
+  /// awaits, ring slots, threads outside the task).
+  virtual std::unique_ptr<TaskEffect> capture(const std::vector<std::pair<int, Box>> &boxes,
+                                              uint64_t lo, uint64_t hi) {
+    return nullptr;
+  }
+  /// Puts a captured effect back, boxes moved by `shifts`, thread ids by
+  /// `dt` and event numbers by `dseq`, onto elements that are untouched.
+  virtual void replay(const TaskEffect &e, const std::vector<TensorShift> &shifts, int64_t dt,
+                      int64_t dseq) {}
 
   const Hazard &hazard() const { return hazard_; }
 

@@ -123,4 +123,13 @@ std::string ThreadSet::str() const {
   return s + "}";
 }
 
+ThreadSet ThreadSet::shifted(int64_t d) const {
+  ThreadSet r = *this;
+  for (Interval &i : r.iv_) {
+    i.lo += static_cast<uint64_t>(d);
+    i.hi += static_cast<uint64_t>(d);
+  }
+  return r;
+}
+
 } // namespace exgc::sync

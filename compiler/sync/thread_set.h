@@ -50,6 +50,9 @@ public:
   ThreadSet subtract(const ThreadSet &o) const;
   ThreadSet unite(const ThreadSet &o) const;
   bool intersects(const ThreadSet &o) const;
+  /// Every thread id plus `d` (task replay moves a task's sets to another
+  /// task); the result must stay inside [0, kAllThreads).
+  ThreadSet shifted(int64_t d) const;
   bool operator==(const ThreadSet &o) const { return iv_ == o.iv_; }
   bool operator!=(const ThreadSet &o) const { return !(*this == o); }
   size_t hash() const;

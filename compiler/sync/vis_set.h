@@ -68,6 +68,17 @@ public:
   Masks held(const ThreadSet &threads) const;
   /// Union over all threads.
   Masks summary() const;
+  /// Every thread id plus `d` (see ThreadSet::shifted).
+  VisSet shifted(int64_t d) const {
+    VisSet r = *this;
+    for (Seg &s : r.segs_) {
+      s.lo += static_cast<uint64_t>(d);
+      s.hi += static_cast<uint64_t>(d);
+    }
+    return r;
+  }
+  /// Smallest thread holding anything; 0 when empty.
+  uint64_t min_tid() const { return segs_.empty() ? 0 : segs_.front().lo; }
   /// Largest thread holding anything; 0 when empty.
   uint64_t max_tid() const { return segs_.empty() ? 0 : segs_.back().hi - 1; }
   using Segs = SmallVec<Seg, 2>;

@@ -1,9 +1,10 @@
 // exg_sync.cpp - check a sync program from its text form ------------------//
 //
-// exg-sync [--engine=fast|oracle] [--print] [--no-explain] [--stats] FILE
+// exg-sync [--engine=fast|oracle] [--print] [--no-explain] [--no-replay] [--stats] FILE
 //
 // Parses FILE (a `.sync` program; `-` reads stdin) and runs the sync checker.
-// --print writes the parsed program back instead of checking it.
+// --print writes the parsed program back instead of checking it; --no-replay
+// runs every task in full (compiler/sync/task_replay.h).
 // Exit codes: 0 no hazard (or printed), 1 a hazard or a parse error (reported
 // as `file:line:col: error: ...` with notes), 2 bad usage or unreadable file.
 #include "compiler/sync/check.h"
@@ -19,7 +20,8 @@ using namespace exgc::sync;
 namespace {
 
 const char *const kUsage =
-    "usage: exg-sync [--engine=fast|oracle] [--print] [--no-explain] [--stats] FILE\n";
+    "usage: exg-sync [--engine=fast|oracle] [--print] [--no-explain] [--no-replay] [--stats]\n"
+    "                FILE\n";
 
 int usage(const std::string &why) {
   std::cerr << "exg-sync: error: " << why << "\n" << kUsage;
@@ -40,6 +42,8 @@ int main(int argc, char **argv) {
       stats = true;
     else if (a == "--no-explain")
       opts.explain = false;
+    else if (a == "--no-replay")
+      opts.replay_tasks = false;
     else if (a == "--engine=fast")
       opts.engine = EngineKind::Fast;
     else if (a == "--engine=oracle")
@@ -85,7 +89,8 @@ int main(int argc, char **argv) {
   CheckResult res = check_program(prog, opts);
   if (stats)
     std::cout << "events=" << res.stats.events << " accesses=" << res.stats.accesses
-              << " elements=" << res.stats.elements << "\n";
+              << " elements=" << res.stats.elements
+              << " replayed_tasks=" << res.stats.replayed_tasks << "\n";
   if (res.ok)
     return 0;
   std::cerr << format_hazard(res.hazard, file);

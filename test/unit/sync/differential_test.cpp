@@ -4,8 +4,9 @@
 // region-based fast engine and the plain oracle to reach the same verdict
 // with the same first hazard: kind, statement, element, prior access, the
 // prior record's thread and the threads that lacked visibility. The corpus
-// must also be varied enough to mean something: some programs pass, and
-// several hazard kinds occur.
+// must also be varied enough to mean something: some programs pass, several
+// hazard kinds occur, and the fast engine's task replay happens in many
+// (the oracle never replays, so replay is checked against full runs).
 #include "compiler/sync/fast_engine.h"
 #include "compiler/sync/interpreter.h"
 #include "compiler/sync/oracle_engine.h"
@@ -22,17 +23,18 @@ namespace {
 struct Verdict {
   bool ok;
   Hazard hazard;
+  RunStats stats;
 };
 
 Verdict run_with(const Program &p, Machine &m) {
   Verdict v;
-  v.ok = run_program(p, m, v.hazard);
+  v.ok = run_program(p, m, v.hazard, &v.stats);
   return v;
 }
 
 TEST(SyncDifferential, FastEngineAgreesWithOracleOnRandomPrograms) {
   constexpr int kPrograms = 12000;
-  int passed = 0;
+  int passed = 0, replayed = 0, replayed_failed = 0;
   std::map<HazardKind, int> kinds;
   for (int seed = 1; seed <= kPrograms; ++seed) {
     testing::RandomProgram gen(static_cast<uint32_t>(seed));
@@ -50,7 +52,14 @@ TEST(SyncDifferential, FastEngineAgreesWithOracleOnRandomPrograms) {
                           << (f.ok ? "ok" : f.hazard.summary()) << "\noracle: "
                           << (o.ok ? "ok" : o.hazard.summary()) << "\n"
                           << text;
+    // A replayed task counts its events as if it had run.
+    if (f.stats.replayed_tasks) {
+      ++replayed;
+      replayed_failed += !f.ok;
+    }
     if (f.ok) {
+      ASSERT_EQ(f.stats.events, o.stats.events) << "seed " << seed << "\n" << text;
+      ASSERT_EQ(f.stats.elements, o.stats.elements) << "seed " << seed << "\n" << text;
       ++passed;
       continue;
     }
@@ -63,9 +72,13 @@ TEST(SyncDifferential, FastEngineAgreesWithOracleOnRandomPrograms) {
   // The corpus exercises both verdicts and many kinds of hazard.
   EXPECT_GT(passed, kPrograms / 40);
   EXPECT_GE(kinds.size(), 7u);
+  // Task replay is exercised, also where a hazard comes after replayed tasks.
+  EXPECT_GT(replayed, kPrograms / 40);
+  EXPECT_GT(replayed_failed, 0);
   for (auto &[k, n] : kinds)
     std::printf("  %-20s %d\n", hazard_kind_tag(k), n);
   std::printf("  %-20s %d\n", "passed", passed);
+  std::printf("  %-20s %d (%d with a hazard)\n", "replayed tasks in", replayed, replayed_failed);
 }
 
 } // namespace

@@ -29,12 +29,16 @@ public:
     // are compared too. The rest are wild: rings, one-shot barriers, races.
     disciplined_ = pick(0, 2) != 0;
     bool ring = !disciplined_ && pick(0, 1);
+    // Tiled programs give each task its own rows of g (as a GEMM gives each
+    // task its own C tile), so that tasks repeat each other and are replayed
+    // (compiler/sync/task_replay.h) by the fast engine, never by the oracle.
+    tiled_ = pick(0, 1) == 0;
     line("data g[8, 4]");
-    if (pick(0, 3) == 0)
+    if (!tiled_ && pick(0, 3) == 0)
       line("write g[0:8, :] q=cpu ext={cpu} conv");
     line("fence cpu_in_order -> cuda_stream_sync");
     open("device [" + std::to_string(ncta_) + ", " + std::to_string(block_) + "]");
-    open("tasks t in 0.." + std::to_string(pick(1, 3)));
+    open("tasks t in 0.." + std::to_string(pick(tiled_ ? 2 : 1, 3)));
     line("data x[4, 8]");
     if (disciplined_)
       line("barrier z[2, 6] checked");
@@ -62,10 +66,19 @@ public:
       line(f);
     }
     close();
+    // After the tasks, the device's threads read task 1's tile unordered:
+    // a hazard whose prior access is a replayed task's.
+    if (tiled_ && pick(0, 1))
+      line("read g[2:4, 0:4] q=cuda2 ext={cuda2}" + std::string(pick(0, 1) ? " conv" : ""));
     close();
     line("join");
-    line("fence cuda_stream_sync -> cuda_stream_sync");
-    if (pick(0, 1))
+    // Tiled programs sometimes read a later task's tile without the fence:
+    // the hazard then names a replayed task's access.
+    if (!tiled_ || pick(0, 1))
+      line("fence cuda_stream_sync -> cuda_stream_sync");
+    if (tiled_ && pick(0, 1))
+      line("read g[2:4, 0:4] q=cpu ext={cpu,strm,cuda2} conv");
+    else if (pick(0, 1))
       line("read g[0:8, 0:4] q=cpu ext={cpu,strm,cuda2} conv");
     return os_.str();
   }
@@ -74,7 +87,7 @@ private:
   std::mt19937 rng_;
   std::ostringstream os_;
   int depth_ = 0, ncta_ = 1, block_ = 16, loops_ = 0;
-  bool disciplined_ = false;
+  bool disciplined_ = false, tiled_ = false;
 
   int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
   void line(const std::string &s) { os_ << std::string(2 * depth_, ' ') << s << "\n"; }
@@ -119,6 +132,13 @@ private:
       return std::to_string(lo);
     return std::to_string(lo) + ":" + std::to_string(hi);
   }
+  // Rows of the task's own tile of g: [2t, 2t + 2), or part of it.
+  std::string tile_rows() {
+    int lo = pick(0, 1), hi = pick(lo + 1, 2);
+    if (hi == lo + 1 && pick(0, 1))
+      return "2 * t + " + std::to_string(lo);
+    return "2 * t + " + std::to_string(lo) + ":2 * t + " + std::to_string(hi);
+  }
   std::string bar(bool point_only) {
     std::string a = point_only || pick(0, 2) ? std::to_string(pick(0, 1)) : ":";
     return "z[" + a + ", " + std::to_string(pick(0, 5)) + "]";
@@ -130,6 +150,8 @@ private:
     std::string target;
     if (t == 0 || t == 1)
       target = "x[" + idx(4) + ", " + idx(8) + "]";
+    else if (t == 2 && tiled_ && pick(0, 5) != 0)
+      target = "g[" + tile_rows() + ", " + idx(4) + "]";
     else if (t == 2)
       target = "g[" + idx(8) + ", " + idx(4) + "]";
     else

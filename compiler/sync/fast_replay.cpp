@@ -1,0 +1,198 @@
+// fast_replay.cpp - the fast engine's side of task replay -----------------//
+//
+// A replayed task is one whose events are those of an earlier task (the
+// template) with thread ids shifted and with the boxes of its accesses to
+// outside tensors moved (task_replay.h has the conditions). Its effect on
+// the engine is then the template's, moved: the regions the template left on
+// outside tensors, with their records' thread ids and event numbers shifted.
+// Everything else the template made was freed before it ended.
+#include "compiler/sync/fast_state.h"
+
+#include <unordered_map>
+
+namespace exgc::sync {
+
+namespace {
+
+struct FastTaskEffect final : TaskEffect {
+  struct Ent {
+    uint32_t rec, origin; // indices into recs / origins
+  };
+  struct Reg {
+    int tensor;
+    Box box;
+    std::vector<Ent> reads, mutates;
+  };
+  std::vector<std::vector<Part>> recs;
+  std::vector<OriginRec> origins;
+  std::vector<Reg> regions;
+};
+
+bool inside(const Box &a, const Box &b) {
+  for (size_t d = 0; d < a.lo.size(); ++d)
+    if (a.lo[d] < b.lo[d] || a.hi[d] > b.hi[d])
+      return false;
+  return true;
+}
+
+bool within(const ThreadSet &t, uint64_t lo, uint64_t hi) {
+  return t.empty() || (t.min() >= lo && t.max() < hi);
+}
+
+// A record part that a shift can move: no pending awaits (their barriers
+// were the task's own and are freed) and every thread inside the task.
+bool movable(const Part &p, uint64_t lo, uint64_t hi) {
+  if (!p.pending.empty())
+    return false;
+  if (!p.s.empty() && (p.s.min_tid() < lo || p.s.max_tid() >= hi))
+    return false;
+  return within(p.members, lo, hi);
+}
+
+Box moved(const Box &b, const Idx &off) {
+  Box r = b;
+  for (size_t d = 0; d < r.lo.size(); ++d) {
+    r.lo[d] += off[d];
+    r.hi[d] += off[d];
+  }
+  return r;
+}
+
+} // namespace
+
+bool FastEngine::reaches(uint64_t tid) {
+  for (const Record &r : st_->recs) {
+    if (r.list == 0)
+      continue;
+    for (const Part &p : r.parts)
+      if ((!p.s.empty() && p.s.max_tid() >= tid) || (p.family() && p.members.max() >= tid))
+        return true;
+  }
+  return false;
+}
+
+bool FastEngine::untouched(int tensor, const Box &b) {
+  State &S = *st_;
+  bool clean = true;
+  S.store(tensor, (*tensors_)[tensor]).query(b, [&](RegionRef ref) {
+    const AR &a = S.ars[S.regions[tensor].at(ref).ar];
+    clean = clean && a.foa < 0 && a.reads.empty() && a.mutates.empty();
+  });
+  return clean;
+}
+
+std::unique_ptr<TaskEffect> FastEngine::capture(const std::vector<std::pair<int, Box>> &boxes,
+                                                uint64_t lo, uint64_t hi) {
+  State &S = *st_;
+  auto fx = std::make_unique<FastTaskEffect>();
+  std::unordered_map<uint32_t, uint32_t> rec_ix, origin_ix;
+  std::vector<std::pair<int, RegionRef>> seen;
+  bool ok = true;
+  auto copy_entries = [&](const SmallVec<Entry, 4> &from, std::vector<FastTaskEffect::Ent> &to) {
+    for (const Entry &en : from) {
+      auto r = rec_ix.emplace(en.rec, static_cast<uint32_t>(fx->recs.size()));
+      if (r.second) {
+        const Record &rec = S.recs[en.rec];
+        ok = ok && rec.foa < 0;
+        for (const Part &p : rec.parts)
+          ok = ok && movable(p, lo, hi);
+        fx->recs.emplace_back(rec.parts.begin(), rec.parts.end());
+      }
+      auto o = origin_ix.emplace(en.origin, static_cast<uint32_t>(fx->origins.size()));
+      if (o.second) {
+        const OriginRec &orig = S.origins[en.origin];
+        ok = ok && (!orig.origin.threads || within(*orig.origin.threads, lo, hi));
+        fx->origins.push_back(orig);
+      }
+      to.push_back({r.first->second, o.first->second});
+    }
+  };
+  for (const auto &tb : boxes) {
+    const int tensor = tb.first;
+    RegionStore &store = S.store(tensor, (*tensors_)[tensor]);
+    store.query(tb.second, [&](RegionRef ref) {
+      for (const auto &s : seen)
+        if (s.first == tensor && s.second == ref)
+          return;
+      seen.push_back({tensor, ref});
+      const Region &rg = store.at(ref);
+      const AR &a = S.ars[rg.ar];
+      // Every region the task made lies inside one of its access boxes.
+      bool in_one = false;
+      for (const auto &other : boxes)
+        in_one = in_one || (other.first == tensor && inside(rg.box, other.second));
+      ok = ok && in_one && a.foa < 0;
+      FastTaskEffect::Reg reg{tensor, rg.box, {}, {}};
+      copy_entries(a.reads, reg.reads);
+      copy_entries(a.mutates, reg.mutates);
+      fx->regions.push_back(std::move(reg));
+    });
+  }
+  if (!ok)
+    return nullptr;
+  return fx;
+}
+
+void FastEngine::replay(const TaskEffect &effect, const std::vector<TensorShift> &shifts,
+                        int64_t dt, int64_t dseq) {
+  State &S = *st_;
+  const auto &fx = static_cast<const FastTaskEffect &>(effect);
+  S.fresh.clear();
+  std::vector<uint32_t> rec_ids(fx.recs.size()), origin_ids(fx.origins.size());
+  for (size_t i = 0; i < fx.recs.size(); ++i) {
+    uint32_t id = S.new_record();
+    Record &r = S.recs[id];
+    for (const Part &p : fx.recs[i]) {
+      Part q = p;
+      q.s = p.s.shifted(dt);
+      if (p.family())
+        q.members = p.members.shifted(dt);
+      r.parts.push_back(std::move(q));
+    }
+    r.foa = -1;
+    S.update_max(r);
+    rec_ids[i] = id;
+  }
+  std::unordered_map<const ThreadSet *, ThreadSetP> moved_threads;
+  for (size_t i = 0; i < fx.origins.size(); ++i) {
+    Origin o = fx.origins[i].origin;
+    o.seq = static_cast<uint64_t>(static_cast<int64_t>(o.seq) + dseq);
+    if (o.threads) {
+      ThreadSetP &t = moved_threads[o.threads.get()];
+      if (!t)
+        t = std::make_shared<const ThreadSet>(o.threads->shifted(dt));
+      o.threads = t;
+    }
+    origin_ids[i] = S.new_origin(o, fx.origins[i].own_quals);
+  }
+  for (const FastTaskEffect::Reg &reg : fx.regions) {
+    uint32_t a = S.new_ar();
+    AR &ar = S.ars[a];
+    ar.foa = -1;
+    auto put = [&](const std::vector<FastTaskEffect::Ent> &from, SmallVec<Entry, 4> &to) {
+      for (const FastTaskEffect::Ent &en : from) {
+        to.push_back({rec_ids[en.rec], origin_ids[en.origin]});
+        ++S.recs[rec_ids[en.rec]].refs;
+        ++S.origins[origin_ids[en.origin]].refs;
+      }
+    };
+    put(reg.reads, ar.reads);
+    put(reg.mutates, ar.mutates);
+    ar.refs = 1;
+    const Idx *off = nullptr;
+    for (const TensorShift &sh : shifts)
+      if (sh.tensor == reg.tensor)
+        off = &sh.offset;
+    S.put_region(reg.tensor, (*tensors_)[reg.tensor], off ? moved(reg.box, *off) : reg.box, a);
+  }
+  // Records no region took (none today) go back to the pool.
+  for (uint32_t id : rec_ids)
+    if (S.recs[id].refs == 0) {
+      S.recs[id].refs = 1;
+      S.unref_record(id);
+    }
+  S.stats.replayed_regions += fx.regions.size();
+  S.stats.max_regions = std::max(S.stats.max_regions, S.live_regions);
+}
+
+} // namespace exgc::sync

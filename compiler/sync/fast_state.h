@@ -1,0 +1,435 @@
+// fast_state.h - the fast engine's state (private to the fast engine) ----//
+//
+// Owns FastEngine::State: the record, assignment-record and origin pools, the
+// region stores, the scan lists and the barrier waiter lists, with the
+// helpers every engine operation shares. fast_engine.cpp has the operations,
+// fast_replay.cpp the task replay; fast_engine.h has the design.
+#ifndef EXGC_SYNC_FAST_STATE_H
+#define EXGC_SYNC_FAST_STATE_H
+
+#include "compiler/sync/fast_engine.h"
+#include "compiler/sync/fast_records.h"
+#include "compiler/sync/region_store.h"
+#include "compiler/sync/rules.h"
+
+#include <algorithm>
+#include <queue>
+#include <unordered_map>
+
+namespace exgc::sync {
+
+using namespace fast_detail;
+
+struct FastEngine::State {
+  std::vector<Record> recs;
+  std::vector<uint32_t> rec_free;
+  std::vector<AR> ars;
+  std::vector<uint32_t> ar_free;
+  std::vector<RegionStore> regions; // by tensor id
+  std::vector<char> region_init;
+  std::vector<Ref> active;
+  // Retired records by their largest thread, largest first: a collective
+  // starting at thread t brings back exactly those with max_tid >= t.
+  std::priority_queue<std::pair<uint64_t, Ref>> retired;
+  struct Waiters {
+    std::vector<Ref> list;
+    // list[0, done) were all augmented by an Await of threads `sig` with `sig_l2`;
+    // augment is idempotent, so the same Await skips them.
+    const ThreadSet *sig = nullptr;
+    SyncTl sig_l2;
+    size_t done = 0;
+  };
+  std::unordered_map<uint64_t, Waiters> waiters;
+  std::vector<OriginRec> origins;
+  std::vector<uint32_t> origin_free;
+  std::vector<uint32_t> fresh; // contents made since the last sync op
+  // Scratch buffers of access(), kept to avoid allocating per event.
+  std::vector<RegionRef> hits;
+  std::vector<std::pair<uint32_t, bool>> memo;
+  std::vector<std::pair<int64_t, uint32_t>> rec_by_foa;
+  std::vector<std::pair<uint32_t, uint32_t>> ar_map;
+  std::vector<Region> out;
+  std::vector<std::pair<Box, uint32_t>> inside;
+  std::vector<Box> uncovered, next, rest;
+  FastEngineStats stats;
+  uint64_t live_records = 0, live_regions = 0;
+
+  RegionStore &store(int tensor, const TensorInfo &t) {
+    if (regions.size() <= static_cast<size_t>(tensor)) {
+      regions.resize(tensor + 1);
+      region_init.resize(tensor + 1, 0);
+    }
+    if (!region_init[tensor]) {
+      regions[tensor].init(t);
+      region_init[tensor] = 1;
+    }
+    return regions[tensor];
+  }
+
+  State() {
+    ars.emplace_back(); // id 0: the empty record, never released
+    ars[0].refs = 1;
+  }
+
+  // --- Pools.
+  uint32_t new_record() {
+    uint32_t id;
+    if (!rec_free.empty()) {
+      id = rec_free.back();
+      rec_free.pop_back();
+    } else {
+      id = static_cast<uint32_t>(recs.size());
+      recs.emplace_back();
+    }
+    Record &r = recs[id];
+    ++r.gen;
+    r.refs = 0;
+    r.list = 1;
+    ++r.vis_version;
+    for (uint32_t &s : r.sat_sig)
+      s = 0;
+    active.push_back({id, r.gen});
+    ++stats.records_created;
+    stats.max_live_records = std::max(stats.max_live_records, ++live_records);
+    return id;
+  }
+  void unref_record(uint32_t id) {
+    Record &r = recs[id];
+    if (--r.refs)
+      return;
+    ++r.gen; // stale references (scan lists, waiters) are dropped lazily
+    r.list = 0;
+    r.parts.clear();
+    rec_free.push_back(id);
+    --live_records;
+  }
+  uint32_t new_ar() {
+    uint32_t id;
+    if (!ar_free.empty()) {
+      id = ar_free.back();
+      ar_free.pop_back();
+    } else {
+      id = static_cast<uint32_t>(ars.size());
+      ars.emplace_back();
+    }
+    ars[id].refs = 0;
+    return id;
+  }
+  void unref_ar(uint32_t id) {
+    if (id == 0)
+      return;
+    AR &a = ars[id];
+    if (--a.refs)
+      return;
+    for (const Entry &en : a.reads) {
+      unref_record(en.rec);
+      unref_origin(en.origin);
+    }
+    for (const Entry &en : a.mutates) {
+      unref_record(en.rec);
+      unref_origin(en.origin);
+    }
+    a.reads.clear();
+    a.mutates.clear();
+    ar_free.push_back(id);
+  }
+
+  // Makes `box` one region with assignment record `ar` (its reference
+  // already counted); overlapping regions keep what lies outside it.
+  void put_region(int tensor, const TensorInfo &t, const Box &box, uint32_t ar) {
+    RegionStore &st = store(tensor, t);
+    hits.clear();
+    st.query(box, [&](RegionRef r) { hits.push_back(r); });
+    std::sort(hits.begin(), hits.end());
+    out.clear();
+    for (const RegionRef &h : hits) {
+      const Region &rg = st.at(h);
+      next.clear();
+      subtract(rg.box, box, next);
+      for (Box &b : next) {
+        ++ars[rg.ar].refs;
+        out.push_back({std::move(b), rg.ar});
+      }
+    }
+    for (const RegionRef &h : hits)
+      unref_ar(st.at(h).ar);
+    st.remove(hits);
+    live_regions -= hits.size();
+    out.push_back({box, ar});
+    for (Region &r : out) {
+      st.add(std::move(r));
+      ++live_regions;
+    }
+  }
+
+  bool valid(const Ref &ref) const { return recs[ref.first].gen == ref.second; }
+
+  uint32_t new_origin(const Origin &o, QualMask own) {
+    uint32_t id;
+    if (!origin_free.empty()) {
+      id = origin_free.back();
+      origin_free.pop_back();
+    } else {
+      id = static_cast<uint32_t>(origins.size());
+      origins.emplace_back();
+    }
+    origins[id].origin = o;
+    origins[id].own_quals = own;
+    origins[id].refs = 0;
+    return id;
+  }
+  void unref_origin(uint32_t id) {
+    if (--origins[id].refs)
+      return;
+    origins[id].origin = Origin();
+    origin_free.push_back(id);
+  }
+
+  void update_max(Record &r) {
+    uint64_t m = 0;
+    QualMask wq = 0;
+    for (const Part &p : r.parts) {
+      m = std::max(m, p.s.max_tid());
+      wq |= p.s.summary().witnessable();
+      if (p.family() && p.own.any()) {
+        m = std::max(m, p.members.max());
+        wq |= p.own.witnessable();
+      }
+    }
+    r.max_tid = m;
+    r.wq = wq;
+  }
+
+  void add_waiter(Waiters &w, uint32_t id) {
+    Ref ref{id, recs[id].gen};
+    if (w.list.capacity() == 0)
+      w.list.reserve(16); // a barrier gathers a few dozen waiters
+    if (w.list.empty() || w.list.back() != ref || w.done == w.list.size())
+      w.list.push_back(ref);
+  }
+  void add_waiter(uint64_t bar, uint32_t id) { add_waiter(waiters[bar], id); }
+
+  // Merge parts that differ only in their members.
+  void normalize(Record &r) {
+    if (r.parts.size() < 2)
+      return;
+    for (size_t i = 0; i < r.parts.size(); ++i)
+      for (size_t j = i + 1; j < r.parts.size();) {
+        if (r.parts[i].family() && r.parts[j].family() &&
+            r.parts[i].same_but_members(r.parts[j])) {
+          r.parts[i].members = r.parts[i].members.unite(r.parts[j].members);
+          r.parts[j] = std::move(r.parts.back());
+          r.parts.pop_back();
+        } else {
+          ++j;
+        }
+      }
+  }
+
+  // Members of part p a sync op by c with first sync-tl l1 sees: 0 none,
+  // 1 all, 2 the subset `sub`.
+  static int witnessed(const Part &p, const ThreadSet &c, QualMask l1, ThreadSet &sub) {
+    if (p.freed)
+      return 0;
+    if (p.s.witness(c, l1))
+      return 1;
+    if (!p.family() || !(p.own.witnessable() & l1))
+      return 0;
+    sub = p.members.intersect(c);
+    if (sub.empty())
+      return 0;
+    return sub == p.members ? 1 : 2;
+  }
+
+  // Splits parts[i] so that it holds exactly `sub`; the rest goes to the end.
+  static void split(Record &r, size_t i, const ThreadSet &sub) {
+    Part rest = r.parts[i];
+    rest.members = r.parts[i].members.subtract(sub);
+    r.parts[i].members = sub;
+    r.parts.push_back(std::move(rest));
+  }
+
+  // Visits the records a sync op by `c` may see.
+  // `l1`: quals a record must be witnessable on to matter (all for join).
+  // Signatures of sync ops: equal signatures have equal effects on a record.
+  struct SigKey {
+    char kind;
+    const ThreadSet *threads;
+    QualMask l1, full, temp;
+    SmallVec<uint64_t, 4> bars;
+    bool operator==(const SigKey &o) const {
+      return kind == o.kind && threads == o.threads && l1 == o.l1 && full == o.full &&
+             temp == o.temp && bars == o.bars;
+    }
+  };
+  struct SigHash {
+    size_t operator()(const SigKey &k) const {
+      size_t h = std::hash<const void *>()(k.threads) ^ (size_t(k.kind) << 56);
+      h = h * 1099511628211ull ^ k.l1;
+      h = h * 1099511628211ull ^ (uint64_t(k.full) << 32 | k.temp);
+      for (uint64_t b : k.bars)
+        h = h * 1099511628211ull ^ b;
+      return h;
+    }
+  };
+  std::unordered_map<SigKey, uint32_t, SigHash> sigs;
+  std::vector<ThreadSetP> sig_threads; // keeps pointers in `sigs` unique
+  uint32_t next_sig = 1;
+  uint32_t signature(char kind, const ThreadSetP &c, QualMask l1, const SyncTl &l2,
+                     const std::vector<uint64_t> *bars) {
+    if (sigs.size() > 4096) { // a cache: forgetting only costs recomputation
+      sigs.clear();
+      sig_threads.clear();
+    }
+    SigKey key{kind, c.get(), l1, l2.full, l2.temp, {}};
+    if (bars)
+      key.bars.assign(bars->data(), bars->data() + bars->size());
+    auto it = sigs.emplace(std::move(key), 0);
+    if (it.second) {
+      it.first->second = next_sig++;
+      sig_threads.push_back(c);
+    }
+    return it.first->second;
+  }
+
+  static constexpr uint64_t kRetireSlack = 2048;
+  template <typename Fn> void scan(const ThreadSet &c, QualMask l1, uint32_t sig, Fn fn) {
+    fresh.clear();
+    const uint64_t cmin = c.min();
+    while (!retired.empty() && retired.top().first >= cmin) {
+      Ref ref = retired.top().second;
+      retired.pop();
+      if (valid(ref) && recs[ref.first].list == 2) {
+        recs[ref.first].list = 1;
+        active.push_back(ref);
+      }
+    }
+    ++stats.scans;
+    for (size_t i = 0; i < active.size();) {
+      ++stats.visited;
+      const Ref ref = active[i];
+      Record &r = recs[ref.first];
+      if (r.gen != ref.second || r.list != 1) {
+        active[i] = active.back();
+        active.pop_back();
+        continue;
+      }
+      // Retire only records well below the collective (a few tasks back), so
+      // that producer/consumer alternation inside a task does not churn.
+      if (r.max_tid + kRetireSlack < cmin) {
+        r.list = 2;
+        retired.push({r.max_tid, ref});
+        if (retired.size() > 4 * live_records + 1024)
+          compact_retired();
+        active[i] = active.back();
+        active.pop_back();
+        continue;
+      }
+      ++i;
+      if (!(r.wq & l1) || r.known_noop(sig))
+        continue;
+      ++stats.scanned;
+      if (fn(ref.first, r))
+        r.remember_saturated(sig);
+      else
+        r.remember_noop(sig);
+    }
+  }
+
+  // Records that died or came back leave stale heap entries; drop them when
+  // they outnumber the live records, so the heap stays proportional to them.
+  void compact_retired() {
+    std::vector<std::pair<uint64_t, Ref>> keep;
+    while (!retired.empty()) {
+      const auto &top = retired.top();
+      if (valid(top.second) && recs[top.second.first].list == 2)
+        keep.push_back(top);
+      retired.pop();
+    }
+    retired = std::priority_queue<std::pair<uint64_t, Ref>>(
+        std::less<std::pair<uint64_t, Ref>>(), std::move(keep));
+  }
+
+  // A record changed outside a scan (Await): make sure scans see it again.
+  void reactivate(uint32_t id) {
+    Record &r = recs[id];
+    if (r.list == 2) {
+      r.list = 1;
+      active.push_back({id, r.gen});
+    }
+  }
+
+  // --- Checks.
+  struct Failure {
+    Culprit best;
+    const OriginRec *rec = nullptr;
+    const Part *part = nullptr;
+    ThreadSet missing;
+    bool from_mutates = true;
+  };
+
+  // The culprit in AR `a` for access `e`, as the oracle picks it.
+  bool check_ar(uint32_t a, const AccessEvent &e, Failure &f) {
+    const AR &ar = ars[a];
+    const ThreadSet &c = *e.ctx.threads;
+    const int need_m = need_on_mutates(e);
+    for (int pass = 0; pass < 2; ++pass) {
+      if (pass == 1 && !e.mutate)
+        break;
+      int need = pass == 0 ? need_m : kNeedOnReads;
+      for (const Entry &en : pass == 0 ? ar.mutates : ar.reads) {
+        const Record &r = recs[en.rec];
+        const OriginRec &o = origins[en.origin];
+        for (const Part &p : r.parts) {
+          int64_t tid;
+          ThreadSet miss;
+          if (!part_fails(p, c, e.ext, need, e.conv, tid, miss))
+            continue;
+          Culprit cand{true, o.origin.seq, tid};
+          if (cand.better_than(f.best)) {
+            f.best = cand;
+            f.rec = &o;
+            f.part = &p;
+            f.missing = std::move(miss);
+            f.from_mutates = pass == 0;
+          }
+        }
+      }
+      if (f.best.found)
+        return true;
+    }
+    return false;
+  }
+
+  bool check_free_ar(uint32_t a, const ThreadSet &c, bool ring, QualMask q, Failure &f) {
+    const AR &ar = ars[a];
+    for (int pass = 0; pass < 2; ++pass)
+      for (const Entry &en : pass == 0 ? ar.mutates : ar.reads) {
+        const Record &r = recs[en.rec];
+        const OriginRec &o = origins[en.origin];
+        for (const Part &p : r.parts) {
+          int64_t tid = -1;
+          ThreadSet miss;
+          if (ring) {
+            if (r.foa < 0 || p.freed)
+              continue;
+            tid = p.family() ? static_cast<int64_t>(p.members.min()) : -1;
+          } else if (!part_fails(p, c, q, Temp, false, tid, miss)) {
+            continue;
+          }
+          Culprit cand{true, o.origin.seq, tid};
+          if (cand.better_than(f.best)) {
+            f.best = cand;
+            f.rec = &o;
+            f.part = &p;
+            f.missing = std::move(miss);
+          }
+        }
+      }
+    return f.best.found;
+  }
+};
+
+} // namespace exgc::sync
+
+#endif
