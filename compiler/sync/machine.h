@@ -13,6 +13,7 @@
 #include "compiler/sync/small_vec.h"
 #include "compiler/sync/vis_set.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -29,6 +30,47 @@ struct Box {
   int64_t volume() const;
   bool empty() const;
 };
+
+/// Box arithmetic (interpreter and fast engine): whether two boxes share an
+/// element, their common box, and `a` minus `b` as disjoint boxes appended
+/// to `out`.
+inline bool overlaps(const Box &a, const Box &b) {
+  for (size_t d = 0; d < a.lo.size(); ++d)
+    if (std::max(a.lo[d], b.lo[d]) >= std::min(a.hi[d], b.hi[d]))
+      return false;
+  return true;
+}
+
+inline Box intersect(const Box &a, const Box &b) {
+  Box r = a;
+  for (size_t d = 0; d < a.lo.size(); ++d) {
+    r.lo[d] = std::max(a.lo[d], b.lo[d]);
+    r.hi[d] = std::min(a.hi[d], b.hi[d]);
+  }
+  return r;
+}
+
+inline void subtract(const Box &a, const Box &b, std::vector<Box> &out) {
+  if (!overlaps(a, b)) {
+    out.push_back(a);
+    return;
+  }
+  Box rest = a;
+  for (size_t d = 0; d < a.lo.size(); ++d) {
+    if (rest.lo[d] < b.lo[d]) {
+      Box p = rest;
+      p.hi[d] = b.lo[d];
+      out.push_back(p);
+      rest.lo[d] = b.lo[d];
+    }
+    if (rest.hi[d] > b.hi[d]) {
+      Box p = rest;
+      p.lo[d] = b.hi[d];
+      out.push_back(p);
+      rest.hi[d] = b.hi[d];
+    }
+  }
+}
 
 /// One allocation instance (a `data` or `barrier` statement executed once).
 struct TensorInfo {

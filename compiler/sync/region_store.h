@@ -19,44 +19,6 @@ struct Region {
   uint32_t ar;
 };
 
-inline bool overlaps(const Box &a, const Box &b) {
-  for (size_t d = 0; d < a.lo.size(); ++d)
-    if (std::max(a.lo[d], b.lo[d]) >= std::min(a.hi[d], b.hi[d]))
-      return false;
-  return true;
-}
-
-inline Box intersect(const Box &a, const Box &b) {
-  Box r = a;
-  for (size_t d = 0; d < a.lo.size(); ++d) {
-    r.lo[d] = std::max(a.lo[d], b.lo[d]);
-    r.hi[d] = std::min(a.hi[d], b.hi[d]);
-  }
-  return r;
-}
-
-inline void subtract(const Box &a, const Box &b, std::vector<Box> &out) {
-  if (!overlaps(a, b)) {
-    out.push_back(a);
-    return;
-  }
-  Box rest = a;
-  for (size_t d = 0; d < a.lo.size(); ++d) {
-    if (rest.lo[d] < b.lo[d]) {
-      Box p = rest;
-      p.hi[d] = b.lo[d];
-      out.push_back(p);
-      rest.lo[d] = b.lo[d];
-    }
-    if (rest.hi[d] > b.hi[d]) {
-      Box p = rest;
-      p.lo[d] = b.hi[d];
-      out.push_back(p);
-      rest.hi[d] = b.hi[d];
-    }
-  }
-}
-
 struct RegionRef {
   int32_t bucket; // -1: overflow
   uint32_t idx;

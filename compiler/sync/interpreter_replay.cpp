@@ -1,0 +1,204 @@
+// interpreter_replay.cpp - tasks, run in full or replayed ------------------//
+//
+// A task runs in full, maybe as a template, or is replayed from one when the
+// conditions of task_replay.h hold.
+#include "compiler/sync/interpreter_impl.h"
+
+namespace exgc::sync::detail {
+
+void Interpreter::exec_task(const Stmt &s) {
+  if (!in_device_)
+    fail(s, HazardKind::InvalidProgram, "a tasks loop must be inside a device block");
+  if (!box_is_full())
+    fail(s, HazardKind::InvalidProgram, "a tasks loop must not be inside a threads loop");
+  if (!s.innermost) {
+    exec_block(s.body);
+    return;
+  }
+  uint64_t saved = task_;
+  task_ = next_task_++;
+  if (task_ >= kAllThreads / std::max<uint64_t>(per_task_, 1))
+    fail(s, HazardKind::InvalidProgram, "too many tasks for 62-bit thread ids");
+  set_threads();
+  if (!replay_task(s))
+    run_task(s);
+  task_ = saved;
+  set_threads();
+}
+
+Interpreter::TaskMemo *Interpreter::memo_of(const Stmt &s) {
+  if (!opts_.replay_tasks || !m_.can_replay())
+    return nullptr;
+  auto it = memos_.find(&s);
+  if (it == memos_.end()) {
+    it = memos_.emplace(&s, TaskMemo()).first;
+    it->second.shape = analyze_task(s, task_vars_);
+    for (const std::string &n : it->second.shape.locals)
+      it->second.local_slots.push_back(tensor_slots_.at(n));
+    for (const std::string &n : it->second.shape.params)
+      it->second.param_slots.push_back(value_slots_.at(n));
+  }
+  return it->second.shape.uniform ? &it->second : nullptr;
+}
+
+std::vector<int64_t> Interpreter::param_values(const TaskMemo &m) const {
+  std::vector<int64_t> v;
+  for (int slot : m.param_slots)
+    v.push_back(defined_[slot] ? vals_[slot] : INT64_MIN);
+  return v;
+}
+
+bool Interpreter::locals_free(const TaskMemo &m) const {
+  for (int slot : m.local_slots)
+    if (cur_tensor_[slot] >= 0)
+      return false;
+  return true;
+}
+
+void Interpreter::end_task(const Stmt &s) {
+  // End of a device task: its threads join (reference section 2.6).
+  ++seq_;
+  ++stats.events;
+  m_.join(ctx(s));
+}
+
+void Interpreter::run_task(const Stmt &s) {
+  TaskMemo *m = memo_of(s);
+  const uint64_t base = task_ * per_task_;
+  if (!m || m->templates.size() >= kMaxTemplates || m->attempts >= kMaxAttempts ||
+      !locals_free(*m) || m_.reaches(base)) {
+    exec_block(s.body);
+    return end_task(s);
+  }
+  ++m->attempts;
+  TaskTemplate t;
+  const RunStats before = stats;
+  t.seq = seq_;
+  t.params = param_values(*m);
+  t.first_bar = next_bar_;
+  recording_ = &t.outside;
+  record_ok_ = true;
+  first_local_tensor_ = static_cast<int>(tensors_.size());
+  exec_block(s.body);
+  recording_ = nullptr;
+  end_task(s);
+  if (!record_ok_ || !locals_free(*m))
+    return;
+  t.first_tensor = first_local_tensor_;
+  t.tensors.assign(tensors_.begin() + first_local_tensor_, tensors_.end());
+  t.bars = next_bar_ - t.first_bar;
+  std::vector<std::pair<int, Box>> boxes;
+  for (const OutsideAccess &o : t.outside)
+    for (const Box &b : o.boxes)
+      boxes.push_back({o.tensor, b});
+  t.effect = m_.capture(boxes, base, base + per_task_);
+  if (!t.effect)
+    return;
+  t.task = task_;
+  t.per_task = per_task_;
+  t.counts.events = stats.events - before.events;
+  t.counts.accesses = stats.accesses - before.accesses;
+  t.counts.elements = stats.elements - before.elements;
+  m->templates.push_back(std::move(t));
+}
+
+bool Interpreter::replay_task(const Stmt &s) {
+  TaskMemo *m = memo_of(s);
+  const uint64_t base = task_ * per_task_;
+  if (!m || m->templates.empty() || !locals_free(*m) || m_.reaches(base))
+    return false;
+  std::vector<OutsideAccess> now;
+  std::vector<TensorShift> shifts;
+  const std::vector<int64_t> vals = vals_;
+  const std::vector<char> defined = defined_;
+  const TaskTemplate *use = nullptr;
+  const std::vector<int64_t> params = param_values(*m);
+  if (light_walk(s, m->shape, now))
+    for (const TaskTemplate &t : m->templates)
+      if (!use && t.per_task == per_task_ && t.params == params &&
+          match_outside(t.outside, now, shifts))
+        use = &t;
+  for (size_t i = 0; use && i < now.size(); ++i)
+    for (const Box &b : now[i].boxes)
+      if (!m_.untouched(now[i].tensor, b))
+        use = nullptr;
+  if (!use) {
+    vals_ = vals;
+    defined_ = defined;
+    return false;
+  }
+  m_.replay(*use->effect, shifts, static_cast<int64_t>(base - use->task * per_task_),
+            static_cast<int64_t>(seq_ - use->seq));
+  const int first_tensor = static_cast<int>(tensors_.size());
+  for (TensorInfo info : use->tensors) {
+    if (info.guard >= use->first_tensor)
+      info.guard += first_tensor - use->first_tensor;
+    if (info.is_barrier)
+      info.bar_base += next_bar_ - use->first_bar;
+    tensors_.push_back(std::move(info));
+  }
+  next_bar_ += use->bars;
+  bars_.resize(next_bar_);
+  seq_ += use->counts.events;
+  stats.events += use->counts.events;
+  stats.accesses += use->counts.accesses;
+  stats.elements += use->counts.elements;
+  ++stats.replayed_tasks;
+  return true;
+}
+
+bool Interpreter::light_walk(const Stmt &s, const TaskShape &shape, std::vector<OutsideAccess> &now) {
+  const Hazard keep = hazard_;
+  try {
+    light_block(s.body, shape, now);
+    return true;
+  } catch (const Stop &) {
+    hazard_ = keep;
+    return false;
+  }
+}
+
+void Interpreter::light_block(const Block &b, const TaskShape &shape, std::vector<OutsideAccess> &now) {
+  for (const StmtP &sp : b) {
+    const Stmt &st = *sp;
+    if (!shape.walk.count(&st))
+      continue;
+    switch (st.kind) {
+    case StmtKind::Let:
+      vals_[st.sym] = eval(st.value, st);
+      defined_[st.sym] = 1;
+      break;
+    case StmtKind::Seq: case StmtKind::Threads: {
+      const int64_t lo = eval(st.value, st), hi = eval(st.hi, st);
+      const int64_t saved = vals_[st.sym];
+      const char saved_def = defined_[st.sym];
+      defined_[st.sym] = 1;
+      for (int64_t i = lo; i < hi; ++i) {
+        vals_[st.sym] = i;
+        light_block(st.body, shape, now);
+      }
+      vals_[st.sym] = saved;
+      defined_[st.sym] = saved_def;
+      break;
+    }
+    case StmtKind::If:
+      light_block(eval(st.value, st) ? st.body : st.else_body, shape, now);
+      break;
+    case StmtKind::Reshape:
+      light_block(st.body, shape, now);
+      break;
+    case StmtKind::Access: {
+      OutsideAccess o;
+      o.stmt = &st;
+      o.tensor = live_tensor(st, st.sym, st.name);
+      if (access_boxes(st, o.tensor, o.boxes))
+        now.push_back(std::move(o));
+      break;
+    }
+    default:
+      break;
+    }
+  }
+}
+
+} // namespace exgc::sync::detail
