@@ -72,15 +72,18 @@ struct FastEngine::State {
   }
 
   // --- Pools.
-  uint32_t new_record() {
-    uint32_t id;
-    if (!rec_free.empty()) {
-      id = rec_free.back();
-      rec_free.pop_back();
-    } else {
-      id = static_cast<uint32_t>(recs.size());
-      recs.emplace_back();
+  // A free slot of `pool` (the last released one), or a new one.
+  template <typename T> static uint32_t take(std::vector<T> &pool, std::vector<uint32_t> &free) {
+    if (free.empty()) {
+      pool.emplace_back();
+      return static_cast<uint32_t>(pool.size() - 1);
     }
+    uint32_t id = free.back();
+    free.pop_back();
+    return id;
+  }
+  uint32_t new_record() {
+    uint32_t id = take(recs, rec_free);
     Record &r = recs[id];
     ++r.gen;
     r.refs = 0;
@@ -104,14 +107,7 @@ struct FastEngine::State {
     --live_records;
   }
   uint32_t new_ar() {
-    uint32_t id;
-    if (!ar_free.empty()) {
-      id = ar_free.back();
-      ar_free.pop_back();
-    } else {
-      id = static_cast<uint32_t>(ars.size());
-      ars.emplace_back();
-    }
+    uint32_t id = take(ars, ar_free);
     ars[id].refs = 0;
     return id;
   }
@@ -165,14 +161,7 @@ struct FastEngine::State {
   bool valid(const Ref &ref) const { return recs[ref.first].gen == ref.second; }
 
   uint32_t new_origin(const Origin &o, QualMask own) {
-    uint32_t id;
-    if (!origin_free.empty()) {
-      id = origin_free.back();
-      origin_free.pop_back();
-    } else {
-      id = static_cast<uint32_t>(origins.size());
-      origins.emplace_back();
-    }
+    uint32_t id = take(origins, origin_free);
     origins[id].origin = o;
     origins[id].own_quals = own;
     origins[id].refs = 0;
@@ -368,6 +357,19 @@ struct FastEngine::State {
     bool from_mutates = true;
   };
 
+  // Keeps (o, p, tid) in `f` when it is a better culprit, as the oracle picks.
+  static void consider(Failure &f, const OriginRec &o, const Part &p, int64_t tid,
+                       ThreadSet &miss, bool from_mutates) {
+    Culprit cand{true, o.origin.seq, tid};
+    if (!cand.better_than(f.best))
+      return;
+    f.best = cand;
+    f.rec = &o;
+    f.part = &p;
+    f.missing = std::move(miss);
+    f.from_mutates = from_mutates;
+  }
+
   // The culprit in AR `a` for access `e`, as the oracle picks it.
   bool check_ar(uint32_t a, const AccessEvent &e, Failure &f) {
     const AR &ar = ars[a];
@@ -385,14 +387,7 @@ struct FastEngine::State {
           ThreadSet miss;
           if (!part_fails(p, c, e.ext, need, e.conv, tid, miss))
             continue;
-          Culprit cand{true, o.origin.seq, tid};
-          if (cand.better_than(f.best)) {
-            f.best = cand;
-            f.rec = &o;
-            f.part = &p;
-            f.missing = std::move(miss);
-            f.from_mutates = pass == 0;
-          }
+          consider(f, o, p, tid, miss, pass == 0);
         }
       }
       if (f.best.found)
@@ -417,13 +412,7 @@ struct FastEngine::State {
           } else if (!part_fails(p, c, q, Temp, false, tid, miss)) {
             continue;
           }
-          Culprit cand{true, o.origin.seq, tid};
-          if (cand.better_than(f.best)) {
-            f.best = cand;
-            f.rec = &o;
-            f.part = &p;
-            f.missing = std::move(miss);
-          }
+          consider(f, o, p, tid, miss, true);
         }
       }
     return f.best.found;

@@ -55,20 +55,14 @@ bool Interpreter::run() {
 }
 
 void Interpreter::fail(const Stmt &s, HazardKind k, const std::string &msg) {
-  hazard_ = Hazard();
-  hazard_.kind = k;
-  hazard_.seq = seq_;
-  hazard_.stmt = &s;
-  hazard_.threads = threads_;
-  hazard_.message = msg;
-  hazard_.iters = iters_;
-  throw Stop();
+  fail_element(s, k, -1, -1, msg);
 }
 
 void Interpreter::fail_element(const Stmt &s, HazardKind k, int t, int64_t lin,
                                const std::string &msg) {
   hazard_ = Hazard();
-  set_element(t, lin);
+  if (t >= 0)
+    set_element(t, lin);
   hazard_.kind = k;
   hazard_.seq = seq_;
   hazard_.stmt = &s;

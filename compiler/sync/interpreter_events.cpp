@@ -329,44 +329,44 @@ void Interpreter::exec_access(const Stmt &s) {
     machine_failed(s);
 }
 
-void Interpreter::exec_arrive(const Stmt &s) {
+int Interpreter::sync_barrier(const Stmt &s, bool await, uint64_t &home_elem) {
   ++seq_;
   ++stats.events;
-  std::vector<uint64_t> &elems = elems_;
-  std::vector<int64_t> &home = home_;
-  elems.clear();
-  int tid = barrier_elems(s, s.bars, elems, &home);
+  if (await)
+    for (const IndexItem &it : s.bars[0].idx)
+      if (!it.is_point())
+        fail(s, HazardKind::InvalidProgram, "an Await names one barrier element; use points");
+  elems_.clear();
+  int tid = barrier_elems(s, s.bars, elems_, &home_);
   const TensorInfo &t = tensors_[tid];
-  uint64_t h = t.bar_base + t.linear(home);
-  barrier_read(s, tid, elems, false);
+  home_elem = t.bar_base + t.linear(home_);
+  barrier_read(s, tid, elems_, await);
+  return tid;
+}
+
+void Interpreter::exec_arrive(const Stmt &s) {
+  uint64_t h;
+  int tid = sync_barrier(s, false, h);
+  const TensorInfo &t = tensors_[tid];
   int64_t k = bars_[h].arrives;
-  m_.arrive(ctx(s), s.l1.full, elems, k);
+  m_.arrive(ctx(s), s.l1.full, elems_, k);
   if (t.decl->one_shot_arrive && k + 1 != 1)
-    fail_element(s, HazardKind::ArrivedTwice, tid, t.linear(home),
+    fail_element(s, HazardKind::ArrivedTwice, tid, t.linear(home_),
                  "one-shot barrier arrived " + std::to_string(k + 1) + " times");
   bars_[h].arrives = k + 1;
 }
 
 void Interpreter::exec_await(const Stmt &s) {
-  ++seq_;
-  ++stats.events;
-  for (const IndexItem &it : s.bars[0].idx)
-    if (!it.is_point())
-      fail(s, HazardKind::InvalidProgram, "an Await names one barrier element; use points");
-  std::vector<uint64_t> &elems = elems_;
-  std::vector<int64_t> &home = home_;
-  elems.clear();
-  int tid = barrier_elems(s, s.bars, elems, &home);
+  uint64_t b;
+  int tid = sync_barrier(s, true, b);
   const TensorInfo &t = tensors_[tid];
-  uint64_t b = t.bar_base + t.linear(home);
-  barrier_read(s, tid, elems, true);
   BarState &st = bars_[b];
   if (t.decl->one_shot_arrive && st.arrives == 0)
-    fail_element(s, HazardKind::NoForwardProgress, tid, t.linear(home),
+    fail_element(s, HazardKind::NoForwardProgress, tid, t.linear(home_),
                  "await before any arrive on a one-shot barrier; in sequential order the "
                  "Arrive must come first");
   if (t.decl->one_shot_await && st.awaits > 0)
-    fail_element(s, HazardKind::AwaitedTwice, tid, t.linear(home),
+    fail_element(s, HazardKind::AwaitedTwice, tid, t.linear(home_),
                  "one-shot-await barrier awaited " + std::to_string(st.awaits + 1) + " times");
   m_.await(ctx(s), b, st.arrives - 1 - s.n, s.l2);
   ++st.awaits;

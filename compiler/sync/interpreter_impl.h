@@ -138,6 +138,9 @@ private:
   // (an unchecked tensor, or empty windows).
   bool access_boxes(const Stmt &s, int tid, std::vector<Box> &boxes);
   void exec_access(const Stmt &s);
+  // An Arrive's or Await's event: its barrier elements (in elems_), home
+  // element and the barrier-word read; returns the barrier's tensor.
+  int sync_barrier(const Stmt &s, bool await, uint64_t &home_elem);
   void exec_arrive(const Stmt &s);
   void exec_await(const Stmt &s);
   void exec_loop(const Stmt &s);
