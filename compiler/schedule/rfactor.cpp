@@ -1,0 +1,100 @@
+// rfactor.cpp - one partial sum per iteration of some loops of a sum --------//
+// rfactor(p, block, iters, name): `block` names `acc = e0; for ...: acc += e`
+// (reduction_support.h). The loops named in `iters` move outermost, in that
+// order, and each of their iterations sums into its own element of a new
+// buffer `name`; the partial sums are then added to acc:
+//   name: T[E1, ..., En]                    (Ek: extent of the k-th loop)
+//   for i1: ... for in: name[i1 - lo1, ...] = 0.0; <other loops>: name[...] += e
+//   acc = e0
+//   for i1': ... for in': acc += name[i1' - lo1, ...]
+// Checked (find_sum): the nest is perfect and rectangular, its innermost body
+// only reduces into acc at one element, and the summands do not read acc, so
+// the result is the same sum taken in another order (real-number `+`, as
+// every reduction rewrite here). `name` and the new iterators (`i'` is named
+// `<i>_s`) must be unused. The copy lives in host memory; use set_memory.
+// Fails when: the block is not such a sum (ReductionShape,
+// ReductionReadsAcc); `iters` names no loop of the nest (RfactorIter) or
+// one twice (RfactorIterTwice); a name is in use (NameInUse).
+#include <map>
+
+#include "compiler/schedule/edit.h"
+#include "compiler/schedule/loop_support.h"
+#include "compiler/schedule/primitives.h"
+#include "compiler/schedule/reduction_support.h"
+
+namespace exgc::schedule {
+
+Value rfactor(Interpreter &in, const CallSite &call) {
+  const Proc &p = call.args[0].proc;
+  SumNest sum = find_sum(in, p, call.args[1], "rfactor", call.loc);
+  const std::string &name = call.args[3].str;
+  std::string loop_names;
+  for (const Stmt &l : sum.loops)
+    loop_names += (loop_names.empty() ? "" : ", ") + l.as<For>()->iter.name;
+  // The chosen loops, in the order given.
+  std::vector<const For *> chosen;
+  for (const Value &v : *call.args[2].list) {
+    const For *hit = nullptr;
+    for (const Stmt &l : sum.loops)
+      if (v.kind == Value::Kind::Str && l.as<For>()->iter.name == v.str)
+        hit = l.as<For>();
+    if (!hit)
+      in.fail(call.loc, DiagKind::RfactorIter, v.to_display(), loop_names);
+    for (const For *c : chosen)
+      if (c == hit)
+        in.fail(call.loc, DiagKind::RfactorIterTwice, v.to_display());
+    chosen.push_back(hit);
+  }
+  if (chosen.empty())
+    in.fail(call.loc, DiagKind::ReductionShape, "rfactor", "at least one loop in 'iters'");
+  std::set<std::string> taken = declared_names(*p);
+  std::vector<std::string> fresh_names{name};
+  for (const For *f : chosen)
+    fresh_names.push_back(f->iter.name + "_s");
+  for (const std::string &n : fresh_names)
+    if (taken.count(n))
+      in.fail(call.loc, DiagKind::NameInUse, n, p->name);
+
+  const SrcLoc loc = call.loc;
+  Sym part = Sym::fresh(name);
+  std::vector<Expr> extents, pidx, sum_idx;
+  std::vector<Sym> sum_iters;
+  for (const For *f : chosen) {
+    extents.push_back(minus_expr(f->hi, f->lo));
+    pidx.push_back(minus_expr(iter_var(f->iter), f->lo));
+    sum_iters.push_back(Sym::fresh(f->iter.name + "_s"));
+    sum_idx.push_back(minus_expr(iter_var(sum_iters.back()), f->lo));
+  }
+  // The summands go to the partial sums; the other loops keep their order.
+  Block inner;
+  for (const Stmt &b : sum.body)
+    inner.push_back(Reduce::make(part, pidx, b.as<Reduce>()->rhs, b->loc));
+  for (size_t k = sum.loops.size(); k-- > 0;) {
+    const For *f = sum.loops[k].as<For>();
+    bool is_chosen = false;
+    for (const For *c : chosen)
+      is_chosen = is_chosen || c == f;
+    if (is_chosen)
+      continue;
+    auto loop = std::make_shared<For>(*f); // keeps its id: cursors follow it
+    loop->body = inner;
+    inner = {Stmt(loop)};
+  }
+  inner.insert(inner.begin(), Assign::make(part, pidx, FloatImm::make(0.0), loc));
+  for (size_t k = chosen.size(); k-- > 0;) {
+    auto loop = std::make_shared<For>(*chosen[k]);
+    loop->body = inner;
+    inner = {Stmt(loop)};
+  }
+  Stmt total = Reduce::make(sum.acc->buf, sum.acc->idx, Read::make(part, sum_idx, sum.type, loc), loc);
+  for (size_t k = chosen.size(); k-- > 0;)
+    total = For::make(sum_iters[k], chosen[k]->lo, chosen[k]->hi, LoopMode{}, {total}, loc);
+  Block out{Alloc::make(part, Type::data(sum.type, extents, Expr(), false, loc), loc)};
+  out.insert(out.end(), inner.begin(), inner.end());
+  out.push_back(sum.init);
+  out.push_back(total);
+  Proc q = replace_stmt(p, sum.loops.front()->id, [](const Stmt &) -> Block { return {}; });
+  return Value::of_proc(replace_stmt(q, sum.init->id, [&](const Stmt &) { return out; }));
+}
+
+} // namespace exgc::schedule
