@@ -2,6 +2,7 @@
 #include "compiler/analysis/solver.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <set>
 
@@ -210,12 +211,25 @@ void IndexSolver::collect_vars(const z3::expr &e, std::vector<z3::expr> &out,
   }
 }
 
+namespace {
+std::atomic<size_t> total_queries{0}, total_hits{0};
+} // namespace
+
+IndexSolver::Totals IndexSolver::totals() {
+  Totals t;
+  t.queries = total_queries.load();
+  t.cache_hits = total_hits.load();
+  return t;
+}
+
 Validity IndexSolver::run(const std::vector<z3::expr> &facts, const std::string &key,
                           Counterexample *cex) {
   ++num_queries_;
+  ++total_queries;
   auto hit = cache_.find(key);
   if (hit != cache_.end()) {
     ++num_hits_;
+    ++total_hits;
     if (cex)
       *cex = hit->second.cex;
     last_reason_ = hit->second.reason;

@@ -91,6 +91,14 @@ public:
   size_t num_queries() const { return num_queries_; }
   size_t num_cache_hits() const { return num_hits_; }
 
+  /// Queries of every IndexSolver of this process so far (exgc --stats):
+  /// `queries` asked, `cache_hits` answered from a solver's cache, the rest
+  /// given to Z3.
+  struct Totals {
+    size_t queries = 0, cache_hits = 0;
+  };
+  static Totals totals();
+
 private:
   struct CacheEntry {
     Validity result;

@@ -64,6 +64,27 @@ bool locate(const ProcNode &p, NodeId node, Located &out) {
   return locate_in(p.body, Stmt(), node, out);
 }
 
+std::vector<Stmt> enclosing_withs(const ProcNode &p, NodeId node) {
+  std::vector<Stmt> out;
+  Located l;
+  while (locate(p, node, l) && l.parent) {
+    if (l.parent.as<With>())
+      out.insert(out.begin(), l.parent);
+    node = l.parent->id;
+  }
+  return out;
+}
+
+std::string context_name(const With &w) {
+  if (!w.ctx)
+    return "";
+  if (const auto *c = w.ctx.as<Call>())
+    return c->func;
+  if (const auto *v = w.ctx.as<Var>())
+    return v->name.name;
+  return "";
+}
+
 Located resolve(Interpreter &in, const Proc &p, const Cursor &c, SrcLoc loc) {
   Located l;
   if (!locate(*p, c.node, l) || l.index + c.count > l.block->size())

@@ -28,6 +28,12 @@ std::vector<const Block *> child_blocks(const Stmt &s);
 /// Finds the statement with id `node` in `p`; false when it is not there.
 bool locate(const ProcNode &p, NodeId node, Located &out);
 
+/// The `with` statements around the statement of id `node` in `p`,
+/// outermost first (empty when it is in none, or not in `p`).
+std::vector<Stmt> enclosing_withs(const ProcNode &p, NodeId node);
+/// The name of a `with` statement's context: `CudaDeviceFunction`, `CudaWarps`.
+std::string context_name(const With &with);
+
 /// The statements a Block cursor covers (one for a Stmt cursor) in `p`;
 /// reports CursorGone at `loc` and aborts when they are not all there.
 Located resolve(Interpreter &in, const Proc &p, const Cursor &c, SrcLoc loc);
