@@ -76,9 +76,7 @@ def main():
                 if best is None or r[0] < best[0]:
                     best = r
             wall, stages, steps = best
-            total = sum(s[0] for s in stages.values())
-            queries = sum(s[1] for s in stages.values())
-            cached = sum(s[2] for s in stages.values())
+            total, queries, cached = stages["total"]
             print("%-24s %6d %8.3fs %9.3fs %9.3fs %9d %8d" % (
                 os.path.basename(f), steps, wall, total, stages.get("schedules", (0,))[0],
                 queries, queries - cached))
