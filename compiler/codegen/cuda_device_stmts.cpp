@@ -301,14 +301,7 @@ void DeviceStmtEmitter::threads_loop(const For *f) {
     tid = names_.take_internal("exg_t");
     w_.line("[[maybe_unused]] const int " + tid + " = " + tid_ + " % " + std::to_string(u) + ";");
   }
-  ex_.env().push();
-  Binding b;
-  b.sym = f->iter;
-  b.type = ValueType::Index;
-  b.ctype = "int64_t";
-  b.expr = it;
-  b.in_device = true;
-  ex_.env().bind(f->iter, b);
+  bind_iterator(f, it, true);
   std::swap(tid, tid_);
   int64_t saved = coll_;
   bool saved_aligned = warp_aligned_;

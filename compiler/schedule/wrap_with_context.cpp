@@ -93,18 +93,9 @@ Value wrap_with_context(Interpreter &in, const CallSite &call) {
   // The with body is a scope: what the block declares ends with it.
   analysis::EffectCollector coll(*p, callee_lookup(in, p));
   analysis::Effects declared = coll.of(stmts), later = coll.of(after);
-  for (uint32_t d : declared.defs) {
-    if (!later.mentioned.count(d))
-      continue;
-    std::string what = "?";
-    for (const Stmt &s : stmts) {
-      if (const auto *a = s.as<Alloc>(); a && a->name.id == d)
-        what = a->name.name;
-      if (const auto *w = s.as<WindowStmt>(); w && w->name.id == d)
-        what = w->name.name;
-    }
-    in.fail(call.loc, DiagKind::ScopeEndsBeforeUse, what);
-  }
+  for (uint32_t d : declared.defs)
+    if (later.mentioned.count(d))
+      in.fail(call.loc, DiagKind::ScopeEndsBeforeUse, declared_name(stmts, d));
 
   Stmt with = With::make(ctx, stmts, call.loc);
   Proc out = p;
