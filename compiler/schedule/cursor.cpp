@@ -64,15 +64,13 @@ bool locate(const ProcNode &p, NodeId node, Located &out) {
   return locate_in(p.body, Stmt(), node, out);
 }
 
-std::vector<Stmt> enclosing_withs(const ProcNode &p, NodeId node) {
-  std::vector<Stmt> out;
-  Located l;
-  while (locate(p, node, l) && l.parent) {
-    if (l.parent.as<With>())
-      out.insert(out.begin(), l.parent);
-    node = l.parent->id;
-  }
-  return out;
+Cursor gap_arg(Interpreter &in, const Proc &p, const Value &v, const char *prim, SrcLoc loc) {
+  if (v.kind != Value::Kind::Cursor ||
+      (v.cursor.kind != Cursor::Kind::GapBefore && v.cursor.kind != Cursor::Kind::GapAfter))
+    in.fail(loc, DiagKind::CursorKindMismatch, "'" + std::string(prim) + "'",
+            "a gap ('c.before()' or 'c.after()')");
+  resolve(in, p, v.cursor, loc);
+  return v.cursor;
 }
 
 std::string context_name(const With &w) {
@@ -84,6 +82,17 @@ std::string context_name(const With &w) {
     return v->name.name;
   return "";
 }
+
+bool in_device_function(const ProcNode &p, NodeId node) {
+  Located l;
+  while (locate(p, node, l) && l.parent) {
+    if (const auto *w = l.parent.as<With>(); w && context_name(*w) == "CudaDeviceFunction")
+      return true;
+    node = l.parent->id;
+  }
+  return false;
+}
+
 
 Located resolve(Interpreter &in, const Proc &p, const Cursor &c, SrcLoc loc) {
   Located l;

@@ -21,11 +21,7 @@ namespace exgc::schedule {
 
 Value insert_fence(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
-  const Value &v = call.args[1];
-  if (v.kind != Value::Kind::Cursor ||
-      (v.cursor.kind != Cursor::Kind::GapBefore && v.cursor.kind != Cursor::Kind::GapAfter))
-    in.fail(call.loc, DiagKind::CursorKindMismatch, "'insert_fence'",
-            "a gap ('c.before()' or 'c.after()')");
+  Cursor gap = gap_arg(in, p, call.args[1], "insert_fence", call.loc);
   std::string tl[2];
   for (int k = 0; k < 2; ++k) {
     const Expr &m = call.args[2 + k].meta;
@@ -34,14 +30,10 @@ Value insert_fence(Interpreter &in, const CallSite &call) {
     if (!name || !analysis::is_sync_timeline(tl[k]))
       in.fail(call.loc, DiagKind::UnknownTimeline, "synchronization", tl[k]);
   }
-  resolve(in, p, v.cursor, call.loc);
-  bool in_device = false;
-  for (const Stmt &w : enclosing_withs(*p, v.cursor.node))
-    in_device |= context_name(*w.as<With>()) == "CudaDeviceFunction";
-  if (!in_device)
+  if (!in_device_function(*p, gap.node))
     in.fail(call.loc, DiagKind::NotInDeviceFunction, "'Fence(" + tl[0] + ", " + tl[1] + ")'");
-  bool before = v.cursor.kind == Cursor::Kind::GapBefore;
-  return Value::of_proc(replace_stmt(p, v.cursor.node, [&](const Stmt &old) -> Block {
+  bool before = gap.kind == Cursor::Kind::GapBefore;
+  return Value::of_proc(replace_stmt(p, gap.node, [&](const Stmt &old) -> Block {
     Stmt fence = Fence::make(tl[0], tl[1], call.loc);
     return before ? Block{fence, old} : Block{old, fence};
   }));

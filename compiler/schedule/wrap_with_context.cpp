@@ -77,9 +77,7 @@ Value wrap_with_context(Interpreter &in, const CallSite &call) {
   Block stmts(first, first + static_cast<long>(c.count));
   Block after(first + static_cast<long>(c.count), l.block->end());
 
-  bool in_device = false;
-  for (const Stmt &w : enclosing_withs(*p, c.node))
-    in_device |= context_name(*w.as<With>()) == "CudaDeviceFunction";
+  bool in_device = in_device_function(*p, c.node);
   if (name == "CudaDeviceFunction") {
     FindsDeviceFunction inner;
     inner.visit(stmts);
