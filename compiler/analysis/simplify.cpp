@@ -21,11 +21,33 @@ int64_t floor_div(int64_t a, int64_t b) {
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
+/// The same control expression: literals, variables (by binding), and the
+/// same operators over the same operands. False when unsure.
+bool same_index(const Expr &a, const Expr &b) {
+  if (a.same_as(b))
+    return true;
+  if (!a || !b || a->kind != b->kind)
+    return false;
+  if (const auto *x = a.as<IntImm>())
+    return x->value == b.as<IntImm>()->value;
+  if (const auto *x = a.as<Var>())
+    return x->name == b.as<Var>()->name;
+  if (const auto *x = a.as<BinOp>()) {
+    const auto *y = b.as<BinOp>();
+    return x->op == y->op && same_index(x->a, y->a) && same_index(x->b, y->b);
+  }
+  if (const auto *x = a.as<UnOp>()) {
+    const auto *y = b.as<UnOp>();
+    return x->op == y->op && same_index(x->a, y->a);
+  }
+  return false;
+}
+
 Expr fold_binop(const BinOp *op, const Expr &self) {
   const Expr &a = op->a, &b = op->b;
   bool control = !is_data(self->type) && (is_control(a->type) || a->type == ValueType::Int) &&
                  (is_control(b->type) || b->type == ValueType::Int);
-  int64_t x, y;
+  int64_t x = 0, y = 0;
   bool ca = int_of(a, x), cb = int_of(b, y);
   if (const auto *ba = a.as<BoolImm>(); ba && (op->op == BinOpKind::And || op->op == BinOpKind::Or)) {
     bool and_ = op->op == BinOpKind::And;
@@ -76,6 +98,13 @@ Expr fold_binop(const BinOp *op, const Expr &self) {
   case BinOpKind::Sub:
     if (cb && y == 0)
       return a;
+    // (e + f) - e and (f + e) - e: what stage_mem's offsets leave.
+    if (const auto *in = a.as<BinOp>(); in && in->op == BinOpKind::Add) {
+      if (same_index(in->a, b))
+        return in->b;
+      if (same_index(in->b, b))
+        return in->a;
+    }
     if (cb) {
       if (const auto *in = a.as<BinOp>(); in && (in->op == BinOpKind::Add || in->op == BinOpKind::Sub)) {
         int64_t c1;

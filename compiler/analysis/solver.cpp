@@ -2,6 +2,7 @@
 #include "compiler/analysis/solver.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <set>
 
@@ -24,7 +25,31 @@ std::string Counterexample::value_of(const std::string &name) const {
   return "";
 }
 
-IndexSolver::IndexSolver(unsigned timeout_ms) : timeout_ms_(timeout_ms) {}
+IndexSolver::IndexSolver(unsigned timeout_ms)
+    : shared_(shared_for(timeout_ms)), ctx_(shared_->ctx), timeout_ms_(timeout_ms) {}
+
+std::shared_ptr<IndexSolver::Shared> IndexSolver::shared_for(unsigned timeout_ms) {
+  // Per thread: Z3 contexts are not thread-safe. Kept alive by the solvers
+  // using it, and by this table for the next one.
+  thread_local std::map<unsigned, std::shared_ptr<Shared>> table;
+  std::shared_ptr<Shared> &s = table[timeout_ms];
+  if (!s)
+    s = std::make_shared<Shared>();
+  return s;
+}
+
+std::unique_ptr<z3::solver> &IndexSolver::solver() {
+  std::unique_ptr<z3::solver> &slot = rlimit_ ? own_solver_ : shared_->solver;
+  if (!slot) {
+    slot = std::make_unique<z3::solver>(ctx_);
+    z3::params p(ctx_);
+    p.set("timeout", timeout_ms_);
+    if (rlimit_)
+      p.set("rlimit", rlimit_);
+    slot->set(p);
+  }
+  return slot;
+}
 
 z3::expr IndexSolver::var(const Sym &s) {
   std::string key = s.name + "!" + std::to_string(s.id);
@@ -210,12 +235,25 @@ void IndexSolver::collect_vars(const z3::expr &e, std::vector<z3::expr> &out,
   }
 }
 
+namespace {
+std::atomic<size_t> total_queries{0}, total_hits{0};
+} // namespace
+
+IndexSolver::Totals IndexSolver::totals() {
+  Totals t;
+  t.queries = total_queries.load();
+  t.cache_hits = total_hits.load();
+  return t;
+}
+
 Validity IndexSolver::run(const std::vector<z3::expr> &facts, const std::string &key,
                           Counterexample *cex) {
   ++num_queries_;
+  ++total_queries;
   auto hit = cache_.find(key);
   if (hit != cache_.end()) {
     ++num_hits_;
+    ++total_hits;
     if (cex)
       *cex = hit->second.cex;
     last_reason_ = hit->second.reason;
@@ -223,16 +261,21 @@ Validity IndexSolver::run(const std::vector<z3::expr> &facts, const std::string 
   }
   // One incremental solver per context: creating a solver per query costs
   // more than most of the queries themselves.
-  if (!solver_) {
-    solver_ = std::make_unique<z3::solver>(ctx_);
-    z3::params p(ctx_);
-    p.set("timeout", timeout_ms_);
-    if (rlimit_)
-      p.set("rlimit", rlimit_);
-    solver_->set(p);
-  }
-  z3::solver &s = *solver_;
-  s.push();
+  std::unique_ptr<z3::solver> &slot = solver();
+  z3::solver &s = *slot;
+  // The solver may be shared: whatever happens, the query's facts go (or,
+  // should Z3 fail to pop them, the solver with them).
+  struct Frame {
+    std::unique_ptr<z3::solver> &slot;
+    explicit Frame(std::unique_ptr<z3::solver> &x) : slot(x) { slot->push(); }
+    ~Frame() {
+      try {
+        slot->pop();
+      } catch (...) {
+        slot.reset();
+      }
+    }
+  } frame(slot);
   for (const z3::expr &f : facts)
     s.add(f);
   CacheEntry entry{Validity::Unknown, {}, ""};
@@ -289,7 +332,6 @@ Validity IndexSolver::run(const std::vector<z3::expr> &facts, const std::string 
   } else if (entry.reason.empty()) {
     entry.reason = s.reason_unknown();
   }
-  s.pop();
   last_reason_ = entry.reason;
   if (cex)
     *cex = entry.cex;

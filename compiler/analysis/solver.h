@@ -51,7 +51,7 @@ public:
   /// Tests use a tiny one to see how an Unknown answer is reported.
   void set_rlimit(unsigned rlimit) {
     rlimit_ = rlimit;
-    solver_.reset();
+    own_solver_.reset();
   }
 
   /// The integer variable of binding `s` (shown as `s.name` in counterexamples).
@@ -91,6 +91,14 @@ public:
   size_t num_queries() const { return num_queries_; }
   size_t num_cache_hits() const { return num_hits_; }
 
+  /// Queries of every IndexSolver of this process so far (exgc --stats):
+  /// `queries` asked, `cache_hits` answered from a solver's cache, the rest
+  /// given to Z3.
+  struct Totals {
+    size_t queries = 0, cache_hits = 0;
+  };
+  static Totals totals();
+
 private:
   struct CacheEntry {
     Validity result;
@@ -100,8 +108,21 @@ private:
   Validity run(const std::vector<z3::expr> &facts, const std::string &key, Counterexample *cex);
   void collect_vars(const z3::expr &e, std::vector<z3::expr> &out, std::vector<unsigned> &seen);
 
-  z3::context ctx_;
-  std::unique_ptr<z3::solver> solver_;
+  /// A Z3 context and incremental solver, shared by the IndexSolvers of a
+  /// thread that have the same timeout and no rlimit: making a context and
+  /// a solver costs more than most queries, and every primitive step makes
+  /// an IndexSolver. Queries stay independent (push, add, check, pop).
+  struct Shared {
+    z3::context ctx;
+    std::unique_ptr<z3::solver> solver;
+  };
+  static std::shared_ptr<Shared> shared_for(unsigned timeout_ms);
+  /// The solver queries go to (made on first use).
+  std::unique_ptr<z3::solver> &solver();
+
+  std::shared_ptr<Shared> shared_;
+  z3::context &ctx_;
+  std::unique_ptr<z3::solver> own_solver_; // with an rlimit: not shared
   unsigned timeout_ms_;
   unsigned rlimit_ = 0;
   std::map<std::pair<uint32_t, std::string>, std::vector<z3::expr>> bound_;

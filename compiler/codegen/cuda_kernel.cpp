@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "compiler/codegen/cuda_device_stmts.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 
@@ -15,6 +16,10 @@ const analysis::MemoryInfo *memory_of(const Binding &b) {
 }
 
 namespace {
+
+/// What a kernel may declare in static `__shared__` arrays (48 KiB; more
+/// needs dynamic shared memory and an opt-in the backend does not make yet).
+constexpr int64_t kMaxStaticShared = 48 * 1024;
 
 struct DeviceConfig {
   int64_t block_dim = 0;
@@ -58,28 +63,6 @@ bool parse_config(const With *w, DiagEngine &diag, DeviceConfig &cfg) {
   return true;
 }
 
-/// Threads in a collective unit: `cuda_thread`, `cuda_warp`, `cuda_warpgroup`,
-/// and `k * U` of them; false for any other unit.
-bool unit_threads(const Expr &u, int64_t &out) {
-  if (const auto *v = u.as<Var>()) {
-    const std::string &n = v->name.name;
-    out = n == "cuda_thread" ? 1 : n == "cuda_warp" ? 32 : n == "cuda_warpgroup" ? 128 : 0;
-    return out != 0;
-  }
-  const auto *m = u.as<BinOp>();
-  int64_t k, inner;
-  if (!m || m->op != BinOpKind::Mul)
-    return false;
-  if ((const_int(m->a, k) && unit_threads(m->b, inner)) ||
-      (const_int(m->b, k) && unit_threads(m->a, inner))) {
-    if (k < 1 || k > 1024)
-      return false;
-    out = k * inner;
-    return true;
-  }
-  return false;
-}
-
 /// Syms used by an expression.
 class SymFinder : public IRVisitor {
 public:
@@ -87,181 +70,6 @@ public:
 
 protected:
   void visit_node(const Var *op) override { syms.push_back(op->name); }
-};
-
-/// Statements of a kernel. The current collective is a contiguous range of
-/// `coll_` threads; `tid_` is the C name of a thread's index in it.
-class DeviceStmtEmitter : public StmtEmitter {
-public:
-  DeviceStmtEmitter(ExprEmitter &ex, Writer &w, NameScope &names, Effects &fx,
-                    const ProcNode &proc, int64_t coll, std::string tid)
-      : StmtEmitter(ex, w, names, fx, proc), coll_(coll), tid_(std::move(tid)) {}
-
-protected:
-  void emit_store(const Stmt &s, const Sym &buf, const std::vector<Expr> &idx, const Expr &rhs,
-                  bool reduce) override {
-    if (coll_ > 1) {
-      ok_ = false;
-      ex_.diag().report(s->loc, DiagKind::CollectiveWrite, buf.name, coll_);
-      return;
-    }
-    StmtEmitter::emit_store(s, buf, idx, rhs, reduce);
-  }
-
-  void emit_alloc(const Alloc *a) override {
-    const Type &t = a->type;
-    if (t.kind == Type::Kind::Barrier)
-      return void(fail(a->loc, "'barrier' allocations"));
-    Binding b;
-    b.sym = a->name;
-    b.mem = t.mem;
-    b.decl_loc = a->loc;
-    b.in_device = true;
-    const analysis::MemoryInfo *m = memory_of(b);
-    std::string mname = m ? m->name : analysis::memory_name(t.mem);
-    if (m && m->space == analysis::MemSpace::Host) {
-      ok_ = false;
-      ex_.diag().report(a->loc, DiagKind::DeviceAccessesHostMemory, a->name.name, mname);
-      return;
-    }
-    if (!m || mname != "CudaRmem")
-      return void(fail(t.mem ? t.mem->loc : a->loc, "'" + mname + "'"));
-    b.type = t.scalar;
-    b.ctype = c_type(t.scalar);
-    if (b.ctype.empty())
-      return void(fail(t.loc.valid() ? t.loc : a->loc,
-                       std::string("element type '") + value_type_name(t.scalar) + "'"));
-    std::string name = names_.take(a->name.name);
-    b.expr = name;
-    if (!t.is_tensor()) {
-      w_.line(b.ctype + " " + name + " = 0;");
-      b.writable = true;
-      ex_.env().bind(a->name, b);
-      return;
-    }
-    // Bound even when rejected, so later uses of the name report nothing more.
-    b.kind = Binding::Kind::View;
-    b.dense = true;
-    int64_t count = 1;
-    for (const Expr &e : t.shape) {
-      int64_t c;
-      if (!const_int(e, c) || c < 1 || count * c > 65536) {
-        ok_ = false;
-        ex_.diag().report(e->loc.valid() ? e->loc : a->loc, DiagKind::RegisterShapeNotConstant,
-                          a->name.name);
-        b.strides.assign(t.shape.size(), "0");
-        ex_.env().bind(a->name, b);
-        return;
-      }
-      count *= c;
-    }
-    w_.line(b.ctype + " " + name + "[" + std::to_string(count) + "] = {};");
-    b.strides = dense_strides(t.shape, ex_);
-    ex_.env().bind(a->name, b);
-  }
-
-  void emit_window(const WindowStmt *w) override {
-    if (w->mem)
-      return void(fail(w->mem->loc, "'" + analysis::memory_name(w->mem) + "' windows"));
-    StmtEmitter::emit_window(w);
-  }
-
-  void emit_for(const For *f) override {
-    const std::string &mode = f->mode.name;
-    if (mode == "seq") {
-      std::string pragma;
-      if (const Expr *u = f->mode.kwarg("unroll")) {
-        int64_t k;
-        if (!*u || !const_int(*u, k) || k < 0)
-          return void(fail(*u ? (*u)->loc : f->loc, "a non-constant 'unroll'"));
-        pragma = k == 0 ? "#pragma unroll" : "#pragma unroll " + std::to_string(k);
-      }
-      return seq_for(f, pragma);
-    }
-    if (mode == "cuda_threads")
-      return threads_loop(f);
-    if (mode == "cuda_tasks") {
-      ok_ = false;
-      ex_.diag().report(f->loc, DiagKind::TaskNestShape,
-                        "'cuda_tasks' loop '" + f->iter.name + "' inside a task");
-      return;
-    }
-    fail(f->loc, "'" + mode + "' loops");
-  }
-
-  void threads_loop(const For *f) {
-    int64_t lo, hi, u = 1;
-    if (!const_int(f->lo, lo) || !const_int(f->hi, hi)) {
-      ok_ = false;
-      ex_.diag().report(f->loc, DiagKind::ThreadsLoopNotConstant, f->iter.name);
-      return;
-    }
-    if (const Expr *unit = f->mode.kwarg("unit"))
-      if (!*unit || !unit_threads(*unit, u))
-        return void(fail(*unit ? (*unit)->loc : f->loc,
-                         "the unit '" + (*unit ? print_expr(*unit) : std::string()) + "'"));
-    int64_t n = hi - lo;
-    w_.line("// for " + f->iter.name + " in cuda_threads(" + std::to_string(lo) + ", " +
-            std::to_string(hi) + ", unit=" + std::to_string(u) + " threads)");
-    if (n <= 0)
-      return; // no iteration: no thread runs the body
-    if (n * u > coll_) {
-      ok_ = false;
-      ex_.diag().report(f->loc, DiagKind::ThreadsExceedCollective, f->iter.name, n * u, coll_);
-      return;
-    }
-    w_.open(n * u < coll_ ? "if (" + tid_ + " < " + std::to_string(n * u) + ")" : "");
-    std::string it = names_.take(f->iter.name);
-    w_.line("[[maybe_unused]] const int64_t " + it + " = " + (lo ? std::to_string(lo) + " + " : "") + tid_ +
-            (u > 1 ? " / " + std::to_string(u) : "") + ";");
-    std::string tid = tid_;
-    if (u == 1) {
-      tid = "0"; // one thread: the only index in its collective
-    } else if (u < coll_) {
-      tid = names_.take_internal("exg_t");
-      w_.line("[[maybe_unused]] const int " + tid + " = " + tid_ + " % " + std::to_string(u) +
-              ";");
-    }
-    ex_.env().push();
-    Binding b;
-    b.sym = f->iter;
-    b.type = ValueType::Index;
-    b.ctype = "int64_t";
-    b.expr = it;
-    b.in_device = true;
-    ex_.env().bind(f->iter, b);
-    std::swap(tid, tid_);
-    int64_t saved = coll_;
-    coll_ = u;
-    block(f->body);
-    coll_ = saved;
-    std::swap(tid, tid_);
-    ex_.env().pop();
-    w_.close();
-  }
-
-  void emit_call(const CallStmt *c) override {
-    fail(c->loc, "the call of '" + c->callee + "' in device code");
-  }
-  void emit_with(const With *w) override {
-    const auto *c = w->ctx.as<Call>();
-    std::string name = c ? c->func : w->ctx ? print_expr(w->ctx) : "with";
-    if (name == "CudaDeviceFunction") {
-      ok_ = false;
-      ex_.diag().report(w->loc, DiagKind::DeviceFunctionNested);
-      return;
-    }
-    fail(w->loc, "'" + name + "'");
-  }
-  void emit_sync(const Stmt &s) override {
-    const char *what = s.as<Fence>() ? "'Fence'" : s.as<Arrive>() ? "'Arrive'" : "'Await'";
-    fail(s->loc, what);
-  }
-  std::string status_check(const std::string &call) override { return call + ";"; }
-
-private:
-  int64_t coll_;
-  std::string tid_;
 };
 
 } // namespace
@@ -414,11 +222,14 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
     }
     kenv.bind(tasks[k]->iter, b);
   }
-  DeviceStmtEmitter de(kx, kbody, knames, ctx.fx, ctx.proc, cfg.block_dim, tid);
+  DeviceStmtEmitter de(kx, kbody, knames, ctx.fx, ctx.proc, cfg.block_dim, tid,
+                       distributed_dims(*body));
   de.block(*body);
   kbody.close();
   if (!de.ok() || kx.failed())
     return false;
+  if (de.shared_bytes() > kMaxStaticShared)
+    return diag.report(w->loc, DiagKind::SharedMemoryTooLarge, de.shared_bytes(), kMaxStaticShared);
 
   std::string params, args;
   for (const std::string &p : kparams)

@@ -1,9 +1,9 @@
 // cuda_kernel.h - one `with CudaDeviceFunction` as a persistent kernel -----//
 // Owns: the translation of a device function: the kernel (its parameters are
 // the host values and device pointers its body uses, captured by value), the
-// persistent task loop over the `cuda_tasks` nest, `cuda_threads` loops as
-// guarded thread-index arithmetic over contiguous thread ranges, register
-// allocations, and the host code that sizes the grid and launches it.
+// persistent task loop over the `cuda_tasks` nest, the task body (its
+// statements are cuda_device_stmts.h's), and the host code that sizes the
+// grid and launches it.
 // Called by the CUDA host emitter (cuda_backend.cpp) at the `with` statement.
 #pragma once
 #include <string>

@@ -20,9 +20,9 @@ std::string offset(const Binding &view, const std::vector<std::string> &idx) {
   std::string off;
   for (size_t d = 0; d < idx.size() && d < view.strides.size(); ++d) {
     const std::string &i = idx[d];
-    if (i == "0")
-      continue;
     const std::string &s = view.strides[d];
+    if (i == "0" || s == "0")
+      continue;
     std::string term = s == "1" ? i : paren(i) + " * " + paren(s);
     off = off.empty() ? term : off + " + " + term;
   }

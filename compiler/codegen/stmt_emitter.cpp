@@ -138,20 +138,25 @@ void StmtEmitter::emit_window(const WindowStmt *w) {
   ex_.env().bind(w->name, v);
 }
 
+void StmtEmitter::bind_iterator(const For *f, const std::string &c_name, bool in_device) {
+  ex_.env().push();
+  Binding b;
+  b.sym = f->iter;
+  b.type = ValueType::Index;
+  b.ctype = "int64_t";
+  b.expr = c_name;
+  b.decl_loc = f->loc;
+  b.in_device = in_device;
+  ex_.env().bind(f->iter, b);
+}
+
 void StmtEmitter::seq_for(const For *f, const std::string &pragma) {
   std::string lo = ex_.ctrl(f->lo), hi = ex_.ctrl(f->hi);
   std::string it = names_.take(f->iter.name);
   if (!pragma.empty())
     w_.line(pragma);
   w_.open("for (int64_t " + it + " = " + lo + "; " + it + " < " + hi + "; ++" + it + ")");
-  ex_.env().push();
-  Binding b;
-  b.sym = f->iter;
-  b.type = ValueType::Index;
-  b.ctype = "int64_t";
-  b.expr = it;
-  b.decl_loc = f->loc;
-  ex_.env().bind(f->iter, b);
+  bind_iterator(f, it, false);
   block(f->body);
   ex_.env().pop();
   w_.close();

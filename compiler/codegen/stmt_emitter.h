@@ -69,6 +69,9 @@ protected:
 
   /// `for (int64_t i = lo; i < hi; ++i)` preceded by `pragma` when given.
   void seq_for(const For *f, const std::string &pragma);
+  /// Binds loop `f`'s iterator to the int64_t named `c_name` in a new scope
+  /// (the caller pops it after the body).
+  void bind_iterator(const For *f, const std::string &c_name, bool in_device);
   /// A local (host-style) allocation: scalars and small constant tensors on
   /// the stack, others in a std::vector.
   void host_alloc(const Alloc *a);

@@ -64,6 +64,36 @@ bool locate(const ProcNode &p, NodeId node, Located &out) {
   return locate_in(p.body, Stmt(), node, out);
 }
 
+Cursor gap_arg(Interpreter &in, const Proc &p, const Value &v, const char *prim, SrcLoc loc) {
+  if (v.kind != Value::Kind::Cursor ||
+      (v.cursor.kind != Cursor::Kind::GapBefore && v.cursor.kind != Cursor::Kind::GapAfter))
+    in.fail(loc, DiagKind::CursorKindMismatch, "'" + std::string(prim) + "'",
+            "a gap ('c.before()' or 'c.after()')");
+  resolve(in, p, v.cursor, loc);
+  return v.cursor;
+}
+
+std::string context_name(const With &w) {
+  if (!w.ctx)
+    return "";
+  if (const auto *c = w.ctx.as<Call>())
+    return c->func;
+  if (const auto *v = w.ctx.as<Var>())
+    return v->name.name;
+  return "";
+}
+
+bool in_device_function(const ProcNode &p, NodeId node) {
+  Located l;
+  while (locate(p, node, l) && l.parent) {
+    if (const auto *w = l.parent.as<With>(); w && context_name(*w) == "CudaDeviceFunction")
+      return true;
+    node = l.parent->id;
+  }
+  return false;
+}
+
+
 Located resolve(Interpreter &in, const Proc &p, const Cursor &c, SrcLoc loc) {
   Located l;
   if (!locate(*p, c.node, l) || l.index + c.count > l.block->size())

@@ -28,6 +28,16 @@ std::vector<const Block *> child_blocks(const Stmt &s);
 /// Finds the statement with id `node` in `p`; false when it is not there.
 bool locate(const ProcNode &p, NodeId node, Located &out);
 
+/// The gap cursor (`c.before()`, `c.after()`) argument `v` of primitive
+/// `prim`, resolved in `p`; reports CursorKindMismatch or CursorGone at `loc`
+/// and aborts when it is not one.
+Cursor gap_arg(Interpreter &in, const Proc &p, const Value &v, const char *prim, SrcLoc loc);
+/// Whether the statement of id `node` is inside a `with CudaDeviceFunction`
+/// of `p` (device code).
+bool in_device_function(const ProcNode &p, NodeId node);
+/// The name of a `with` statement's context: `CudaDeviceFunction`, `CudaWarps`.
+std::string context_name(const With &with);
+
 /// The statements a Block cursor covers (one for a Stmt cursor) in `p`;
 /// reports CursorGone at `loc` and aborts when they are not all there.
 Located resolve(Interpreter &in, const Proc &p, const Cursor &c, SrcLoc loc);

@@ -40,16 +40,8 @@ Proc split_once(Interpreter &in, const Proc &p, const Located &l, size_t k, SrcL
   analysis::EffectCollector coll(*p, callee_lookup(in, p));
   analysis::Effects e1 = coll.of(s1), e2 = coll.of(s2);
   for (uint32_t d : e1.defs)
-    if (e2.mentioned.count(d)) {
-      std::string name = "?";
-      for (const Stmt &s : s1) {
-        if (const auto *a = s.as<Alloc>(); a && a->name.id == d)
-          name = a->name.name;
-        if (const auto *w = s.as<WindowStmt>(); w && w->name.id == d)
-          name = w->name.name;
-      }
-      in.fail(loc, DiagKind::FissionAllocUsedAcross, name);
-    }
+    if (e2.mentioned.count(d))
+      in.fail(loc, DiagKind::FissionAllocUsedAcross, declared_name(s1, d));
   analysis::IndexSolver solver;
   analysis::DependenceAnalyzer dep(solver);
   analysis::Conflict c;

@@ -190,6 +190,16 @@ std::set<std::string> declared_names(const ProcNode &p) {
   return out;
 }
 
+std::string declared_name(const Block &stmts, uint32_t id) {
+  for (const Stmt &s : stmts) {
+    if (const auto *a = s.as<Alloc>(); a && a->name.id == id)
+      return a->name.name;
+    if (const auto *w = s.as<WindowStmt>(); w && w->name.id == id)
+      return w->name.name;
+  }
+  return "?";
+}
+
 analysis::CalleeLookup callee_lookup(Interpreter &in, const Proc &p) {
   const Program *prog = &in.program();
   const ProcNode *caller = p.get();

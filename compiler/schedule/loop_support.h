@@ -27,6 +27,9 @@ Block copy_block(const Block &b, const std::map<uint32_t, Expr> &vars, bool fres
 /// Every name `p` declares: arguments, allocations, windows, loop iterators.
 std::set<std::string> declared_names(const ProcNode &p);
 
+/// The name `stmts` declare (directly: an allocation or a window) for the
+/// binding of id `id`, "?" when none does.
+std::string declared_name(const Block &stmts, uint32_t id);
 /// Looks callees up in the program, as seen from `p`.
 analysis::CalleeLookup callee_lookup(Interpreter &in, const Proc &p);
 

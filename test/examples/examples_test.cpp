@@ -17,6 +17,7 @@ int saxpy(int64_t n, float a, const float *x, float *y);
 int vector_copy(int64_t n, const float *A, float *B);
 int matmul(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 int gemm_naive(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
+int gemm_sm80(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 }
 
 namespace {
@@ -125,6 +126,32 @@ TEST(GemmNaive, RejectsSizesThatAreNotTileMultiples) {
   EXPECT_EQ(gemm_naive(24, 16, 8, A.data(), B.data(), C.data()), 12); // assert M % 16 == 0 (line 12)
   EXPECT_EQ(gemm_naive(16, 24, 8, A.data(), B.data(), C.data()), 13); // assert N % 16 == 0 (line 13)
   EXPECT_EQ(C, std::vector<float>(24 * 16, 1.0f));
+}
+
+// The scheduled tiled GEMM adds the products of each element in the order of
+// the textbook loop (k ascending), so it matches examples/matmul.exg exactly.
+class GemmSm80Test : public ::testing::TestWithParam<MatSizes> {};
+
+TEST_P(GemmSm80Test, MatchesMatmul) {
+  MatSizes s = GetParam();
+  std::vector<float> A = random_vector(s.M * s.K, 9), B = random_vector(s.K * s.N, 10);
+  std::vector<float> C(s.M * s.N, -5.0f), want(s.M * s.N, 7.0f);
+  ASSERT_EQ(gemm_sm80(s.M, s.N, s.K, A.data(), B.data(), C.data()), 0);
+  ASSERT_EQ(matmul(s.M, s.N, s.K, A.data(), B.data(), want.data()), 0);
+  EXPECT_EQ(C, want);
+  expect_close(C, reference_matmul(s, A, B), s.K);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GemmSm80Test,
+                         ::testing::Values(MatSizes{64, 64, 16}, MatSizes{128, 64, 48},
+                                           MatSizes{64, 192, 32}));
+
+TEST(GemmSm80, RejectsSizesThatAreNotTileMultiples) {
+  std::vector<float> A(96 * 32), B(32 * 96), C(96 * 96, 1.0f);
+  EXPECT_EQ(gemm_sm80(96, 64, 16, A.data(), B.data(), C.data()), 21); // assert M % 64 == 0
+  EXPECT_EQ(gemm_sm80(64, 96, 16, A.data(), B.data(), C.data()), 22); // assert N % 64 == 0
+  EXPECT_EQ(gemm_sm80(64, 64, 24, A.data(), B.data(), C.data()), 23); // assert K % 16 == 0
+  EXPECT_EQ(C, std::vector<float>(96 * 96, 1.0f));
 }
 
 } // namespace

@@ -7,6 +7,8 @@
 // stage that reported an error and renders everything at the end.
 #include "tools/exgc/driver.h"
 
+#include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -14,6 +16,7 @@
 
 #include "compiler/codegen/cpp_backend.h"
 #include "compiler/codegen/cuda_backend.h"
+#include "compiler/analysis/solver.h"
 #include "compiler/codegen/difftest.h"
 #include "compiler/frontend/load.h"
 #include "compiler/frontend/typecheck.h"
@@ -29,6 +32,53 @@ std::string runtime_include_dir() { return std::string(EXGC_SOURCE_DIR) + "/runt
 std::string default_stdlib_dir() { return std::string(EXGC_SOURCE_DIR) + "/stdlib"; }
 
 namespace {
+
+/// --print-stats: wall time of each stage, primitive steps, solver queries.
+class Stats {
+public:
+  using Clock = std::chrono::steady_clock;
+  /// Ends the current stage (begun at construction or the previous call).
+  void stage(const char *name) {
+    Clock::time_point now = Clock::now();
+    analysis::IndexSolver::Totals t = analysis::IndexSolver::totals();
+    stages_.push_back({name, std::chrono::duration<double>(now - last_).count(),
+                       t.queries - queries_.queries, t.cache_hits - queries_.cache_hits});
+    last_ = now;
+    queries_ = t;
+  }
+  size_t steps = 0;
+  void print(std::ostream &os) const {
+    Stage total{"total", 0, 0, 0};
+    os << "exgc stats (wall seconds; solver queries, and how many a cache answered):\n";
+    for (const Stage &s : stages_) {
+      std::string extra;
+      if (std::string(s.name) == "schedules")
+        extra = " (" + std::to_string(steps) + " primitive steps)";
+      line(os, s, extra);
+      total.seconds += s.seconds;
+      total.queries += s.queries;
+      total.hits += s.hits;
+    }
+    line(os, total, "");
+  }
+
+private:
+  struct Stage {
+    const char *name;
+    double seconds;
+    size_t queries, hits;
+  };
+  static void line(std::ostream &os, const Stage &s, const std::string &extra) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "  %-22s %8.4f s %8zu queries %8zu cached", s.name, s.seconds,
+                  s.queries, s.hits);
+    os << buf << extra << "\n";
+  }
+
+  std::vector<Stage> stages_;
+  Clock::time_point last_ = Clock::now();
+  analysis::IndexSolver::Totals queries_ = analysis::IndexSolver::totals();
+};
 
 /// `dir/name.exg` -> `name` + ext, in the current directory.
 std::string derived_output(const std::string &input, const std::string &ext) {
@@ -113,9 +163,12 @@ bool select_procs(const Program &prog, const DriverOptions &opts, DiagEngine &di
 /// proc of the schedule's name, so later stages see it like any other proc.
 /// With `cases`, also lists each schedule (input -> result) and each of its
 /// primitive steps (input -> output) for --emit=difftest.
-bool run_schedules(Program &prog, DiagEngine &diag, std::vector<DiffCase> *cases) {
+bool run_schedules(Program &prog, DiagEngine &diag, std::vector<DiffCase> *cases, Stats &stats) {
   schedule::Interpreter interp(prog, diag);
-  if (!interp.run_all() || diag.has_errors())
+  bool ran = interp.run_all();
+  stats.steps = interp.steps().size();
+  stats.stage("schedules");
+  if (!ran || diag.has_errors())
     return false;
   if (cases) {
     for (const auto &[name, proc] : interp.results())
@@ -138,6 +191,7 @@ bool run_schedules(Program &prog, DiagEngine &diag, std::vector<DiffCase> *cases
       diag.at(i).notes.push_back({proc->loc, "in proc '" + name + "', the result of schedule '" +
                                                  name + "'"});
   }
+  stats.stage("re-check of results");
   if (!ok)
     return false;
   LoadedModule &main = prog.main_loaded();
@@ -163,11 +217,12 @@ void warn_unverified(const Program &prog, const std::vector<Proc> &procs, DiagEn
       diag.report(c->loc, DiagKind::CheckNotRun, c->proc);
 }
 
-int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag) {
+int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag, Stats &stats) {
   LoadOptions lo;
   lo.include_dirs = opts.include_dirs;
   lo.stdlib_dir = opts.stdlib_dir.empty() ? default_stdlib_dir() : opts.stdlib_dir;
   std::unique_ptr<Program> prog = load_program(opts.input, lo, sources, diag);
+  stats.stage("load");
   if (!prog || diag.has_errors())
     return 1;
 
@@ -176,14 +231,18 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag)
     return write_file(out, print_module(prog->main()), diag) ? 0 : 1;
   }
 
-  if (!typecheck(*prog, diag) || diag.has_errors())
+  bool typed = typecheck(*prog, diag);
+  stats.stage("typecheck");
+  if (!typed || diag.has_errors())
     return 1;
   std::vector<DiffCase> cases;
-  if (!run_schedules(*prog, diag, opts.emit == EmitKind::Difftest ? &cases : nullptr))
+  if (!run_schedules(*prog, diag, opts.emit == EmitKind::Difftest ? &cases : nullptr, stats))
     return 1;
   if (opts.emit == EmitKind::Difftest) {
     std::ostringstream cpp;
-    if (!emit_difftest(*prog, cases, cpp, diag))
+    bool emitted = emit_difftest(*prog, cases, cpp, diag);
+    stats.stage("difftest generation");
+    if (!emitted)
       return 1;
     std::string out = opts.output.empty() ? derived_output(opts.input, "_difftest.cpp") : opts.output;
     return write_file(out, cpp.str(), diag) ? 0 : 1;
@@ -196,7 +255,9 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag)
 
   if (opts.emit == EmitKind::Cpp) {
     std::ostringstream cpp;
-    if (!emit_cpp(*prog, procs, cpp, diag))
+    bool emitted = emit_cpp(*prog, procs, cpp, diag);
+    stats.stage("C++ code generation");
+    if (!emitted)
       return 1;
     std::string out = opts.output.empty() ? derived_output(opts.input, ".cpp") : opts.output;
     return write_file(out, cpp.str(), diag) ? 0 : 1;
@@ -206,11 +267,14 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag)
   std::string h_path = header_path_for(cu_path);
   std::string h_name = h_path.substr(h_path.find_last_of('/') + 1);
   std::ostringstream cu, h;
-  if (!emit_cuda(*prog, procs, h_name, cu, h, diag))
+  bool emitted = emit_cuda(*prog, procs, h_name, cu, h, diag);
+  stats.stage("CUDA code generation");
+  if (!emitted)
     return 1;
   warn_unverified(*prog, procs, diag);
   if (!write_file(cu_path, cu.str(), diag) || !write_file(h_path, h.str(), diag))
     return 1;
+  stats.stage("writing files");
   return 0;
 }
 
@@ -220,8 +284,9 @@ int run_driver(const DriverOptions &opts) {
   SourceManager sources;
   DiagEngine diag(sources);
   int rc;
+  Stats stats;
   try {
-    rc = compile(opts, sources, diag);
+    rc = compile(opts, sources, diag, stats);
   } catch (const InternalError &e) {
     diag.report(SrcLoc{}, DiagKind::InternalFailure, "compiling '" + opts.input + "'", e.what());
     rc = 3;
@@ -235,6 +300,8 @@ int run_driver(const DriverOptions &opts) {
     diag.render_json(std::cerr);
   else
     diag.render_text(std::cerr, opts.show_diag_kind);
+  if (opts.stats)
+    stats.print(std::cerr);
   return rc;
 }
 

@@ -20,6 +20,7 @@ struct DriverOptions {
   std::string stdlib_dir;
   DiagFormat diag_format = DiagFormat::Text;
   bool show_diag_kind = false;
+  bool stats = false; // --print-stats: time per stage and solver queries on stderr
 };
 
 int run_driver(const DriverOptions &opts);

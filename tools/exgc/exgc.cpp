@@ -48,6 +48,10 @@ cl::opt<exgc::DiagFormat> Diagnostics(
 cl::opt<bool> PrintIncludeDir("print-include-dir",
                               cl::desc("Print the directory of exgc's runtime headers and exit"),
                               cl::cat(Category));
+cl::opt<bool> Stats("print-stats",
+                    cl::desc("Print the time of each stage and the number of solver queries "
+                             "to standard error"),
+                    cl::cat(Category));
 cl::opt<bool> ShowDiagKind("show-diag-kind", cl::desc("Append [Kind] to each diagnostic (tests)"),
                            cl::Hidden, cl::cat(Category));
 
@@ -96,6 +100,7 @@ int main(int argc, char **argv) {
   job.opts.stdlib_dir = StdlibDir;
   job.opts.diag_format = Diagnostics;
   job.opts.show_diag_kind = ShowDiagKind;
+  job.opts.stats = Stats;
 
   // Deeply nested input (long operator chains) recurses deeply in every tree
   // walk; a large stack keeps that a non-event instead of a crash. The

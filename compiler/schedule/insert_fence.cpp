@@ -1,0 +1,42 @@
+// insert_fence.cpp - add a Fence at a gap in device code -----------------------//
+// insert_fence(p, gap, L1, L2): `Fence(L1, L2)` at `gap`, a cursor made with
+// `c.before()` or `c.after()`. The fence orders what the current collective
+// did on timeline L1 before it with what it does on L2 after it.
+// Checked: L1 and L2 are synchronization timelines (`cuda_in_order`,
+// `wgmma_fence_1`, ...); the gap is inside a `with CudaDeviceFunction` (a
+// fence means nothing in host code). The sequential meaning cannot change: a
+// fence has no sequential effect. Whether the fence is the one the parallel
+// program needs (and whether its collective can execute it) is the
+// synchronization checker's and the backend's to decide, as in the reference.
+// Fails when: `gap` is not a gap cursor (CursorKindMismatch); a timeline is
+// not a synchronization timeline (UnknownTimeline); the gap is in host code
+// (NotInDeviceFunction).
+#include "compiler/analysis/gpu_names.h"
+#include "compiler/ir/printer.h"
+#include "compiler/schedule/cursor.h"
+#include "compiler/schedule/edit.h"
+#include "compiler/schedule/primitives.h"
+
+namespace exgc::schedule {
+
+Value insert_fence(Interpreter &in, const CallSite &call) {
+  const Proc &p = call.args[0].proc;
+  Cursor gap = gap_arg(in, p, call.args[1], "insert_fence", call.loc);
+  std::string tl[2];
+  for (int k = 0; k < 2; ++k) {
+    const Expr &m = call.args[2 + k].meta;
+    const auto *name = m.as<Var>();
+    tl[k] = name ? name->name.name : print_expr(m);
+    if (!name || !analysis::is_sync_timeline(tl[k]))
+      in.fail(call.loc, DiagKind::UnknownTimeline, "synchronization", tl[k]);
+  }
+  if (!in_device_function(*p, gap.node))
+    in.fail(call.loc, DiagKind::NotInDeviceFunction, "'Fence(" + tl[0] + ", " + tl[1] + ")'");
+  bool before = gap.kind == Cursor::Kind::GapBefore;
+  return Value::of_proc(replace_stmt(p, gap.node, [&](const Stmt &old) -> Block {
+    Stmt fence = Fence::make(tl[0], tl[1], call.loc);
+    return before ? Block{fence, old} : Block{old, fence};
+  }));
+}
+
+} // namespace exgc::schedule
