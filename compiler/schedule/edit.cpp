@@ -33,6 +33,19 @@ Proc replace_stmt(const Proc &p, NodeId node, const std::function<Block(const St
   return out;
 }
 
+Proc insert_at_gap(Interpreter &in, const Proc &p, const Value &gap, const Stmt &s,
+                   const char *prim, SrcLoc loc) {
+  if (gap.kind != Value::Kind::Cursor ||
+      (gap.cursor.kind != Cursor::Kind::GapBefore && gap.cursor.kind != Cursor::Kind::GapAfter))
+    in.fail(loc, DiagKind::CursorKindMismatch, std::string("'") + prim + "'",
+            "a gap ('c.before()' or 'c.after()')");
+  resolve(in, p, gap.cursor, loc);
+  bool before = gap.cursor.kind == Cursor::Kind::GapBefore;
+  return replace_stmt(p, gap.cursor.node, [&](const Stmt &old) -> Block {
+    return before ? Block{s, old} : Block{old, s};
+  });
+}
+
 Stmt stmt_arg(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc) {
   Cursor c = v.kind == Value::Kind::Cursor ? v.cursor : find_stmt(in, p, v.str, loc);
   return resolve(in, p, c, loc).stmt;

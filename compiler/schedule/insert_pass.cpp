@@ -12,17 +12,8 @@ namespace exgc::schedule {
 
 Value insert_pass(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
-  const Value &v = call.args[1];
-  if (v.kind != Value::Kind::Cursor ||
-      (v.cursor.kind != Cursor::Kind::GapBefore && v.cursor.kind != Cursor::Kind::GapAfter))
-    in.fail(call.loc, DiagKind::CursorKindMismatch, "'insert_pass'",
-            "a gap ('c.before()' or 'c.after()')");
-  resolve(in, p, v.cursor, call.loc);
-  bool before = v.cursor.kind == Cursor::Kind::GapBefore;
-  return Value::of_proc(replace_stmt(p, v.cursor.node, [&](const Stmt &old) -> Block {
-    Stmt pass = Pass::make(call.loc);
-    return before ? Block{pass, old} : Block{old, pass};
-  }));
+  return Value::of_proc(
+      insert_at_gap(in, p, call.args[1], Pass::make(call.loc), "insert_pass", call.loc));
 }
 
 } // namespace exgc::schedule

@@ -117,6 +117,10 @@ bool run_schedules(Program &prog, DiagEngine &diag, std::vector<DiffCase> *cases
   schedule::Interpreter interp(prog, diag);
   if (!interp.run_all() || diag.has_errors())
     return false;
+  // An unsafe step skipped its check: say so, one note per step applied.
+  for (const schedule::Interpreter::Step &s : interp.steps())
+    if (s.primitive.rfind("unsafe_", 0) == 0)
+      diag.report(s.loc, DiagKind::UnsafeStepApplied, s.primitive, s.schedule);
   if (cases) {
     for (const auto &[name, proc] : interp.results())
       cases->push_back({"schedule '" + name + "'", proc->loc, interp.inputs().at(name), proc});
