@@ -16,6 +16,12 @@ std::string callee_name(Interpreter &in, const Proc &callee) {
   return found;
 }
 
+Proc callee_of(Interpreter &in, const Proc &p, const std::string &name) {
+  if (Proc q = in.program().lookup_from(p.get(), name))
+    return q;
+  return in.result(name);
+}
+
 std::unique_ptr<Diagnostic> first_error_at(Interpreter &in, const ProcNode &p,
                                            const std::vector<SrcLoc> &at,
                                            const std::set<DiagKind> &ignore) {

@@ -20,6 +20,10 @@ namespace exgc::schedule {
 /// (a schedule's intermediate procs and results are not callable).
 std::string callee_name(Interpreter &in, const Proc &callee);
 
+/// The proc a call in `p` names: one in scope, or a schedule's result (which
+/// call_eqv may have put there; results join the scope when schedules end).
+Proc callee_of(Interpreter &in, const Proc &p, const std::string &name);
+
 /// Typechecks `p` whole in a scratch engine (types, memories, shapes, bounds,
 /// callee asserts) and returns the first error located at `at` whose kind is
 /// not in `ignore`, or null. The primitives give what they build the step's

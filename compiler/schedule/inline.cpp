@@ -158,8 +158,8 @@ Value inline_call(Interpreter &in, const CallSite &call) {
   const auto *cs = s.as<CallStmt>();
   if (!cs)
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'inline'", "a call");
-  Proc callee = in.program().lookup_from(p.get(), cs->callee);
-  EXGC_CHECK(callee) << "a typechecked call names a visible proc: " << cs->callee;
+  Proc callee = callee_of(in, p, cs->callee);
+  EXGC_CHECK(callee) << "a call names a proc in scope or a result: " << cs->callee;
   if (callee->is_instr)
     in.fail(call.loc, DiagKind::InlineInstr, callee->name);
   // The asserts are dropped: they must hold here, as the typecheck proves them.

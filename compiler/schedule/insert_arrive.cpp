@@ -21,25 +21,22 @@ namespace exgc::schedule {
 
 Value insert_arrive(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
-  Stmt at = gap_anchor(in, p, call.args[1], "insert_arrive", call.loc);
-  std::string tl = timeline_arg(in, call.args[2], 3, "timeline", "insert_arrive", call.loc);
-  require_device(in, *p, at->id, "Arrive", call.loc);
+  SyncSite site = sync_site(in, call, 2, "Arrive");
   std::vector<Value> texts = call.args[3].kind == Value::Kind::List
                                  ? *call.args[3].list
                                  : std::vector<Value>{call.args[3]};
-  bool self = call.args[1].cursor.kind == Cursor::Kind::GapAfter;
   std::vector<Expr> bars;
   for (const Value &t : texts) {
     if (t.kind != Value::Kind::Str)
       in.fail(call.loc, DiagKind::ScriptArgType, 4, "barriers", "insert_arrive",
               "a barrier string or a list of them", t.type_name());
-    bars.push_back(barrier_expr(in, p, at, self, t.str, call.loc));
+    bars.push_back(barrier_expr(in, p, site.at, site.after, t.str, call.loc));
   }
   if (bars.empty())
     in.fail(call.loc, DiagKind::ScriptArgType, 4, "barriers", "insert_arrive",
             "a barrier string or a list of them", "an empty list");
-  Proc out = insert_at_gap(in, p, call.args[1], Arrive::make(tl, bars, call.loc), "insert_arrive",
-                           call.loc);
+  Stmt s = Arrive::make(site.timeline, bars, call.loc);
+  Proc out = insert_at_gap(in, p, call.args[1], s, "insert_arrive", call.loc);
   check_inserted(in, out, "Arrive", {call.loc}, call.loc);
   return Value::of_proc(out);
 }

@@ -19,12 +19,10 @@ namespace exgc::schedule {
 
 Value insert_await(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
-  Stmt at = gap_anchor(in, p, call.args[1], "insert_await", call.loc);
-  std::string tl = timeline_arg(in, call.args[3], 4, "timeline", "insert_await", call.loc);
-  require_device(in, *p, at->id, "Await", call.loc);
-  bool self = call.args[1].cursor.kind == Cursor::Kind::GapAfter;
-  Expr bar = barrier_expr(in, p, at, self, call.args[2].str, call.loc);
-  Stmt s = Await::make(bar, tl, IntImm::make(call.args[4].int_value, call.loc), call.loc);
+  SyncSite site = sync_site(in, call, 3, "Await");
+  Expr bar = barrier_expr(in, p, site.at, site.after, call.args[2].str, call.loc);
+  Expr n = IntImm::make(call.args[4].int_value, call.loc);
+  Stmt s = Await::make(bar, site.timeline, n, call.loc);
   Proc out = insert_at_gap(in, p, call.args[1], s, "insert_await", call.loc);
   check_inserted(in, out, "Await", {call.loc}, call.loc);
   return Value::of_proc(out);

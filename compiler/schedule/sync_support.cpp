@@ -105,6 +105,17 @@ Stmt gap_anchor(Interpreter &in, const Proc &p, const Value &gap, const char *pr
   return resolve(in, p, gap.cursor, loc).stmt;
 }
 
+SyncSite sync_site(Interpreter &in, const CallSite &call, size_t tl_arg, const char *what) {
+  const Proc &p = call.args[0].proc;
+  SyncSite s;
+  s.at = gap_anchor(in, p, call.args[1], call.name.c_str(), call.loc);
+  s.after = call.args[1].cursor.kind == Cursor::Kind::GapAfter;
+  s.timeline = timeline_arg(in, call.args[tl_arg], static_cast<int>(tl_arg) + 1, "timeline",
+                            call.name.c_str(), call.loc);
+  require_device(in, *p, s.at->id, what, call.loc);
+  return s;
+}
+
 bool in_device_function(const ProcNode &p, NodeId node) { return device_path(p.body, node, false); }
 
 void require_device(Interpreter &in, const ProcNode &p, NodeId node, const std::string &what,

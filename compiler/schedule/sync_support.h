@@ -24,6 +24,16 @@ Expr barrier_expr(Interpreter &in, const Proc &p, const Stmt &at, bool self,
 /// The statement a gap cursor is next to (it is in `p`: resolved here).
 Stmt gap_anchor(Interpreter &in, const Proc &p, const Value &gap, const char *prim, SrcLoc loc);
 
+/// Where an Arrive or Await goes: the gap argument 1 (its anchor, and
+/// whether the gap is after it), checked to be in a device function, and the
+/// timeline argument `tl_arg` (0-based).
+struct SyncSite {
+  Stmt at;
+  bool after = false;
+  std::string timeline;
+};
+SyncSite sync_site(Interpreter &in, const CallSite &call, size_t tl_arg, const char *what);
+
 /// Is statement `node` inside a `with CudaDeviceFunction(...)` block of `p`?
 bool in_device_function(const ProcNode &p, NodeId node);
 /// Reports SyncOutsideDevice for `what` unless `node` is in a device function.

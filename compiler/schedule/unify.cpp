@@ -132,7 +132,8 @@ void Unifier::match_expr(const Expr &c, const Expr &b, const analysis::Context &
   if (c->type == ValueType::Bool) {
     const auto *cb = c.as<BinOp>();
     const auto *bb = b.as<BinOp>();
-    if (cb && bb && is_comparison(cb->op) && is_comparison(bb->op)) {
+    bool control = cb && bb && !is_data(cb->a->type) && !is_data(cb->b->type);
+    if (control && is_comparison(cb->op) && is_comparison(bb->op)) {
       // `a < b` is `a - b < 0` (`a > b` is `b - a < 0`): one equation of the
       // differences, so `m < m_end` matches `128 * t + r < M`.
       auto diff = [](const BinOp *x, BinOpKind &op) {

@@ -129,6 +129,11 @@ bool run_schedules(Program &prog, DiagEngine &diag, std::vector<DiffCase> *cases
         cases->push_back({"step '" + s.primitive + "' of schedule '" + s.schedule + "'", s.loc,
                           s.before, s.after});
   }
+  // Results are procs of the main module (another result may call one, after
+  // call_eqv), and are so during their re-check.
+  LoadedModule &main = prog.main_loaded();
+  for (const auto &[name, proc] : interp.results())
+    main.scope[name] = proc;
   // Every rewrite was checked on its own; the whole result is checked again
   // (types, bounds, callee preconditions), so no step can hand codegen a
   // proc the typecheck would refuse. Its errors say which schedule made it.
@@ -144,11 +149,8 @@ bool run_schedules(Program &prog, DiagEngine &diag, std::vector<DiffCase> *cases
   }
   if (!ok)
     return false;
-  LoadedModule &main = prog.main_loaded();
-  for (const auto &[name, proc] : interp.results()) {
+  for (const auto &[name, proc] : interp.results())
     main.module.decls.push_back(proc);
-    main.scope[name] = proc;
-  }
   return true;
 }
 
