@@ -20,10 +20,8 @@ namespace exgc::schedule {
 
 Value call_eqv(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
-  const auto *cs = s.as<CallStmt>();
-  if (!cs)
-    in.fail(call.loc, DiagKind::CursorKindMismatch, "'call_eqv'", "a call");
+  Stmt s;
+  const CallStmt *cs = call_stmt_arg(in, call, s);
   const Proc &g = call.args[2].proc;
   std::string name = callee_name(in, g);
   for (const auto &[result, q] : in.results())

@@ -4,6 +4,7 @@
 #include "compiler/frontend/typecheck.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/schedule/edit.h"
 
 namespace exgc::schedule {
 
@@ -14,6 +15,14 @@ std::string callee_name(Interpreter &in, const Proc &callee) {
     if (q.get() == callee.get() && (found.empty() || name.size() < found.size()))
       found = name; // prefer `f` to `alias.f`
   return found;
+}
+
+const CallStmt *call_stmt_arg(Interpreter &in, const CallSite &call, Stmt &s) {
+  s = stmt_arg(in, call.args[0].proc, call.args[1], call.loc);
+  const auto *cs = s.as<CallStmt>();
+  if (!cs)
+    in.fail(call.loc, DiagKind::CursorKindMismatch, "'" + call.name + "'", "a call");
+  return cs;
 }
 
 Proc callee_of(Interpreter &in, const Proc &p, const std::string &name) {

@@ -20,6 +20,10 @@ namespace exgc::schedule {
 /// (a schedule's intermediate procs and results are not callable).
 std::string callee_name(Interpreter &in, const Proc &callee);
 
+/// The call statement argument 1 of `call` names (CursorKindMismatch
+/// otherwise): `s` is the statement, the result its CallStmt.
+const CallStmt *call_stmt_arg(Interpreter &in, const CallSite &call, Stmt &s);
+
 /// The proc a call in `p` names: one in scope, or a schedule's result (which
 /// call_eqv may have put there; results join the scope when schedules end).
 Proc callee_of(Interpreter &in, const Proc &p, const std::string &name);

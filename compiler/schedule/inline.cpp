@@ -154,10 +154,8 @@ struct Inliner : IRMutator {
 
 Value inline_call(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
-  const auto *cs = s.as<CallStmt>();
-  if (!cs)
-    in.fail(call.loc, DiagKind::CursorKindMismatch, "'inline'", "a call");
+  Stmt s;
+  const CallStmt *cs = call_stmt_arg(in, call, s);
   Proc callee = callee_of(in, p, cs->callee);
   EXGC_CHECK(callee) << "a call names a proc in scope or a result: " << cs->callee;
   if (callee->is_instr)

@@ -10,6 +10,7 @@
 // Fails when: `call` is not a call (CursorKindMismatch); the barrier does not
 // parse or is not visible (SyncExprSyntax); the typecheck refuses the call
 // (SyncInsertRejected, with its message).
+#include "compiler/schedule/call_support.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/primitives.h"
 #include "compiler/schedule/sync_support.h"
@@ -18,10 +19,8 @@ namespace exgc::schedule {
 
 Value set_trailing_barrier_expr(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
-  const auto *cs = s.as<CallStmt>();
-  if (!cs)
-    in.fail(call.loc, DiagKind::CursorKindMismatch, "'set_trailing_barrier_expr'", "a call");
+  Stmt s;
+  const CallStmt *cs = call_stmt_arg(in, call, s);
   auto n = std::make_shared<CallStmt>(*cs);
   n->barriers = {barrier_expr(in, p, s, false, call.args[2].str, call.loc)};
   Proc out = replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {Stmt(n)}; });
