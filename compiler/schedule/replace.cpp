@@ -1,7 +1,8 @@
 // replace.cpp - replace a block by a call whose body it is ---------------------//
-// replace(p, block, f): the statements of `block` (a statement, a block cursor
-// or a pattern) become one call of the instr or proc `f`, when they are
-// exactly `f`'s body for some arguments. The arguments are solved by
+// replace(p, block, f, args=[]): the statements of `block` (a statement, a
+// block cursor or a pattern) become one call of the instr or proc `f`, when
+// they are exactly `f`'s body for some arguments. `args` fixes parameters the
+// body does not determine (`["cta_stride=1"]`, as the reference's `.partial`). The arguments are solved by
 // unification: `f`'s body and the block are walked together; statement kinds,
 // loop nests, ifs and data expressions must match node for node (no algebra:
 // `a * b` does not match `b * a`); each pair of index expressions becomes an
@@ -28,15 +29,45 @@
 // typecheck's message and notes); `f` has no name in the main module's scope
 // (CalleeNotVisible: a schedule's intermediate proc).
 #include "compiler/analysis/simplify.h"
+#include "compiler/frontend/fragment.h"
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/call_support.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/edit.h"
+#include "compiler/schedule/index_expr.h"
 #include "compiler/schedule/loop_support.h"
 #include "compiler/schedule/primitives.h"
 #include "compiler/schedule/unify.h"
 
 namespace exgc::schedule {
+
+namespace {
+
+/// `args=["cta_stride=1", "n_end=n - 4"]`: parameters the body does not
+/// determine, as integers or index expressions at the block.
+void bind_args(Interpreter &in, const ProcNode &p, Unifier &u, const std::vector<Value> &args,
+               const analysis::Context &ctx, SrcLoc loc) {
+  std::map<std::string, Expr> scope = index_names(p, ctx);
+  for (const Value &v : args) {
+    size_t eq = v.kind == Value::Kind::Str ? v.str.find('=') : std::string::npos;
+    FragExprP f;
+    FragmentError err;
+    std::string bad;
+    Expr e;
+    if (eq != std::string::npos && parse_expr_fragment(v.str.substr(eq + 1), f, err))
+      e = build_index_expr(*f, scope, bad);
+    std::string name = eq == std::string::npos ? "" : v.str.substr(0, eq);
+    name.erase(0, name.find_first_not_of(' '));
+    name.erase(name.find_last_not_of(' ') + 1);
+    if (!e || !u.bind(name, e))
+      in.fail(loc, DiagKind::ScriptArgType, 4, "args", "replace",
+              "'name=value' strings naming size or index parameters and values visible "
+              "at the block",
+              v.kind == Value::Kind::Str ? "'" + v.str + "'" : v.a_type());
+  }
+}
+
+} // namespace
 
 Value replace_block(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
@@ -52,7 +83,10 @@ Value replace_block(Interpreter &in, const CallSite &call) {
     in.fail(call.loc, DiagKind::CalleeNotVisible, callee->name);
 
   Unifier u(in, p, *callee, call.loc);
-  u.match_block(callee->body, stmts, context_at(p, stmts[0]));
+  analysis::Context ctx = context_at(p, stmts[0]);
+  if (call.args[3].kind == Value::Kind::List)
+    bind_args(in, *p, u, *call.args[3].list, ctx, call.loc);
+  u.match_block(callee->body, stmts, ctx);
   u.solve();
   u.verify();
   // The call keeps the id of the block's first statement: a cursor to the

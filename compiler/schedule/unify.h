@@ -22,6 +22,9 @@ public:
 
   /// Matches the callee's statements `c` against the block's `b`, under `ctx`.
   void match_block(const Block &c, const Block &b, analysis::Context ctx);
+  /// Fixes size/index/bool parameter `name` to `value` (for parameters the
+  /// body does not determine); false when `name` is not such a parameter.
+  bool bind(const std::string &name, const Expr &value);
   /// Solves the control and window arguments; reports what stays unknown.
   void solve();
   /// Proves every equation under its context.

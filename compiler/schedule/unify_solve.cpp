@@ -145,6 +145,15 @@ bool Unifier::solve_window(const Access &acc) {
   return progress;
 }
 
+bool Unifier::bind(const std::string &name, const Expr &value) {
+  for (const Arg &a : callee_.args)
+    if (a.name.name == name && a.type.kind == Type::Kind::Control) {
+      values_[a.name.id] = at_loc(value, loc_);
+      return true;
+    }
+  return false;
+}
+
 void Unifier::solve() {
   for (bool progress = true; progress;) {
     progress = false;
