@@ -33,6 +33,15 @@ Proc replace_stmt(const Proc &p, NodeId node, const std::function<Block(const St
   return out;
 }
 
+Proc insert_at_gap(Interpreter &in, const Proc &p, const Value &gap, const Stmt &s,
+                   const char *prim, SrcLoc loc) {
+  Cursor c = gap_arg(in, p, gap, prim, loc);
+  bool before = c.kind == Cursor::Kind::GapBefore;
+  return replace_stmt(p, c.node, [&](const Stmt &old) -> Block {
+    return before ? Block{s, old} : Block{old, s};
+  });
+}
+
 Stmt stmt_arg(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc) {
   Cursor c = v.kind == Value::Kind::Cursor ? v.cursor : find_stmt(in, p, v.str, loc);
   return resolve(in, p, c, loc).stmt;

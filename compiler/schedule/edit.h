@@ -13,6 +13,11 @@ namespace exgc::schedule {
 /// must find the node (callers resolve cursors first).
 Proc replace_stmt(const Proc &p, NodeId node, const std::function<Block(const Stmt &)> &edit);
 
+/// `p` with `s` inserted at the gap `gap` names (`c.before()`, `c.after()`);
+/// reports CursorKindMismatch for anything but a gap cursor and aborts.
+Proc insert_at_gap(Interpreter &in, const Proc &p, const Value &gap, const Stmt &s,
+                   const char *prim, SrcLoc loc);
+
 /// The statement a Stmt-kind argument names: a cursor, or a pattern string.
 Stmt stmt_arg(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc);
 

@@ -10,12 +10,13 @@
 // synchronization checker's and the backend's to decide, as in the reference.
 // Fails when: `gap` is not a gap cursor (CursorKindMismatch); a timeline is
 // not a synchronization timeline (UnknownTimeline); the gap is in host code
-// (NotInDeviceFunction).
+// (SyncOutsideDevice).
 #include "compiler/analysis/gpu_names.h"
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/primitives.h"
+#include "compiler/schedule/sync_support.h"
 
 namespace exgc::schedule {
 
@@ -30,13 +31,9 @@ Value insert_fence(Interpreter &in, const CallSite &call) {
     if (!name || !analysis::is_sync_timeline(tl[k]))
       in.fail(call.loc, DiagKind::UnknownTimeline, "synchronization", tl[k]);
   }
-  if (!in_device_function(*p, gap.node))
-    in.fail(call.loc, DiagKind::NotInDeviceFunction, "'Fence(" + tl[0] + ", " + tl[1] + ")'");
-  bool before = gap.kind == Cursor::Kind::GapBefore;
-  return Value::of_proc(replace_stmt(p, gap.node, [&](const Stmt &old) -> Block {
-    Stmt fence = Fence::make(tl[0], tl[1], call.loc);
-    return before ? Block{fence, old} : Block{old, fence};
-  }));
+  require_device(in, *p, gap.node, "Fence(" + tl[0] + ", " + tl[1] + ")", call.loc);
+  return Value::of_proc(insert_at_gap(in, p, call.args[1], Fence::make(tl[0], tl[1], call.loc),
+                                      "insert_fence", call.loc));
 }
 
 } // namespace exgc::schedule

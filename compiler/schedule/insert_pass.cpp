@@ -12,12 +12,8 @@ namespace exgc::schedule {
 
 Value insert_pass(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
-  Cursor gap = gap_arg(in, p, call.args[1], "insert_pass", call.loc);
-  bool before = gap.kind == Cursor::Kind::GapBefore;
-  return Value::of_proc(replace_stmt(p, gap.node, [&](const Stmt &old) -> Block {
-    Stmt pass = Pass::make(call.loc);
-    return before ? Block{pass, old} : Block{old, pass};
-  }));
+  return Value::of_proc(
+      insert_at_gap(in, p, call.args[1], Pass::make(call.loc), "insert_pass", call.loc));
 }
 
 } // namespace exgc::schedule

@@ -56,6 +56,10 @@ public:
   DiagEngine &diag() { return diag_; }
   /// The newest proc a chain of rewrites made from `p` (cursors navigate there).
   Proc newest(const Proc &p) const;
+  /// The proc `p` was made from by the steps and schedules that ran (itself
+  /// when no step made it): two procs with one origin compute the same thing,
+  /// unless an unsafe step made one of them (`*unsafe` is then set).
+  Proc origin(const Proc &p, bool *unsafe = nullptr) const;
   const Program &program() const { return program_; }
   /// Reports an error at `loc` and abandons the script.
   template <typename... Args> [[noreturn]] void fail(SrcLoc loc, DiagKind kind, const Args &...args) {

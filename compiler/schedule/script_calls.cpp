@@ -218,6 +218,29 @@ Proc Interpreter::newest(const Proc &p) const {
   return cur;
 }
 
+Proc Interpreter::origin(const Proc &p, bool *unsafe) const {
+  Proc cur = p;
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (const auto &[name, r] : results_)
+      if (r.get() == cur.get() && inputs_.count(name)) {
+        for (const Step &s : history_) // the schedule's own steps
+          if (unsafe && s.schedule == name && s.primitive.rfind("unsafe_", 0) == 0)
+            *unsafe = true;
+        cur = inputs_.at(name);
+        moved = true;
+      }
+    for (const Step &s : history_)
+      if (s.after.get() == cur.get() && s.before.get() != cur.get()) {
+        if (unsafe && s.primitive.rfind("unsafe_", 0) == 0)
+          *unsafe = true;
+        cur = s.before;
+        moved = true;
+      }
+  }
+  return cur;
+}
+
 Value Interpreter::call_method(const Value &obj, const std::string &method, SrcLoc loc,
                                std::vector<Value> args, Frame &) {
   if (obj.kind == Value::Kind::Proc) {

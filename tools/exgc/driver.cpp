@@ -170,6 +170,10 @@ bool run_schedules(Program &prog, DiagEngine &diag, std::vector<DiffCase> *cases
   stats.stage("schedules");
   if (!ran || diag.has_errors())
     return false;
+  // An unsafe step skipped its check: say so, one note per step applied.
+  for (const schedule::Interpreter::Step &s : interp.steps())
+    if (s.primitive.rfind("unsafe_", 0) == 0)
+      diag.report(s.loc, DiagKind::UnsafeStepApplied, s.primitive, s.schedule);
   if (cases) {
     for (const auto &[name, proc] : interp.results())
       cases->push_back({"schedule '" + name + "'", proc->loc, interp.inputs().at(name), proc});
@@ -178,6 +182,11 @@ bool run_schedules(Program &prog, DiagEngine &diag, std::vector<DiffCase> *cases
         cases->push_back({"step '" + s.primitive + "' of schedule '" + s.schedule + "'", s.loc,
                           s.before, s.after});
   }
+  // Results are procs of the main module (another result may call one, after
+  // call_eqv), and are so during their re-check.
+  LoadedModule &main = prog.main_loaded();
+  for (const auto &[name, proc] : interp.results())
+    main.scope[name] = proc;
   // Every rewrite was checked on its own; the whole result is checked again
   // (types, bounds, callee preconditions), so no step can hand codegen a
   // proc the typecheck would refuse. Its errors say which schedule made it.
@@ -194,11 +203,8 @@ bool run_schedules(Program &prog, DiagEngine &diag, std::vector<DiffCase> *cases
   stats.stage("re-check of results");
   if (!ok)
     return false;
-  LoadedModule &main = prog.main_loaded();
-  for (const auto &[name, proc] : interp.results()) {
+  for (const auto &[name, proc] : interp.results())
     main.module.decls.push_back(proc);
-    main.scope[name] = proc;
-  }
   return true;
 }
 

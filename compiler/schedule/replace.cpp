@@ -1,0 +1,105 @@
+// replace.cpp - replace a block by a call whose body it is ---------------------//
+// replace(p, block, f, args=[]): the statements of `block` (a statement, a
+// block cursor or a pattern) become one call of the instr or proc `f`, when
+// they are exactly `f`'s body for some arguments. `args` fixes parameters the
+// body does not determine (`["cta_stride=1"]`, as the reference's `.partial`). The arguments are solved by
+// unification: `f`'s body and the block are walked together; statement kinds,
+// loop nests, ifs and data expressions must match node for node (no algebra:
+// `a * b` does not match `b * a`); each pair of index expressions becomes an
+// equation. Loop iterators of `f` are bound to the block's; a size or index
+// parameter is solved from an equation `param (+ k) == e`; a tensor parameter
+// becomes a window `X[lo0:lo0 + n0, p1, ...]` of the block's buffer, its slice
+// dimensions being those whose indices use the block's loops, `lo` solved
+// from the first access and the points read off it. Template parameters must
+// come out as integer constants. Loop modes are not compared (sequentially
+// they mean nothing).
+// Checked: every equation holds for every value of the block's iterators in
+// range, under the asserts, the scopes around the block and the conditions
+// inside it (IndexSolver; a counterexample otherwise); data arguments do not
+// depend on the block's loops nor read what the block writes; two arguments
+// of which one is written are not the same buffer; then the candidate proc is
+// typechecked whole and the new call must pass every check the typecheck
+// makes at a call: memories, shapes, windows in bounds and each precondition
+// (`assert`) of `f`, stride/offset asserts included (the reference ignores
+// them, #758). A missing trailing barrier is left to set_trailing_barrier_expr.
+// Fails when: the block and the body differ in shape or in a data expression
+// (ReplaceNoMatch, naming both statements); an argument is not determined
+// (ReplaceUnsolved); an equation may fail (ReplaceNotEquivalent, with a
+// counterexample); the call fails a check (ReplaceCallRejected, with the
+// typecheck's message and notes); `f` has no name in the main module's scope
+// (CalleeNotVisible: a schedule's intermediate proc).
+#include "compiler/analysis/simplify.h"
+#include "compiler/frontend/fragment.h"
+#include "compiler/ir/printer.h"
+#include "compiler/schedule/call_support.h"
+#include "compiler/schedule/cursor.h"
+#include "compiler/schedule/edit.h"
+#include "compiler/schedule/index_expr.h"
+#include "compiler/schedule/loop_support.h"
+#include "compiler/schedule/primitives.h"
+#include "compiler/schedule/unify.h"
+
+namespace exgc::schedule {
+
+namespace {
+
+/// `args=["cta_stride=1", "n_end=n - 4"]`: parameters the body does not
+/// determine, as integers or index expressions at the block.
+void bind_args(Interpreter &in, const ProcNode &p, Unifier &u, const std::vector<Value> &args,
+               const analysis::Context &ctx, SrcLoc loc) {
+  std::map<std::string, Expr> scope = index_names(p, ctx);
+  for (const Value &v : args) {
+    size_t eq = v.kind == Value::Kind::Str ? v.str.find('=') : std::string::npos;
+    FragExprP f;
+    FragmentError err;
+    std::string bad;
+    Expr e;
+    if (eq != std::string::npos && parse_expr_fragment(v.str.substr(eq + 1), f, err))
+      e = build_index_expr(*f, scope, bad);
+    std::string name = eq == std::string::npos ? "" : v.str.substr(0, eq);
+    name.erase(0, name.find_first_not_of(' '));
+    name.erase(name.find_last_not_of(' ') + 1);
+    if (!e || !u.bind(name, e))
+      in.fail(loc, DiagKind::ScriptArgType, 4, "args", "replace",
+              "'name=value' strings naming size or index parameters and values visible "
+              "at the block",
+              v.kind == Value::Kind::Str ? "'" + v.str + "'" : v.a_type());
+  }
+}
+
+} // namespace
+
+Value replace_block(Interpreter &in, const CallSite &call) {
+  const Proc &p = call.args[0].proc;
+  const Value &block = call.args[1];
+  Cursor c = block.kind == Value::Kind::Cursor ? block.cursor : find_stmt(in, p, block.str, call.loc);
+  if (c.kind == Cursor::Kind::GapBefore || c.kind == Cursor::Kind::GapAfter)
+    in.fail(call.loc, DiagKind::CursorKindMismatch, "'replace'", "statements");
+  Located l = resolve(in, p, c, call.loc);
+  Block stmts(l.block->begin() + l.index, l.block->begin() + l.index + c.count);
+  const Proc &callee = call.args[2].proc;
+  std::string name = callee_name(in, callee);
+  if (name.empty())
+    in.fail(call.loc, DiagKind::CalleeNotVisible, callee->name);
+
+  Unifier u(in, p, *callee, call.loc);
+  analysis::Context ctx = context_at(p, stmts[0]);
+  if (call.args[3].kind == Value::Kind::List)
+    bind_args(in, *p, u, *call.args[3].list, ctx, call.loc);
+  u.match_block(callee->body, stmts, ctx);
+  u.solve();
+  u.verify();
+  // The call keeps the id of the block's first statement: a cursor to the
+  // replaced loop now names the call (set_trailing_barrier_expr aims there).
+  auto made = std::make_shared<CallStmt>(*u.make_call(name).as<CallStmt>());
+  made->id = stmts[0]->id;
+
+  Proc out = replace_stmt(p, stmts[0]->id, [&](const Stmt &) -> Block { return {Stmt(made)}; });
+  for (size_t i = 1; i < stmts.size(); ++i)
+    out = replace_stmt(out, stmts[i]->id, [](const Stmt &) -> Block { return {}; });
+  if (auto err = first_error_at(in, *out, call.loc, {DiagKind::MissingTrailingBarrier}))
+    fail_with_cause(in, call.loc, *err, DiagKind::ReplaceCallRejected, callee->name);
+  return Value::of_proc(out);
+}
+
+} // namespace exgc::schedule
