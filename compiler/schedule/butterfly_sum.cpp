@@ -20,7 +20,6 @@
 // ReductionReadsAcc); b is not allocated in the sum's block
 // (ButterflyNotLocal) or is used after it (ButterflyLive); `name` is in use
 // (NameInUse).
-#include "compiler/ir/visitor.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/loop_support.h"
@@ -29,36 +28,6 @@
 
 namespace exgc::schedule {
 namespace {
-
-/// The first place a statement block names buffer `buf`.
-struct Mentions : IRVisitor {
-  uint32_t buf = 0;
-  SrcLoc at;
-  bool found = false;
-  void hit(const Sym &s, SrcLoc loc) {
-    if (!found && s.id == buf) {
-      found = true;
-      at = loc;
-    }
-  }
-  void visit_node(const Var *op) override { hit(op->name, op->loc); }
-  void visit_node(const Read *op) override {
-    hit(op->buf, op->loc);
-    IRVisitor::visit_node(op);
-  }
-  void visit_node(const WindowExpr *op) override {
-    hit(op->buf, op->loc);
-    IRVisitor::visit_node(op);
-  }
-  void visit_node(const Assign *op) override {
-    hit(op->buf, op->loc);
-    IRVisitor::visit_node(op);
-  }
-  void visit_node(const Reduce *op) override {
-    hit(op->buf, op->loc);
-    IRVisitor::visit_node(op);
-  }
-};
 
 bool is_int(const Expr &e, int64_t v) {
   const auto *i = e.as<IntImm>();
@@ -114,14 +83,13 @@ Value butterfly_sum(Interpreter &in, const CallSite &call) {
         alloc_at = i;
   if (alloc_at == l.block->size())
     in.fail(call.loc, DiagKind::ButterflyNotLocal, b->buf.name);
-  Mentions later;
-  later.buf = b->buf.id;
-  for (size_t i = l.index + 2; i < l.block->size() && !later.found; ++i)
-    later.visit((*l.block)[i]);
-  later.visit(sum.acc->rhs);
-  if (later.found) {
+  SrcLoc at;
+  Block init_and_after{Assign::make(sum.acc->buf, sum.acc->idx, sum.acc->rhs, sum.init->loc)};
+  init_and_after.insert(init_and_after.end(), l.block->begin() + static_cast<long>(l.index + 2),
+                        l.block->end());
+  if (first_use(init_and_after, 0, init_and_after.size(), b->buf.id, at)) {
     in.diag().report(call.loc, DiagKind::ButterflyLive, b->buf.name)
-        .note(later.at, "'" + b->buf.name + "' is used here");
+        .note(at, "'" + b->buf.name + "' is used here");
     throw ScriptAbort{};
   }
   if (declared_names(*p).count(name))

@@ -2,6 +2,7 @@
 #include "compiler/schedule/edit.h"
 
 #include "compiler/ir/mutator.h"
+#include "compiler/ir/visitor.h"
 #include "compiler/schedule/cursor.h"
 
 namespace exgc::schedule {
@@ -40,6 +41,48 @@ Proc insert_at_gap(Interpreter &in, const Proc &p, const Value &gap, const Stmt 
   return replace_stmt(p, c.node, [&](const Stmt &old) -> Block {
     return before ? Block{s, old} : Block{old, s};
   });
+}
+
+namespace {
+
+struct FirstUse : IRVisitor {
+  uint32_t buf;
+  SrcLoc at;
+  bool found = false;
+  void hit(const Sym &s, SrcLoc loc) {
+    if (!found && s.id == buf) {
+      found = true;
+      at = loc;
+    }
+  }
+  void visit_node(const Var *op) override { hit(op->name, op->loc); }
+  void visit_node(const Read *op) override {
+    hit(op->buf, op->loc);
+    IRVisitor::visit_node(op);
+  }
+  void visit_node(const WindowExpr *op) override {
+    hit(op->buf, op->loc);
+    IRVisitor::visit_node(op);
+  }
+  void visit_node(const Assign *op) override {
+    hit(op->buf, op->loc);
+    IRVisitor::visit_node(op);
+  }
+  void visit_node(const Reduce *op) override {
+    hit(op->buf, op->loc);
+    IRVisitor::visit_node(op);
+  }
+};
+
+} // namespace
+
+bool first_use(const Block &stmts, size_t from, size_t to, uint32_t buf, SrcLoc &at) {
+  FirstUse use;
+  use.buf = buf;
+  for (size_t i = from; i < to && !use.found; ++i)
+    use.visit(stmts[i]);
+  at = use.at;
+  return use.found;
 }
 
 Stmt stmt_arg(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc) {
