@@ -15,12 +15,11 @@
 // (ExprNotAtAlloc); size may be below 1 (DimSizeNotPositive) or idx outside
 // [0, size) (IndexOutsideDim), each with a counterexample; the buffer is
 // passed whole to a call (BufferPassedWhole).
-#include "compiler/frontend/fragment.h"
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/schedule/dim_support.h"
 #include "compiler/schedule/edit.h"
-#include "compiler/schedule/index_expr.h"
 #include "compiler/schedule/loop_support.h"
 #include "compiler/schedule/primitives.h"
 
@@ -92,28 +91,11 @@ struct WholeUse : IRVisitor {
 
 Value expand_dim(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
-  const auto *a = s.as<Alloc>();
-  if (!a || a->type.kind != Type::Kind::Data)
-    in.fail(call.loc, DiagKind::CursorKindMismatch, "'expand_dim'", "the allocation of a buffer");
+  Stmt s;
+  const Alloc *a = buffer_alloc(in, p, call.args[1], call.loc, "expand_dim", s);
   analysis::Context ctx = context_at(p, s);
-  std::map<std::string, Expr> scope = index_names(*p, ctx);
-  auto operand = [&](const Value &v, int pos, const char *param) -> Expr {
-    if (v.kind == Value::Kind::Int)
-      return IntImm::make(v.int_value);
-    if (v.kind != Value::Kind::Str)
-      in.fail(call.loc, DiagKind::ScriptArgType, pos, param, "expand_dim", "int or str",
-              v.type_name());
-    FragExprP f;
-    FragmentError err;
-    if (!parse_expr_fragment(v.str, f, err))
-      in.fail(call.loc, err.syntax ? DiagKind::PatternSyntax : DiagKind::PatternNotSupported,
-              v.str, err.message);
-    std::string bad;
-    Expr e = build_index_expr(*f, scope, bad);
-    if (!e)
-      in.fail(call.loc, DiagKind::ExprNotAtAlloc, v.str, bad, a->name.name);
-    return e;
+  auto operand = [&](const Value &v, int pos, const char *param) {
+    return alloc_index_arg(in, p, ctx, *a, v, pos, param, "expand_dim", call.loc);
   };
   Expr size = operand(call.args[2], 3, "size");
   Expr idx = operand(call.args[3], 4, "idx");
