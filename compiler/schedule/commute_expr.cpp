@@ -18,11 +18,12 @@ namespace exgc::schedule {
 namespace {
 
 Proc commute_one(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc) {
-  Expr e = expr_arg(in, p, v, 2, "exprs", "commute_expr", loc);
+  NodeId holder = 0;
+  Expr e = expr_arg(in, p, v, 2, "exprs", "commute_expr", loc, holder);
   const auto *b = e.as<BinOp>();
   if (!b || (b->op != BinOpKind::Add && b->op != BinOpKind::Mul))
     in.fail(loc, DiagKind::NotCommutative, print_expr(e));
-  return replace_expr(p, e, BinOp::make(b->op, b->b, b->a, b->loc));
+  return replace_expr(p, holder, e, BinOp::make(b->op, b->b, b->a, b->loc));
 }
 
 } // namespace

@@ -76,18 +76,26 @@ struct IndirectUse : IRVisitor {
 
 struct Relayout : IRMutator {
   uint32_t buf;
-  const std::function<std::vector<Expr>(const std::vector<Expr> &)> *reindex;
+  const Reindex *reindex;
+  const Rewindow *rewindow;
   std::vector<Expr> idx(const std::vector<Expr> &old) {
     bool changed = false;
-    std::vector<Expr> out = (*reindex)(mutate_exprs(old, changed));
-    for (Expr &e : out)
-      e = simplify_index(analysis::simplify_expr(e));
-    return out;
+    return (*reindex)(mutate_exprs(old, changed));
   }
   Expr mutate_node(const Read *op, const Expr &self) override {
     if (op->buf.id != buf)
       return IRMutator::mutate_node(op, self);
     return Read::make(op->buf, idx(op->idx), op->type, op->loc);
+  }
+  Expr mutate_node(const WindowExpr *op, const Expr &self) override {
+    if (op->buf.id != buf)
+      return IRMutator::mutate_node(op, self);
+    EXGC_CHECK(*rewindow) << "a window of a buffer whose layout changes";
+    std::vector<WindowIdx> w;
+    for (const WindowIdx &i : op->idx)
+      w.push_back(i.is_slice ? WindowIdx::slice(i.lo ? mutate(i.lo) : Expr(), i.hi ? mutate(i.hi) : Expr())
+                             : WindowIdx::point(mutate(i.lo)));
+    return WindowExpr::make(op->buf, (*rewindow)(w), op->type, op->loc);
   }
   Block mutate_node(const Assign *op, const Stmt &self) override {
     if (op->buf.id != buf)
@@ -157,19 +165,20 @@ void require_at_accesses(Interpreter &in, const Proc &p, const Stmt &s,
   }
 }
 
-Proc relayout(const Proc &p, const Stmt &s, std::vector<Expr> shape,
-              const std::function<std::vector<Expr>(const std::vector<Expr> &)> &reindex) {
+Proc relayout(const Proc &p, const Stmt &s, std::vector<Expr> shape, const Reindex &reindex,
+              const Rewindow &rewindow) {
   Proc reshaped = replace_stmt(p, s->id, [&](const Stmt &old) -> Block {
     auto n = std::make_shared<Alloc>(*old.as<Alloc>());
-    for (Expr &e : shape)
-      e = simplify_index(analysis::simplify_expr(e));
     n->type.shape = shape;
     return {Stmt(n)};
   });
   Relayout r;
   r.buf = s.as<Alloc>()->name.id;
   r.reindex = &reindex;
+  r.rewindow = &rewindow;
   return r.mutate_proc(reshaped);
 }
+
+Expr tidy_index(const Expr &e) { return simplify_index(analysis::simplify_expr(e)); }
 
 } // namespace exgc::schedule

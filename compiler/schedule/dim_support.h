@@ -44,9 +44,16 @@ void require_at_accesses(Interpreter &in, const Proc &p, const Stmt &s,
                          const std::function<DiagBuilder(const analysis::Access &)> &report,
                          SrcLoc loc);
 
-/// `p` with the allocation `s` given `shape`, and each access `x[idx]` of its
-/// buffer becoming `x[reindex(idx)]` (simplified).
-Proc relayout(const Proc &p, const Stmt &s, std::vector<Expr> shape,
-              const std::function<std::vector<Expr>(const std::vector<Expr> &)> &reindex);
+using Reindex = std::function<std::vector<Expr>(const std::vector<Expr> &)>;
+using Rewindow = std::function<std::vector<WindowIdx>(const std::vector<WindowIdx> &)>;
+
+/// `p` with the allocation `s` given `shape`, each access `x[idx]` of its
+/// buffer becoming `x[reindex(idx)]`, and each window `x[w]` becoming
+/// `x[rewindow(w)]` (callers without `rewindow` refuse windows first).
+Proc relayout(const Proc &p, const Stmt &s, std::vector<Expr> shape, const Reindex &reindex,
+              const Rewindow &rewindow = nullptr);
+
+/// An index expression with constants folded and like terms collected.
+Expr tidy_index(const Expr &e);
 
 } // namespace exgc::schedule

@@ -40,12 +40,12 @@ Value divide_dim(Interpreter &in, const CallSite &call) {
           DiagKind::DimNotMultiple, print_expr(n), dim, a->name.name, quot);
 
   std::vector<Expr> shape = a->type.shape;
-  shape[dim] = BinOp::make(BinOpKind::Div, n, q);
+  shape[dim] = tidy_index(BinOp::make(BinOpKind::Div, n, q));
   shape.insert(shape.begin() + static_cast<long>(dim) + 1, q);
   return Value::of_proc(relayout(p, s, shape, [&](const std::vector<Expr> &idx) {
     std::vector<Expr> out = idx;
-    out[dim] = BinOp::make(BinOpKind::Div, idx[dim], q);
-    out.insert(out.begin() + static_cast<long>(dim) + 1, BinOp::make(BinOpKind::Mod, idx[dim], q));
+    out[dim] = tidy_index(BinOp::make(BinOpKind::Div, idx[dim], q));
+    out.insert(out.begin() + static_cast<long>(dim) + 1, tidy_index(BinOp::make(BinOpKind::Mod, idx[dim], q)));
     return out;
   }));
 }

@@ -3,7 +3,6 @@
 
 #include "compiler/analysis/effects.h"
 #include "compiler/ir/mutator.h"
-#include "compiler/ir/visitor.h"
 #include "compiler/schedule/pattern.h"
 #include "compiler/schedule/cursor.h"
 
@@ -77,32 +76,25 @@ void check_decls_not_used_after(Interpreter &in, const Located &l, const Block &
 
 namespace {
 
-/// The innermost statement whose own expressions hold `target`.
-struct Holder : IRVisitor {
-  const ExprNode *target = nullptr;
-  std::vector<NodeId> stack;
-  NodeId found = 0;
-#define EXGC_STMT(Name)                                                        \
-  void visit_node(const Name *op) override {                                   \
-    stack.push_back(op->id);                                                   \
-    IRVisitor::visit_node(op);                                                 \
-    stack.pop_back();                                                          \
-  }
-#define EXGC_EXPR(Name)                                                        \
-  void visit_node(const Name *op) override {                                   \
-    if (op == target && !found && !stack.empty())                              \
-      found = stack.back();                                                    \
-    IRVisitor::visit_node(op);                                                 \
-  }
-#include "compiler/ir/node_kinds.def"
-};
-
+/// Replaces `target` where statement `holder` holds it itself (not in the
+/// statements nested in it): copies of a statement share expression nodes,
+/// and another copy may sit in a context where the replacement is wrong.
 struct ExprReplacer : IRMutator {
+  NodeId holder = 0;
   const ExprNode *target = nullptr;
   Expr with;
+  bool active = false;
+#define EXGC_STMT(Name)                                                        \
+  Block mutate_node(const Name *op, const Stmt &self) override {               \
+    bool outer = active;                                                       \
+    active = op->id == holder;                                                 \
+    Block b = IRMutator::mutate_node(op, self);                                \
+    active = outer;                                                            \
+    return b;                                                                  \
+  }
 #define EXGC_EXPR(Name)                                                        \
   Expr mutate_node(const Name *op, const Expr &self) override {                \
-    if (op == target)                                                          \
+    if (active && op == target)                                                \
       return with;                                                             \
     return IRMutator::mutate_node(op, self);                                   \
   }
@@ -112,7 +104,7 @@ struct ExprReplacer : IRMutator {
 } // namespace
 
 Expr expr_arg(Interpreter &in, const Proc &p, const Value &v, int position, const char *param,
-              const char *prim, SrcLoc loc, NodeId *holder) {
+              const char *prim, SrcLoc loc, NodeId &holder) {
   if (v.kind != Value::Kind::Str)
     in.fail(loc, DiagKind::ScriptArgType, position, param, prim, "an expression pattern",
             v.type_name());
@@ -125,22 +117,17 @@ Expr expr_arg(Interpreter &in, const Proc &p, const Value &v, int position, cons
   if (!parse_expr_fragment(text, pat, err))
     in.fail(loc, err.syntax ? DiagKind::PatternSyntax : DiagKind::PatternNotSupported, v.str,
             err.message);
-  std::vector<Expr> matches = find_expr_matches(p->body, *pat);
+  std::vector<NodeId> holders;
+  std::vector<Expr> matches = find_expr_matches(p->body, *pat, &holders);
   if (static_cast<int64_t>(matches.size()) < nth)
     in.fail(loc, DiagKind::PatternNoMatch, v.str, p->name);
-  Expr e = matches[static_cast<size_t>(nth - 1)];
-  if (holder) {
-    Holder h;
-    h.target = e.get();
-    h.visit(p->body);
-    EXGC_CHECK(h.found) << "a match outside every statement";
-    *holder = h.found;
-  }
-  return e;
+  holder = holders[static_cast<size_t>(nth - 1)];
+  return matches[static_cast<size_t>(nth - 1)];
 }
 
-Proc replace_expr(const Proc &p, const Expr &target, const Expr &with) {
+Proc replace_expr(const Proc &p, NodeId holder, const Expr &target, const Expr &with) {
   ExprReplacer r;
+  r.holder = holder;
   r.target = target.get();
   r.with = with;
   return r.mutate_proc(p);

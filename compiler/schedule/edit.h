@@ -31,12 +31,13 @@ Proc replace_block(const Proc &p, const Block &stmts, const Block &with);
 /// ` #n`) names: its first match in program order, or the n-th. Reports
 /// ScriptArgType, PatternSyntax, PatternNotSupported or PatternNoMatch and
 /// aborts. `holder` gets the id of the innermost statement whose own
-/// expressions hold the match (for its context).
+/// expressions hold that occurrence (for its context, and replace_expr).
 Expr expr_arg(Interpreter &in, const Proc &p, const Value &v, int position, const char *param,
-              const char *prim, SrcLoc loc, NodeId *holder = nullptr);
+              const char *prim, SrcLoc loc, NodeId &holder);
 
-/// `p` with the expression node `target` (by handle) replaced by `with`.
-Proc replace_expr(const Proc &p, const Expr &target, const Expr &with);
+/// `p` with the expression node `target` replaced by `with` where statement
+/// `holder` holds it itself; other statements sharing the node keep it.
+Proc replace_expr(const Proc &p, NodeId holder, const Expr &target, const Expr &with);
 
 /// Fails with DeclUsedAfterBlock when an allocation or window at the top of
 /// `stmts` (a run starting at `l`) is named after them in their block: a

@@ -26,49 +26,6 @@
 namespace exgc::schedule {
 namespace {
 
-/// Prepends `idx` to every access of `buf`.
-struct Reindex : IRMutator {
-  uint32_t buf;
-  Expr idx;
-  std::vector<Expr> with(const std::vector<Expr> &old) {
-    std::vector<Expr> out{idx};
-    bool changed = false;
-    for (Expr e : mutate_exprs(old, changed))
-      out.push_back(e);
-    return out;
-  }
-  Expr mutate_node(const Read *op, const Expr &self) override {
-    if (op->buf.id != buf)
-      return IRMutator::mutate_node(op, self);
-    return Read::make(op->buf, with(op->idx), op->type, op->loc);
-  }
-  Expr mutate_node(const WindowExpr *op, const Expr &self) override {
-    if (op->buf.id != buf)
-      return IRMutator::mutate_node(op, self);
-    std::vector<WindowIdx> w{WindowIdx::point(idx)};
-    for (const WindowIdx &i : op->idx)
-      w.push_back(i.is_slice ? WindowIdx::slice(i.lo ? mutate(i.lo) : Expr(), i.hi ? mutate(i.hi) : Expr())
-                             : WindowIdx::point(mutate(i.lo)));
-    return WindowExpr::make(op->buf, std::move(w), op->type, op->loc);
-  }
-  Block mutate_node(const Assign *op, const Stmt &self) override {
-    if (op->buf.id != buf)
-      return IRMutator::mutate_node(op, self);
-    auto n = std::make_shared<Assign>(*op);
-    n->idx = with(op->idx);
-    n->rhs = mutate(op->rhs);
-    return {Stmt(n)};
-  }
-  Block mutate_node(const Reduce *op, const Stmt &self) override {
-    if (op->buf.id != buf)
-      return IRMutator::mutate_node(op, self);
-    auto n = std::make_shared<Reduce>(*op);
-    n->idx = with(op->idx);
-    n->rhs = mutate(op->rhs);
-    return {Stmt(n)};
-  }
-};
-
 /// A call argument that names the whole tensor (`f(t)`).
 struct WholeUse : IRVisitor {
   uint32_t buf;
@@ -118,15 +75,20 @@ Value expand_dim(Interpreter &in, const CallSite &call) {
         .note(whole.at, "'" + a->name.name + "' is passed here");
     throw ScriptAbort{};
   }
-  Proc grown = replace_stmt(p, s->id, [&](const Stmt &old) -> Block {
-    auto n = std::make_shared<Alloc>(*old.as<Alloc>());
-    n->type.shape.insert(n->type.shape.begin(), size);
-    return {Stmt(n)};
-  });
-  Reindex r;
-  r.buf = a->name.id;
-  r.idx = idx;
-  return Value::of_proc(r.mutate_proc(grown));
+  std::vector<Expr> shape = a->type.shape;
+  shape.insert(shape.begin(), size);
+  return Value::of_proc(relayout(
+      p, s, shape,
+      [&](const std::vector<Expr> &old) {
+        std::vector<Expr> out{idx};
+        out.insert(out.end(), old.begin(), old.end());
+        return out;
+      },
+      [&](const std::vector<WindowIdx> &old) {
+        std::vector<WindowIdx> out{WindowIdx::point(idx)};
+        out.insert(out.end(), old.begin(), old.end());
+        return out;
+      }));
 }
 
 } // namespace exgc::schedule

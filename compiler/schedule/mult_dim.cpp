@@ -55,9 +55,9 @@ Value mult_dim(Interpreter &in, const CallSite &call) {
     v.erase(v.begin() + static_cast<long>(lo));
     return v;
   };
-  std::vector<Expr> shape = merge(a->type.shape, BinOp::make(BinOpKind::Mul, a->type.shape[hi], cexp));
+  std::vector<Expr> shape = merge(a->type.shape, tidy_index(BinOp::make(BinOpKind::Mul, a->type.shape[hi], cexp)));
   return Value::of_proc(relayout(p, s, shape, [&](const std::vector<Expr> &idx) {
-    return merge(idx, BinOp::make(BinOpKind::Add, BinOp::make(BinOpKind::Mul, idx[hi], cexp), idx[lo]));
+    return merge(idx, tidy_index(BinOp::make(BinOpKind::Add, BinOp::make(BinOpKind::Mul, idx[hi], cexp), idx[lo])));
   }));
 }
 

@@ -61,7 +61,7 @@ Value resize_dim(Interpreter &in, const CallSite &call) {
   shape[dim] = size;
   return Value::of_proc(relayout(p, s, shape, [&](const std::vector<Expr> &idx) {
     std::vector<Expr> out = idx;
-    out[dim] = BinOp::make(BinOpKind::Sub, idx[dim], offset);
+    out[dim] = tidy_index(BinOp::make(BinOpKind::Sub, idx[dim], offset));
     return out;
   }));
 }

@@ -26,7 +26,7 @@ namespace exgc::schedule {
 Value rewrite_expr(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
   NodeId holder = 0;
-  Expr old = expr_arg(in, p, call.args[1], 2, "expr", "rewrite_expr", call.loc, &holder);
+  Expr old = expr_arg(in, p, call.args[1], 2, "expr", "rewrite_expr", call.loc, holder);
   if (!is_control(old->type))
     in.fail(call.loc, DiagKind::NotIndexExpr, print_expr(old), "it is a data value");
   analysis::Context ctx;
@@ -38,7 +38,7 @@ Value rewrite_expr(Interpreter &in, const CallSite &call) {
   require(in, dep, ctx, BinOp::make(BinOpKind::Eq, old, with), call.loc,
           "that '" + print_expr(old) + "' equals '" + print_expr(with) + "'", DiagKind::ExprsMayDiffer,
           print_expr(old), print_expr(with));
-  return Value::of_proc(replace_expr(p, old, with));
+  return Value::of_proc(replace_expr(p, holder, old, with));
 }
 
 } // namespace exgc::schedule
