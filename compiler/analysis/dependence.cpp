@@ -34,6 +34,26 @@ bool find_context(const Block &b, NodeId node, std::vector<Scope> &scopes) {
   return false;
 }
 
+/// Can `facts` hold with accesses `a` and `b` (indices `ia`, `ib`) at one
+/// element? Fills `out` (a, b, the model) unless the answer is no.
+Answer meet(IndexSolver &solver, std::vector<z3::expr> &facts, const Access &a,
+            const std::vector<z3::expr> &ia, const Access &b, const std::vector<z3::expr> &ib,
+            Conflict *out) {
+  if (!a.anywhere && !b.anywhere && ia.size() == ib.size())
+    for (size_t d = 0; d < ia.size(); ++d)
+      facts.push_back(ia[d] == ib[d]);
+  Counterexample cex;
+  Validity v = solver.is_satisfiable(facts, &cex);
+  if (v == Validity::Invalid)
+    return Answer::NoConflict;
+  if (out) {
+    out->first = a;
+    out->second = b;
+    out->cex = cex;
+  }
+  return v == Validity::Valid ? Answer::Conflict : Answer::Unknown;
+}
+
 } // namespace
 
 bool context_of(const ProcNode &p, NodeId node, Context &out) {
@@ -152,19 +172,9 @@ Answer DependenceAnalyzer::conflict(const Context &ctx, const std::vector<LoopIn
       }
       if (rel)
         facts.push_back(rel(copies[1], copies[2]));
-      if (!a.anywhere && !b.anywhere && idx[1].size() == idx[2].size())
-        for (size_t d = 0; d < idx[1].size(); ++d)
-          facts.push_back(idx[1][d] == idx[2][d]);
-      Counterexample cex;
-      Validity v = solver_.is_satisfiable(facts, &cex);
-      if (v == Validity::Invalid)
-        continue;
-      if (out) {
-        out->first = a;
-        out->second = b;
-        out->cex = cex;
-      }
-      return v == Validity::Valid ? Answer::Conflict : Answer::Unknown;
+      Answer ans = meet(solver_, facts, a, idx[1], b, idx[2], out);
+      if (ans != Answer::NoConflict)
+        return ans;
     }
   }
   return Answer::NoConflict;
@@ -229,19 +239,9 @@ Answer DependenceAnalyzer::flows(const Context &ctx, const Access &read,
     solver_.bind(loop.iter, before);
     std::vector<z3::expr> eidx = indices(e, 2, facts);
     solver_.unbind(loop.iter);
-    if (!e.anywhere && !read.anywhere && eidx.size() == ridx.size())
-      for (size_t d = 0; d < ridx.size(); ++d)
-        facts.push_back(eidx[d] == ridx[d]);
-    Counterexample cex;
-    Validity v = solver_.is_satisfiable(facts, &cex);
-    if (v == Validity::Invalid)
-      continue;
-    if (out) {
-      out->first = e;
-      out->second = read;
-      out->cex = cex;
-    }
-    return v == Validity::Valid ? Answer::Conflict : Answer::Unknown;
+    Answer ans = meet(solver_, facts, e, eidx, read, ridx, out);
+    if (ans != Answer::NoConflict)
+      return ans;
   }
   return Answer::NoConflict;
 }

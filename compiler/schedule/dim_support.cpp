@@ -2,7 +2,6 @@
 #include "compiler/schedule/dim_support.h"
 
 #include "compiler/analysis/simplify.h"
-#include "compiler/frontend/fragment.h"
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/edit.h"
@@ -34,13 +33,7 @@ Expr alloc_index_arg(Interpreter &in, const Proc &p, const analysis::Context &ct
                      const Value &v, int position, const char *param, const char *prim, SrcLoc loc) {
   if (v.kind == Value::Kind::Int)
     return IntImm::make(v.int_value);
-  if (v.kind != Value::Kind::Str)
-    in.fail(loc, DiagKind::ScriptArgType, position, param, prim, "int or str", v.type_name());
-  FragExprP f;
-  FragmentError err;
-  if (!parse_expr_fragment(v.str, f, err))
-    in.fail(loc, err.syntax ? DiagKind::PatternSyntax : DiagKind::PatternNotSupported, v.str,
-            err.message);
+  FragExprP f = fragment_arg(in, v, position, param, prim, "int or str", loc);
   std::string bad;
   Expr e = build_index_expr(*f, index_names(*p, ctx), bad);
   if (!e)

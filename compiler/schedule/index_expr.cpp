@@ -170,16 +170,22 @@ Expr build_condition(const FragExpr &f, const std::map<std::string, Expr> &scope
   return Expr();
 }
 
-Expr control_expr_arg(Interpreter &in, const ProcNode &p, const analysis::Context &ctx,
-                      const Value &v, int position, const char *param, const char *prim,
-                      bool condition, SrcLoc loc) {
+FragExprP fragment_arg(Interpreter &in, const Value &v, int position, const char *param,
+                       const char *prim, const char *expected, SrcLoc loc) {
   if (v.kind != Value::Kind::Str)
-    in.fail(loc, DiagKind::ScriptArgType, position, param, prim, "a str", v.type_name());
+    in.fail(loc, DiagKind::ScriptArgType, position, param, prim, expected, v.type_name());
   FragExprP f;
   FragmentError err;
   if (!parse_expr_fragment(v.str, f, err))
     in.fail(loc, err.syntax ? DiagKind::PatternSyntax : DiagKind::PatternNotSupported, v.str,
             err.message);
+  return f;
+}
+
+Expr control_expr_arg(Interpreter &in, const ProcNode &p, const analysis::Context &ctx,
+                      const Value &v, int position, const char *param, const char *prim,
+                      bool condition, SrcLoc loc) {
+  FragExprP f = fragment_arg(in, v, position, param, prim, "a str", loc);
   DiagKind wrong = condition ? DiagKind::NotACondition : DiagKind::NotIndexExpr;
   std::map<std::string, Expr> bools;
   for (const Arg &a : p.args)

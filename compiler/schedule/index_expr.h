@@ -34,6 +34,12 @@ Expr build_condition(const FragExpr &f, const std::map<std::string, Expr> &scope
 /// ones first, then the constant, then the subtracted ones.
 Expr simplify_index(const Expr &e);
 
+/// `v` (a script string) parsed as an expression fragment; reports
+/// ScriptArgType (expecting `expected`), PatternSyntax or PatternNotSupported
+/// and aborts.
+FragExprP fragment_arg(Interpreter &in, const Value &v, int position, const char *param,
+                       const char *prim, const char *expected, SrcLoc loc);
+
 /// A control expression written as a script string `v`, over the size, index
 /// and bool arguments of `p` and the iterators of the loops in `ctx`: a
 /// condition (build_condition) when `condition`, else an index expression.
