@@ -34,6 +34,26 @@ bool find_context(const Block &b, NodeId node, std::vector<Scope> &scopes) {
   return false;
 }
 
+/// Can `facts` hold with accesses `a` and `b` (indices `ia`, `ib`) at one
+/// element? Fills `out` (a, b, the model) unless the answer is no.
+Answer meet(IndexSolver &solver, std::vector<z3::expr> &facts, const Access &a,
+            const std::vector<z3::expr> &ia, const Access &b, const std::vector<z3::expr> &ib,
+            Conflict *out) {
+  if (!a.anywhere && !b.anywhere && ia.size() == ib.size())
+    for (size_t d = 0; d < ia.size(); ++d)
+      facts.push_back(ia[d] == ib[d]);
+  Counterexample cex;
+  Validity v = solver.is_satisfiable(facts, &cex);
+  if (v == Validity::Invalid)
+    return Answer::NoConflict;
+  if (out) {
+    out->first = a;
+    out->second = b;
+    out->cex = cex;
+  }
+  return v == Validity::Valid ? Answer::Conflict : Answer::Unknown;
+}
+
 } // namespace
 
 bool context_of(const ProcNode &p, NodeId node, Context &out) {
@@ -152,20 +172,76 @@ Answer DependenceAnalyzer::conflict(const Context &ctx, const std::vector<LoopIn
       }
       if (rel)
         facts.push_back(rel(copies[1], copies[2]));
-      if (!a.anywhere && !b.anywhere && idx[1].size() == idx[2].size())
-        for (size_t d = 0; d < idx[1].size(); ++d)
-          facts.push_back(idx[1][d] == idx[2][d]);
-      Counterexample cex;
-      Validity v = solver_.is_satisfiable(facts, &cex);
-      if (v == Validity::Invalid)
-        continue;
-      if (out) {
-        out->first = a;
-        out->second = b;
-        out->cex = cex;
-      }
-      return v == Validity::Valid ? Answer::Conflict : Answer::Unknown;
+      Answer ans = meet(solver_, facts, a, idx[1], b, idx[2], out);
+      if (ans != Answer::NoConflict)
+        return ans;
     }
+  }
+  return Answer::NoConflict;
+}
+
+Answer DependenceAnalyzer::flows(const Context &ctx, const Access &read,
+                                 const std::vector<Access> &covering, const LoopInstance &loop,
+                                 const std::vector<Access> &earlier, Conflict *out) {
+  std::vector<z3::expr> base = context_terms(ctx);
+  z3::expr t(solver_.ctx());
+  // The indices of `a` with its scopes bound to copies tagged `side` (their
+  // ranges and conditions go to `facts`); an index outside the index
+  // language becomes an opaque value.
+  int opaque_count = 0;
+  auto indices = [&](const Access &a, int side, std::vector<z3::expr> &facts) {
+    std::vector<Sym> bound = bind_scopes(a, side, facts);
+    std::vector<z3::expr> idx;
+    for (const Expr &e : a.idx) {
+      if (solver_.translate(e, t) && t.is_int())
+        idx.push_back(t);
+      else
+        idx.push_back(solver_.opaque("flow" + std::to_string(++opaque_count), print_expr(e)));
+    }
+    for (auto it = bound.rbegin(); it != bound.rend(); ++it)
+      solver_.unbind(*it);
+    return idx;
+  };
+  std::vector<z3::expr> ridx = indices(read, 1, base);
+  // Some covering write, at some instance, writes the read's element.
+  z3::expr covered = solver_.ctx().bool_val(false);
+  int side = 3;
+  for (const Access &w : covering) {
+    if (w.anywhere || read.anywhere || w.buf.id != read.buf.id || w.idx.size() != read.idx.size())
+      continue;
+    std::vector<z3::expr> wfacts;
+    std::vector<z3::expr> widx = indices(w, side, wfacts);
+    z3::expr body = solver_.ctx().bool_val(true);
+    for (const z3::expr &f : wfacts)
+      body = body && f;
+    for (size_t d = 0; d < ridx.size(); ++d)
+      body = body && widx[d] == ridx[d];
+    z3::expr_vector vars(solver_.ctx());
+    for (const Scope &s : w.scopes)
+      if (s.is_loop)
+        vars.push_back(solver_.var(copy(s.iter, side)));
+    covered = covered || (vars.empty() ? body : z3::exists(vars, body));
+    ++side;
+  }
+  base.push_back(!covered);
+  // An earlier iteration of `loop` writes the same element.
+  z3::expr now = solver_.var(loop.iter);
+  for (const Access &e : earlier) {
+    if (e.buf.id != read.buf.id)
+      continue;
+    std::vector<z3::expr> facts = base;
+    z3::expr before = solver_.var(copy(loop.iter, 2));
+    if (solver_.translate(loop.lo, t) && t.is_int())
+      facts.push_back(before >= t);
+    if (solver_.translate(loop.hi, t) && t.is_int())
+      facts.push_back(before < t);
+    facts.push_back(before < now);
+    solver_.bind(loop.iter, before);
+    std::vector<z3::expr> eidx = indices(e, 2, facts);
+    solver_.unbind(loop.iter);
+    Answer ans = meet(solver_, facts, e, eidx, read, ridx, out);
+    if (ans != Answer::NoConflict)
+      return ans;
   }
   return Answer::NoConflict;
 }

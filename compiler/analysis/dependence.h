@@ -9,6 +9,9 @@
 //    same element commute with each other (a real sum is associative and
 //    commutative), as in Exo. Buffers the blocks allocate are private to each
 //    instance and never conflict.
+//  - flows(): may a read see a value an earlier iteration of a loop wrote,
+//    where the same iteration did not overwrite it first (a forall-exists
+//    question: sink_alloc asks it)?
 //  - context_of(): what holds at a statement: sizes are positive, the proc's
 //    asserts, and the ranges and conditions of the loops and ifs around it.
 // An answer the solver cannot give is Unknown, which callers report as "could
@@ -64,6 +67,17 @@ public:
   /// copies (null: no relation, the same instance of nothing).
   Answer conflict(const Context &ctx, const std::vector<LoopInstance> &loops, const Effects &one,
                   const Effects &two, const Relation &rel, Conflict *out);
+
+  /// Can `read` see a value written in an earlier iteration of `loop`? That
+  /// is: is there an instance of `read` (its scopes under `ctx`, which holds
+  /// `loop` among its scopes) whose element no instance of `covering` wrote
+  /// before it (each write under its own scopes, existentially; the scopes of
+  /// `ctx` are shared), while an instance of one of `earlier` (accesses of
+  /// the loop body, scopes relative to it) writes it at an earlier iteration?
+  /// A forall-exists question. Conflict fills `out` (first: the earlier
+  /// write, second: the read) with a counterexample.
+  Answer flows(const Context &ctx, const Access &read, const std::vector<Access> &covering,
+               const LoopInstance &loop, const std::vector<Access> &earlier, Conflict *out);
 
   /// Does `e` hold everywhere under `ctx`? Fills `cex` when not.
   Validity prove(const Context &ctx, const Expr &e, Counterexample *cex);

@@ -232,6 +232,9 @@ void IndexSolver::collect_vars(const z3::expr &e, std::vector<z3::expr> &out,
     }
     for (unsigned i = 0; i < e.num_args(); ++i)
       collect_vars(e.arg(i), out, seen);
+  } else if (e.is_quantifier()) {
+    // The free variables of a quantified goal (its bound ones are not apps).
+    collect_vars(e.body(), out, seen);
   }
 }
 

@@ -43,15 +43,8 @@ Value divide_loop(Interpreter &in, const CallSite &call) {
   if (q < 1)
     in.fail(call.loc, DiagKind::DivideFactorNotPositive, q);
   const Value &names = call.args[3];
-  auto is_name = [](const Value &v) {
-    if (v.kind != Value::Kind::Str || v.str.empty() || std::isdigit(static_cast<unsigned char>(v.str[0])))
-      return false;
-    for (char ch : v.str)
-      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
-        return false;
-    return true;
-  };
-  if (names.list->size() != 2 || !is_name((*names.list)[0]) || !is_name((*names.list)[1]))
+  auto name_value = [](const Value &v) { return v.kind == Value::Kind::Str && is_name(v.str); };
+  if (names.list->size() != 2 || !name_value((*names.list)[0]) || !name_value((*names.list)[1]))
     in.fail(call.loc, DiagKind::ScriptArgType, 4, "names", "divide_loop", "a list of two names",
             names.to_display());
   bool perfect = call.args[4].kind == Value::Kind::Bool && call.args[4].int_value;

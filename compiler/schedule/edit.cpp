@@ -1,8 +1,10 @@
 // edit.cpp - replacing a statement by id ---------------------------------------//
 #include "compiler/schedule/edit.h"
 
+#include "compiler/analysis/effects.h"
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/schedule/pattern.h"
 #include "compiler/schedule/cursor.h"
 
 namespace exgc::schedule {
@@ -88,6 +90,99 @@ bool first_use(const Block &stmts, size_t from, size_t to, uint32_t buf, SrcLoc 
 Stmt stmt_arg(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc) {
   Cursor c = v.kind == Value::Kind::Cursor ? v.cursor : find_stmt(in, p, v.str, loc);
   return resolve(in, p, c, loc).stmt;
+}
+
+Block block_arg(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc, const char *prim,
+                Located *where) {
+  Cursor c = v.kind == Value::Kind::Cursor ? v.cursor : find_stmt(in, p, v.str, loc);
+  if (c.kind != Cursor::Kind::Stmt && c.kind != Cursor::Kind::Block)
+    in.fail(loc, DiagKind::CursorKindMismatch, std::string("'") + prim + "'", "statements");
+  Located l = resolve(in, p, c, loc);
+  if (where)
+    *where = l;
+  return Block(l.block->begin() + static_cast<long>(l.index),
+               l.block->begin() + static_cast<long>(l.index + c.count));
+}
+
+Proc replace_block(const Proc &p, const Block &stmts, const Block &with) {
+  Proc out = p;
+  for (size_t i = 1; i < stmts.size(); ++i)
+    out = replace_stmt(out, stmts[i]->id, [](const Stmt &) -> Block { return {}; });
+  return replace_stmt(out, stmts.front()->id, [&](const Stmt &) { return with; });
+}
+
+void check_decls_not_used_after(Interpreter &in, const Located &l, const Block &stmts, SrcLoc loc) {
+  Block after(l.block->begin() + static_cast<long>(l.index + stmts.size()), l.block->end());
+  for (const Stmt &s : stmts) {
+    Sym decl;
+    if (const auto *a = s.as<Alloc>())
+      decl = a->name;
+    else if (const auto *w = s.as<WindowStmt>())
+      decl = w->name;
+    else
+      continue;
+    if (analysis::mentions(after, decl))
+      in.fail(loc, DiagKind::DeclUsedAfterBlock, decl.name);
+  }
+}
+
+namespace {
+
+/// Replaces `target` where statement `holder` holds it itself (not in the
+/// statements nested in it): copies of a statement share expression nodes,
+/// and another copy may sit in a context where the replacement is wrong.
+struct ExprReplacer : IRMutator {
+  NodeId holder = 0;
+  const ExprNode *target = nullptr;
+  Expr with;
+  bool active = false;
+#define EXGC_STMT(Name)                                                        \
+  Block mutate_node(const Name *op, const Stmt &self) override {               \
+    bool outer = active;                                                       \
+    active = op->id == holder;                                                 \
+    Block b = IRMutator::mutate_node(op, self);                                \
+    active = outer;                                                            \
+    return b;                                                                  \
+  }
+#define EXGC_EXPR(Name)                                                        \
+  Expr mutate_node(const Name *op, const Expr &self) override {                \
+    if (active && op == target)                                                \
+      return with;                                                             \
+    return IRMutator::mutate_node(op, self);                                   \
+  }
+#include "compiler/ir/node_kinds.def"
+};
+
+} // namespace
+
+Expr expr_arg(Interpreter &in, const Proc &p, const Value &v, int position, const char *param,
+              const char *prim, SrcLoc loc, NodeId &holder) {
+  if (v.kind != Value::Kind::Str)
+    in.fail(loc, DiagKind::ScriptArgType, position, param, prim, "an expression pattern",
+            v.type_name());
+  std::string text = v.str;
+  int64_t nth = split_nth(text);
+  if (nth == 0)
+    in.fail(loc, DiagKind::PatternNotSupported, v.str, "'#' needs a match number from 1");
+  FragExprP pat;
+  FragmentError err;
+  if (!parse_expr_fragment(text, pat, err))
+    in.fail(loc, err.syntax ? DiagKind::PatternSyntax : DiagKind::PatternNotSupported, v.str,
+            err.message);
+  std::vector<NodeId> holders;
+  std::vector<Expr> matches = find_expr_matches(p->body, *pat, &holders);
+  if (static_cast<int64_t>(matches.size()) < nth)
+    in.fail(loc, DiagKind::PatternNoMatch, v.str, p->name);
+  holder = holders[static_cast<size_t>(nth - 1)];
+  return matches[static_cast<size_t>(nth - 1)];
+}
+
+Proc replace_expr(const Proc &p, NodeId holder, const Expr &target, const Expr &with) {
+  ExprReplacer r;
+  r.holder = holder;
+  r.target = target.get();
+  r.with = with;
+  return r.mutate_proc(p);
 }
 
 } // namespace exgc::schedule

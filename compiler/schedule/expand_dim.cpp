@@ -15,60 +15,16 @@
 // (ExprNotAtAlloc); size may be below 1 (DimSizeNotPositive) or idx outside
 // [0, size) (IndexOutsideDim), each with a counterexample; the buffer is
 // passed whole to a call (BufferPassedWhole).
-#include "compiler/frontend/fragment.h"
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/schedule/dim_support.h"
 #include "compiler/schedule/edit.h"
-#include "compiler/schedule/index_expr.h"
 #include "compiler/schedule/loop_support.h"
 #include "compiler/schedule/primitives.h"
 
 namespace exgc::schedule {
 namespace {
-
-/// Prepends `idx` to every access of `buf`.
-struct Reindex : IRMutator {
-  uint32_t buf;
-  Expr idx;
-  std::vector<Expr> with(const std::vector<Expr> &old) {
-    std::vector<Expr> out{idx};
-    bool changed = false;
-    for (Expr e : mutate_exprs(old, changed))
-      out.push_back(e);
-    return out;
-  }
-  Expr mutate_node(const Read *op, const Expr &self) override {
-    if (op->buf.id != buf)
-      return IRMutator::mutate_node(op, self);
-    return Read::make(op->buf, with(op->idx), op->type, op->loc);
-  }
-  Expr mutate_node(const WindowExpr *op, const Expr &self) override {
-    if (op->buf.id != buf)
-      return IRMutator::mutate_node(op, self);
-    std::vector<WindowIdx> w{WindowIdx::point(idx)};
-    for (const WindowIdx &i : op->idx)
-      w.push_back(i.is_slice ? WindowIdx::slice(i.lo ? mutate(i.lo) : Expr(), i.hi ? mutate(i.hi) : Expr())
-                             : WindowIdx::point(mutate(i.lo)));
-    return WindowExpr::make(op->buf, std::move(w), op->type, op->loc);
-  }
-  Block mutate_node(const Assign *op, const Stmt &self) override {
-    if (op->buf.id != buf)
-      return IRMutator::mutate_node(op, self);
-    auto n = std::make_shared<Assign>(*op);
-    n->idx = with(op->idx);
-    n->rhs = mutate(op->rhs);
-    return {Stmt(n)};
-  }
-  Block mutate_node(const Reduce *op, const Stmt &self) override {
-    if (op->buf.id != buf)
-      return IRMutator::mutate_node(op, self);
-    auto n = std::make_shared<Reduce>(*op);
-    n->idx = with(op->idx);
-    n->rhs = mutate(op->rhs);
-    return {Stmt(n)};
-  }
-};
 
 /// A call argument that names the whole tensor (`f(t)`).
 struct WholeUse : IRVisitor {
@@ -92,28 +48,11 @@ struct WholeUse : IRVisitor {
 
 Value expand_dim(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
-  const auto *a = s.as<Alloc>();
-  if (!a || a->type.kind != Type::Kind::Data)
-    in.fail(call.loc, DiagKind::CursorKindMismatch, "'expand_dim'", "the allocation of a buffer");
+  Stmt s;
+  const Alloc *a = buffer_alloc(in, p, call.args[1], call.loc, "expand_dim", s);
   analysis::Context ctx = context_at(p, s);
-  std::map<std::string, Expr> scope = index_names(*p, ctx);
-  auto operand = [&](const Value &v, int pos, const char *param) -> Expr {
-    if (v.kind == Value::Kind::Int)
-      return IntImm::make(v.int_value);
-    if (v.kind != Value::Kind::Str)
-      in.fail(call.loc, DiagKind::ScriptArgType, pos, param, "expand_dim", "int or str",
-              v.type_name());
-    FragExprP f;
-    FragmentError err;
-    if (!parse_expr_fragment(v.str, f, err))
-      in.fail(call.loc, err.syntax ? DiagKind::PatternSyntax : DiagKind::PatternNotSupported,
-              v.str, err.message);
-    std::string bad;
-    Expr e = build_index_expr(*f, scope, bad);
-    if (!e)
-      in.fail(call.loc, DiagKind::ExprNotAtAlloc, v.str, bad, a->name.name);
-    return e;
+  auto operand = [&](const Value &v, int pos, const char *param) {
+    return alloc_index_arg(in, p, ctx, *a, v, pos, param, "expand_dim", call.loc);
   };
   Expr size = operand(call.args[2], 3, "size");
   Expr idx = operand(call.args[3], 4, "idx");
@@ -136,15 +75,20 @@ Value expand_dim(Interpreter &in, const CallSite &call) {
         .note(whole.at, "'" + a->name.name + "' is passed here");
     throw ScriptAbort{};
   }
-  Proc grown = replace_stmt(p, s->id, [&](const Stmt &old) -> Block {
-    auto n = std::make_shared<Alloc>(*old.as<Alloc>());
-    n->type.shape.insert(n->type.shape.begin(), size);
-    return {Stmt(n)};
-  });
-  Reindex r;
-  r.buf = a->name.id;
-  r.idx = idx;
-  return Value::of_proc(r.mutate_proc(grown));
+  std::vector<Expr> shape = a->type.shape;
+  shape.insert(shape.begin(), size);
+  return Value::of_proc(relayout(
+      p, s, shape,
+      [&](const std::vector<Expr> &old) {
+        std::vector<Expr> out{idx};
+        out.insert(out.end(), old.begin(), old.end());
+        return out;
+      },
+      [&](const std::vector<WindowIdx> &old) {
+        std::vector<WindowIdx> out{WindowIdx::point(idx)};
+        out.insert(out.end(), old.begin(), old.end());
+        return out;
+      }));
 }
 
 } // namespace exgc::schedule

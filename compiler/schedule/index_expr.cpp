@@ -1,6 +1,11 @@
 // index_expr.cpp - fragments to index expressions -----------------------------//
 #include "compiler/schedule/index_expr.h"
 
+#include <algorithm>
+
+#include "compiler/analysis/solver.h"
+#include "compiler/ir/printer.h"
+
 namespace exgc::schedule {
 
 std::map<std::string, Expr> index_names(const ProcNode &p, const analysis::Context &ctx) {
@@ -49,6 +54,158 @@ Expr build_index_expr(const FragExpr &f, const std::map<std::string, Expr> &scop
   if (bad.empty())
     bad = "this expression form";
   return Expr();
+}
+
+namespace {
+
+/// A linear combination of atoms: coefficient per atom (by printed text, in
+/// order of first appearance) plus a constant.
+struct Linear {
+  std::vector<std::pair<Expr, int64_t>> terms;
+  std::map<std::string, size_t> where;
+  int64_t constant = 0;
+
+  void add(const Expr &atom, int64_t c) {
+    std::string key = print_expr(atom);
+    auto it = where.find(key);
+    if (it == where.end()) {
+      where[key] = terms.size();
+      terms.emplace_back(atom, c);
+    } else {
+      terms[it->second].second += c;
+    }
+  }
+  /// Adds `scale * e`.
+  void collect(const Expr &e, int64_t scale) {
+    if (const auto *i = e.as<IntImm>()) {
+      constant += scale * i->value;
+      return;
+    }
+    if (const auto *u = e.as<UnOp>(); u && u->op == UnOpKind::Neg) {
+      collect(u->a, -scale);
+      return;
+    }
+    if (const auto *b = e.as<BinOp>()) {
+      if (b->op == BinOpKind::Add || b->op == BinOpKind::Sub) {
+        collect(b->a, scale);
+        collect(b->b, b->op == BinOpKind::Add ? scale : -scale);
+        return;
+      }
+      if (b->op == BinOpKind::Mul) {
+        if (const auto *k = b->a.as<IntImm>()) {
+          collect(b->b, scale * k->value);
+          return;
+        }
+        if (const auto *k = b->b.as<IntImm>()) {
+          collect(b->a, scale * k->value);
+          return;
+        }
+      }
+    }
+    add(e, scale);
+  }
+  Expr build() const {
+    Expr out;
+    auto term = [](const Expr &atom, int64_t c) {
+      return c == 1 ? atom : BinOp::make(BinOpKind::Mul, IntImm::make(c), atom);
+    };
+    for (const auto &[atom, c] : terms)
+      if (c > 0)
+        out = out ? BinOp::make(BinOpKind::Add, out, term(atom, c)) : term(atom, c);
+    if (constant != 0 || (!out && std::none_of(terms.begin(), terms.end(),
+                                               [](const auto &t) { return t.second != 0; })))
+      out = !out ? IntImm::make(constant)
+                 : BinOp::make(constant > 0 ? BinOpKind::Add : BinOpKind::Sub, out,
+                               IntImm::make(constant > 0 ? constant : -constant));
+    for (const auto &[atom, c] : terms)
+      if (c < 0)
+        out = out ? BinOp::make(BinOpKind::Sub, out, term(atom, -c))
+                  : UnOp::make(UnOpKind::Neg, term(atom, -c));
+    return out;
+  }
+};
+
+} // namespace
+
+Expr simplify_index(const Expr &e) {
+  if (!e || !is_control(e->type) || e->type == ValueType::Bool)
+    return e;
+  Linear l;
+  l.collect(e, 1);
+  return l.build();
+}
+
+Expr build_condition(const FragExpr &f, const std::map<std::string, Expr> &scope,
+                     const std::map<std::string, Expr> &bools, std::string &bad) {
+  switch (f.kind) {
+  case FragExpr::Kind::Bool: return BoolImm::make(f.int_value != 0);
+  case FragExpr::Kind::Name:
+    if (auto it = bools.find(f.text); it != bools.end())
+      return it->second;
+    if (!scope.count(f.text)) {
+      bad = "'" + f.text + "'";
+      return Expr();
+    }
+    break;
+  case FragExpr::Kind::Not: {
+    Expr a = build_condition(*f.items[0], scope, bools, bad);
+    return a ? UnOp::make(UnOpKind::Not, a) : Expr();
+  }
+  case FragExpr::Kind::BinOp: {
+    bool logic = f.op == BinOpKind::And || f.op == BinOpKind::Or;
+    if (!logic && !is_comparison(f.op))
+      break;
+    Expr a = logic ? build_condition(*f.items[0], scope, bools, bad)
+                   : build_index_expr(*f.items[0], scope, bad);
+    if (!a)
+      return Expr();
+    Expr b = logic ? build_condition(*f.items[1], scope, bools, bad)
+                   : build_index_expr(*f.items[1], scope, bad);
+    return b ? BinOp::make(f.op, a, b) : Expr();
+  }
+  default: break;
+  }
+  if (bad.empty())
+    bad = "it is not a condition";
+  return Expr();
+}
+
+FragExprP fragment_arg(Interpreter &in, const Value &v, int position, const char *param,
+                       const char *prim, const char *expected, SrcLoc loc) {
+  if (v.kind != Value::Kind::Str)
+    in.fail(loc, DiagKind::ScriptArgType, position, param, prim, expected, v.type_name());
+  FragExprP f;
+  FragmentError err;
+  if (!parse_expr_fragment(v.str, f, err))
+    in.fail(loc, err.syntax ? DiagKind::PatternSyntax : DiagKind::PatternNotSupported, v.str,
+            err.message);
+  return f;
+}
+
+Expr control_expr_arg(Interpreter &in, const ProcNode &p, const analysis::Context &ctx,
+                      const Value &v, int position, const char *param, const char *prim,
+                      bool condition, SrcLoc loc) {
+  FragExprP f = fragment_arg(in, v, position, param, prim, "a str", loc);
+  DiagKind wrong = condition ? DiagKind::NotACondition : DiagKind::NotIndexExpr;
+  std::map<std::string, Expr> bools;
+  for (const Arg &a : p.args)
+    if (a.type.kind == Type::Kind::Control && a.type.scalar == ValueType::Bool)
+      bools[a.name.name] = Var::make(a.name, ValueType::Bool);
+  std::map<std::string, Expr> scope = index_names(p, ctx);
+  std::string bad;
+  Expr e = condition ? build_condition(*f, scope, bools, bad) : build_index_expr(*f, scope, bad);
+  if (!e) {
+    if (bad.front() == '\'')
+      in.fail(loc, DiagKind::ExprNotInScope, v.str, bad);
+    in.fail(loc, wrong, v.str, bad);
+  }
+  analysis::IndexSolver solver;
+  z3::expr t(solver.ctx());
+  std::string why;
+  if (!solver.translate(e, t, &why) || t.is_bool() != condition)
+    in.fail(loc, wrong, v.str,
+            why.empty() ? std::string(condition ? "it is not a condition" : "it is not an index") : why);
+  return e;
 }
 
 } // namespace exgc::schedule

@@ -10,6 +10,7 @@
 #include "compiler/analysis/dependence.h"
 #include "compiler/frontend/fragment.h"
 #include "compiler/ir/nodes.h"
+#include "compiler/schedule/interpreter.h"
 
 namespace exgc::schedule {
 
@@ -20,5 +21,33 @@ std::map<std::string, Expr> index_names(const ProcNode &p, const analysis::Conte
 /// unary minus); null with `bad` naming the first thing that is not one.
 Expr build_index_expr(const FragExpr &f, const std::map<std::string, Expr> &scope,
                       std::string &bad);
+
+/// `f` as a condition: comparisons of index expressions, `and`, `or`, `not`,
+/// True/False and the bool arguments in `bools`; null with `bad` set otherwise.
+Expr build_condition(const FragExpr &f, const std::map<std::string, Expr> &scope,
+                     const std::map<std::string, Expr> &bools, std::string &bad);
+
+/// `e` (an index expression) as a sum of terms with like terms collected:
+/// `i + k - i` is `k`, `(j + 4) - 4` is `j`. Sub-expressions other than
+/// + - and products with a constant (`i / 4`, `i % 4`) are atoms, equal when
+/// they print alike. Terms keep the order of first appearance, positive
+/// ones first, then the constant, then the subtracted ones.
+Expr simplify_index(const Expr &e);
+
+/// `v` (a script string) parsed as an expression fragment; reports
+/// ScriptArgType (expecting `expected`), PatternSyntax or PatternNotSupported
+/// and aborts.
+FragExprP fragment_arg(Interpreter &in, const Value &v, int position, const char *param,
+                       const char *prim, const char *expected, SrcLoc loc);
+
+/// A control expression written as a script string `v`, over the size, index
+/// and bool arguments of `p` and the iterators of the loops in `ctx`: a
+/// condition (build_condition) when `condition`, else an index expression.
+/// Checked to be in the index language (the solver translates it, so `/`
+/// and `%` are by positive constants). Reports ScriptArgType, PatternSyntax,
+/// ExprNotInScope, NotACondition or NotIndexExpr at `loc` and aborts.
+Expr control_expr_arg(Interpreter &in, const ProcNode &p, const analysis::Context &ctx,
+                      const Value &v, int position, const char *param, const char *prim,
+                      bool condition, SrcLoc loc);
 
 } // namespace exgc::schedule

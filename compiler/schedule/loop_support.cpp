@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <sstream>
 
 #include "compiler/analysis/simplify.h"
 #include "compiler/ir/mutator.h"
@@ -160,6 +161,27 @@ Block copy_block(const Block &b, const std::map<uint32_t, Expr> &vars, bool fres
     }
   } f;
   return vars.empty() ? out : f.mutate(out);
+}
+
+bool is_name(const std::string &t) {
+  if (t.empty() || std::isdigit(static_cast<unsigned char>(t[0])))
+    return false;
+  for (char ch : t)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
+      return false;
+  return true;
+}
+
+bool two_names(const std::string &s, std::string &a, std::string &b) {
+  std::istringstream is(s);
+  std::string extra;
+  return static_cast<bool>(is >> a >> b) && !(is >> extra) && is_name(a) && is_name(b);
+}
+
+Block rename_buffer(const Block &b, const Sym &from, const Sym &to) {
+  Copier c;
+  c.bufs[from.id] = to;
+  return c.mutate(b);
 }
 
 namespace {

@@ -24,6 +24,14 @@ namespace exgc::schedule {
 Block copy_block(const Block &b, const std::map<uint32_t, Expr> &vars, bool fresh,
                  std::set<std::string> *taken = nullptr);
 
+/// `b` with every use of buffer `from` naming `to` instead; ids are kept.
+Block rename_buffer(const Block &b, const Sym &from, const Sym &to);
+
+/// Is `t` an identifier (letters, digits, `_`, not starting with a digit)?
+bool is_name(const std::string &t);
+/// `s` is exactly two identifiers separated by blanks ("outer inner").
+bool two_names(const std::string &s, std::string &a, std::string &b);
+
 /// Every name `p` declares: arguments, allocations, windows, loop iterators.
 std::set<std::string> declared_names(const ProcNode &p);
 

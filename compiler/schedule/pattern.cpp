@@ -359,13 +359,17 @@ std::vector<StmtMatch> find_stmt_matches(const Block &body, const std::vector<Fr
   return out;
 }
 
-std::vector<Expr> find_expr_matches(const Block &body, const FragExpr &pat) {
+std::vector<Expr> find_expr_matches(const Block &body, const FragExpr &pat,
+                                    std::vector<NodeId> *holders) {
   std::vector<Expr> out;
   for (const Stmt &s : body) {
+    size_t before = out.size();
     for (const Expr &e : stmt_exprs(s))
       collect_exprs(e, pat, out);
+    if (holders)
+      holders->insert(holders->end(), out.size() - before, s->id);
     for (const Block *child : child_blocks(s)) {
-      std::vector<Expr> inner = find_expr_matches(*child, pat);
+      std::vector<Expr> inner = find_expr_matches(*child, pat, holders);
       out.insert(out.end(), inner.begin(), inner.end());
     }
   }

@@ -43,7 +43,9 @@ std::vector<StmtMatch> find_stmt_matches(const Block &body, const std::vector<Fr
 
 /// Every subexpression of the statements in `body` (values, indices, bounds,
 /// conditions, arguments) that `pat` matches, outermost first, in program order.
-std::vector<Expr> find_expr_matches(const Block &body, const FragExpr &pat);
+/// With `holders`, also the id of the statement that holds each match itself.
+std::vector<Expr> find_expr_matches(const Block &body, const FragExpr &pat,
+                                    std::vector<NodeId> *holders = nullptr);
 
 /// Every subexpression of `e` that `pat` matches, outermost first.
 std::vector<Expr> find_expr_matches_in(const Expr &e, const FragExpr &pat);

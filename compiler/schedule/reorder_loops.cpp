@@ -11,9 +11,6 @@
 // Fails when: the loops are not perfectly nested (or the inner one is not the
 // named one); the inner bounds depend on x; a dependence would be reversed
 // (notes at both accesses, with a counterexample); the solver gives up.
-#include <cctype>
-#include <sstream>
-
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/edit.h"
@@ -43,23 +40,6 @@ void check_loop_swap(Interpreter &in, const Proc &p, const Stmt &outer_s, SrcLoc
   if (ans == analysis::Answer::Conflict)
     fail_conflict(in, loc, c, DiagKind::DependenceBlocksReorder, outer->iter.name, inner->iter.name, c.first.buf.name);
 }
-
-namespace {
-bool is_name(const std::string &t) {
-  if (t.empty() || std::isdigit(static_cast<unsigned char>(t[0])))
-    return false;
-  for (char ch : t)
-    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
-      return false;
-  return true;
-}
-
-bool two_names(const std::string &s, std::string &a, std::string &b) {
-  std::istringstream is(s);
-  std::string extra;
-  return static_cast<bool>(is >> a >> b) && !(is >> extra) && is_name(a) && is_name(b);
-}
-} // namespace
 
 Value reorder_loops(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;

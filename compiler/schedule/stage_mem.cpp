@@ -166,12 +166,7 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
   const std::string &window = call.args[2].str;
   const std::string &name = call.args[3].str;
   bool accum = call.args[4].kind == Value::Kind::Bool && call.args[4].int_value != 0;
-  Cursor c = bv.kind == Value::Kind::Cursor ? bv.cursor : find_stmt(in, p, bv.str, call.loc);
-  if (c.kind != Cursor::Kind::Stmt && c.kind != Cursor::Kind::Block)
-    in.fail(call.loc, DiagKind::CursorKindMismatch, "'stage_mem'", "statements");
-  Located l = resolve(in, p, c, call.loc);
-  Block stmts(l.block->begin() + static_cast<long>(l.index),
-              l.block->begin() + static_cast<long>(l.index + c.count));
+  Block stmts = block_arg(in, p, bv, call.loc, "stage_mem");
   analysis::Context ctx = context_at(p, stmts.front());
 
   // The window: `A[lo:hi, k]`, one subscript per dimension of A.
@@ -335,11 +330,7 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
       staged.push_back(x);
   if (writes)
     staged.push_back(store);
-  // Replace the first statement by the whole staged block, delete the rest.
-  Proc out = p;
-  for (size_t i = 1; i < stmts.size(); ++i)
-    out = replace_stmt(out, stmts[i]->id, [](const Stmt &) -> Block { return {}; });
-  return Value::of_proc(replace_stmt(out, stmts.front()->id, [&](const Stmt &) { return staged; }));
+  return Value::of_proc(replace_block(p, stmts, staged));
 }
 
 } // namespace exgc::schedule

@@ -1,0 +1,37 @@
+// add_if.cpp - wrap a block in an if whose condition always holds -----------------//
+// add_if(p, block, cond): `block` (a statement, a block cursor or a pattern)
+// becomes `if cond: block`; its statements keep their ids. `cond` is written
+// in proc syntax over the size, index and bool arguments and the iterators of
+// the loops around the block (as for specialize).
+// Checked: `cond` holds at every point the block runs (IndexSolver, under the
+// asserts and the loops and ifs around it), so the if always runs the block;
+// nothing the block declares at its top level is used after it. Exo's add_if
+// has only an unchecked mode; here an if that may skip the block is refused.
+// Fails when: `cond` does not parse, names something not visible there, or
+// is not a condition in the index language (PatternSyntax, ExprNotInScope,
+// NotACondition); it may be false (CondMayBeFalse, counterexample); a
+// declaration of the block is used after it (DeclUsedAfterBlock); the solver
+// gives up (SolverUnknown).
+#include "compiler/ir/printer.h"
+#include "compiler/schedule/edit.h"
+#include "compiler/schedule/index_expr.h"
+#include "compiler/schedule/loop_support.h"
+#include "compiler/schedule/primitives.h"
+
+namespace exgc::schedule {
+
+Value add_if(Interpreter &in, const CallSite &call) {
+  const Proc &p = call.args[0].proc;
+  Located l;
+  Block stmts = block_arg(in, p, call.args[1], call.loc, "add_if", &l);
+  analysis::Context ctx = context_at(p, stmts.front());
+  Expr cond = control_expr_arg(in, *p, ctx, call.args[2], 3, "cond", "add_if", true, call.loc);
+  analysis::IndexSolver solver;
+  analysis::DependenceAnalyzer dep(solver);
+  require(in, dep, ctx, cond, call.loc, "that '" + print_expr(cond) + "' holds",
+          DiagKind::CondMayBeFalse, print_expr(cond));
+  check_decls_not_used_after(in, l, stmts, call.loc);
+  return Value::of_proc(replace_block(p, stmts, {If::make(cond, stmts, {}, call.loc)}));
+}
+
+} // namespace exgc::schedule

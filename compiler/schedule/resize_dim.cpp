@@ -1,0 +1,69 @@
+// resize_dim.cpp - shrink or shift one dimension of an allocation -----------------//
+// resize_dim(p, alloc, dim, size, offset): dimension `dim` of `t` gets extent
+// `size`, and every access `t[.., e, ..]` (e in that dimension) becomes
+// `t[.., e - offset, ..]`: the buffer keeps only the elements [offset,
+// offset + size) of that dimension.
+//   t: f32[n]                     t: f32[4]
+//   t[i + 2] = ..   -- (0, 4, 2) -->   t[i] = ..
+// `size` and `offset` are ints or index expressions over the size and index
+// arguments and the iterators of the loops around the allocation.
+// Checked (IndexSolver, under the asserts, the scopes around the allocation
+// and, per access, the loops and ifs between it and the access): size >= 1,
+// and every access lies in the kept part: offset <= e < offset + size. Each
+// kept element then maps to one new element and nothing else was touched, so
+// the meaning is unchanged. Windows and whole-buffer call arguments are
+// refused (the rewrite changes only element accesses).
+// Fails when: `alloc` is not the allocation of a data buffer
+// (CursorKindMismatch); `dim` is not one of its dimensions (DimOutOfRange);
+// `size` or `offset` does not parse or names something not visible at the
+// allocation (ExprNotAtAlloc); size may be below 1 (DimSizeNotPositive); an
+// access may leave the kept part (ResizeDropsAccess: note at the access,
+// counterexample); the buffer is windowed or passed whole
+// (DimChangeIndirect); the solver gives up (SolverUnknown).
+#include "compiler/analysis/simplify.h"
+#include "compiler/ir/printer.h"
+#include "compiler/schedule/dim_support.h"
+#include "compiler/schedule/loop_support.h"
+#include "compiler/schedule/primitives.h"
+
+namespace exgc::schedule {
+
+Value resize_dim(Interpreter &in, const CallSite &call) {
+  const Proc &p = call.args[0].proc;
+  Stmt s;
+  const Alloc *a = buffer_alloc(in, p, call.args[1], call.loc, "resize_dim", s);
+  size_t dim = dim_arg(in, *a, call.args[2], 3, "dim", "resize_dim", call.loc);
+  analysis::Context ctx = context_at(p, s);
+  Expr size = alloc_index_arg(in, p, ctx, *a, call.args[3], 4, "size", "resize_dim", call.loc);
+  Expr offset = alloc_index_arg(in, p, ctx, *a, call.args[4], 5, "offset", "resize_dim", call.loc);
+  require_element_uses(in, p, *a, "resize_dim", call.loc);
+
+  analysis::IndexSolver solver;
+  analysis::DependenceAnalyzer dep(solver);
+  require(in, dep, ctx, BinOp::make(BinOpKind::Ge, size, IntImm::make(1)), call.loc,
+          "that size '" + print_expr(size) + "' is positive", DiagKind::DimSizeNotPositive,
+          print_expr(size));
+  Expr end = analysis::simplify_expr(BinOp::make(BinOpKind::Add, offset, size));
+  require_at_accesses(
+      in, p, s,
+      [&](const std::vector<Expr> &idx) {
+        return BinOp::make(BinOpKind::And, BinOp::make(BinOpKind::Le, offset, idx[dim]),
+                           BinOp::make(BinOpKind::Lt, idx[dim], end));
+      },
+      "that the access lies in the kept part of '" + a->name.name + "'",
+      [&](const analysis::Access &acc) {
+        return in.diag().report(call.loc, DiagKind::ResizeDropsAccess, acc.text, a->name.name,
+                                print_expr(offset), print_expr(end), dim);
+      },
+      call.loc);
+
+  std::vector<Expr> shape = a->type.shape;
+  shape[dim] = size;
+  return Value::of_proc(relayout(p, s, shape, [&](const std::vector<Expr> &idx) {
+    std::vector<Expr> out = idx;
+    out[dim] = tidy_index(BinOp::make(BinOpKind::Sub, idx[dim], offset));
+    return out;
+  }));
+}
+
+} // namespace exgc::schedule
