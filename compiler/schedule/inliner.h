@@ -1,0 +1,138 @@
+// inliner.h - substituting parameters and composing windows --------------//
+// Owns Inliner, the rewrite behind inline and inline_window: values for
+// scalar parameters, and buffers or windows for buffer parameters (or window
+// names), composed into every index, window, `stride` and `offset` of a body.
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+
+#include "compiler/analysis/simplify.h"
+#include "compiler/ir/mutator.h"
+#include "compiler/schedule/loop_support.h"
+
+namespace exgc::schedule {
+
+/// a + b, simplified, leaving out a missing or literal-0 `a`.
+inline Expr plus_simplified(const Expr &a, const Expr &b) {
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  if (const auto *z = a.as<IntImm>(); z && z->value == 0)
+    return b;
+  return analysis::simplify_expr(BinOp::make(BinOpKind::Add, a, b, b->loc));
+}
+
+/// What a buffer parameter stands for: `buf`, or the window `buf[w]`.
+struct BufArg {
+  Sym buf;
+  ValueType type;
+  bool window = false;
+  std::vector<WindowIdx> w;
+};
+
+struct Inliner : IRMutator {
+  std::map<uint32_t, Expr> vars;
+  std::map<uint32_t, BufArg> bufs;
+  std::set<std::string> caller; // every name the caller declares
+
+  /// The indices `idx` of a parameter, in the coordinates of the buffer.
+  std::vector<Expr> compose(const BufArg &b, const std::vector<Expr> &idx) {
+    std::vector<Expr> out;
+    if (!b.window) {
+      for (const Expr &e : idx)
+        out.push_back(mutate(e));
+      return out;
+    }
+    for (size_t d = 0, j = 0; d < b.w.size(); ++d)
+      out.push_back(b.w[d].is_slice ? plus_simplified(b.w[d].lo, mutate(idx[j++])) : b.w[d].lo);
+    return out;
+  }
+  /// The dimension of the buffer that dimension `d` of the parameter is.
+  size_t source_dim(const BufArg &b, size_t d) {
+    if (!b.window)
+      return d;
+    for (size_t s = 0, j = 0; s < b.w.size(); ++s)
+      if (b.w[s].is_slice && j++ == d)
+        return s;
+    return d;
+  }
+
+  Expr mutate_node(const Var *op, const Expr &self) override {
+    auto it = vars.find(op->name.id);
+    return it == vars.end() ? self : it->second;
+  }
+  Expr mutate_node(const Read *op, const Expr &self) override {
+    auto it = bufs.find(op->buf.id);
+    if (it == bufs.end())
+      return IRMutator::mutate_node(op, self);
+    const BufArg &b = it->second;
+    if (op->idx.empty() && b.window) // the whole parameter, passed on
+      return WindowExpr::make(b.buf, b.w, b.type, op->loc);
+    return Read::make(b.buf, compose(b, op->idx), op->type, op->loc);
+  }
+  Expr mutate_node(const WindowExpr *op, const Expr &self) override {
+    auto it = bufs.find(op->buf.id);
+    if (it == bufs.end())
+      return IRMutator::mutate_node(op, self);
+    const BufArg &b = it->second;
+    std::vector<WindowIdx> out;
+    for (size_t d = 0, j = 0; d < (b.window ? b.w.size() : op->idx.size()); ++d) {
+      if (b.window && !b.w[d].is_slice) {
+        out.push_back(b.w[d]);
+        continue;
+      }
+      const WindowIdx &i = op->idx[b.window ? j++ : d];
+      Expr lo = b.window ? b.w[d].lo : Expr();
+      if (!i.is_slice)
+        out.push_back(WindowIdx::point(plus_simplified(lo, mutate(i.lo))));
+      else
+        out.push_back(WindowIdx::slice(plus_simplified(lo, i.lo ? mutate(i.lo) : Expr()),
+                                       i.hi ? plus_simplified(lo, mutate(i.hi)) : (b.window ? b.w[d].hi : Expr())));
+    }
+    return WindowExpr::make(b.buf, std::move(out), op->type, op->loc);
+  }
+  Expr mutate_node(const Call *op, const Expr &self) override {
+    const auto *r = op->args.size() == 2 ? op->args[0].as<Read>() : nullptr;
+    const auto *d = op->args.size() == 2 ? op->args[1].as<IntImm>() : nullptr;
+    if ((op->func != "stride" && op->func != "offset") || !r || !d || !bufs.count(r->buf.id))
+      return IRMutator::mutate_node(op, self);
+    const BufArg &b = bufs.at(r->buf.id);
+    size_t s = source_dim(b, static_cast<size_t>(d->value));
+    Expr call = Call::make(op->func, {Read::make(b.buf, {}, r->type, r->loc), IntImm::make(s, d->loc)},
+                           {}, op->type, op->loc);
+    return op->func == "offset" && b.window ? plus_simplified(call, b.w[s].lo) : call;
+  }
+  Block mutate_node(const Assign *op, const Stmt &self) override {
+    auto it = bufs.find(op->buf.id);
+    if (it == bufs.end())
+      return IRMutator::mutate_node(op, self);
+    return {Assign::make(it->second.buf, compose(it->second, op->idx), mutate(op->rhs), op->loc)};
+  }
+  Block mutate_node(const Reduce *op, const Stmt &self) override {
+    auto it = bufs.find(op->buf.id);
+    if (it == bufs.end())
+      return IRMutator::mutate_node(op, self);
+    return {Reduce::make(it->second.buf, compose(it->second, op->idx), mutate(op->rhs), op->loc)};
+  }
+  Block mutate_node(const For *op, const Stmt &self) override {
+    // The typecheck forbids shadowing: an iterator whose name is taken in
+    // the caller gets a new one.
+    Sym it = op->iter;
+    if (caller.count(it.name)) {
+      std::string name = it.name;
+      for (int k = 1; caller.count(name); ++k)
+        name = it.name + "_" + std::to_string(k);
+      it = Sym::fresh(name);
+      vars[op->iter.id] = iter_var(it);
+    }
+    Block r = IRMutator::mutate_node(op, self);
+    auto n = std::make_shared<For>(*r[0].as<For>());
+    n->iter = it;
+    return {Stmt(n)};
+  }
+};
+
+
+} // namespace exgc::schedule
