@@ -17,10 +17,8 @@ namespace exgc::schedule {
 
 Value cut_loop(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
-  const For *f = s.as<For>();
-  if (!f)
-    in.fail(call.loc, DiagKind::CursorKindMismatch, "'cut_loop'", "a loop");
+  Stmt s;
+  const For *f = loop_arg(in, p, call.args[1], "cut_loop", call.loc, s);
   Expr cut = control_arg(in, p, call.args[2], 3, "cut", "cut_loop", call.loc);
   analysis::IndexSolver solver;
   analysis::DependenceAnalyzer dep(solver);

@@ -35,10 +35,8 @@ Expr op(BinOpKind k, Expr a, Expr b) { return analysis::simplify_expr(BinOp::mak
 
 Value divide_loop(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
-  const For *f = s.as<For>();
-  if (!f)
-    in.fail(call.loc, DiagKind::CursorKindMismatch, "'divide_loop'", "a loop");
+  Stmt s;
+  const For *f = loop_arg(in, p, call.args[1], "divide_loop", call.loc, s);
   int64_t q = call.args[2].int_value;
   if (q < 1)
     in.fail(call.loc, DiagKind::DivideFactorNotPositive, q);

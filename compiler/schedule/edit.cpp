@@ -185,4 +185,13 @@ Proc replace_expr(const Proc &p, NodeId holder, const Expr &target, const Expr &
   return r.mutate_proc(p);
 }
 
+const For *loop_arg(Interpreter &in, const Proc &p, const Value &v, const char *prim, SrcLoc loc,
+                    Stmt &s) {
+  s = stmt_arg(in, p, v, loc);
+  const For *f = s.as<For>();
+  if (!f)
+    in.fail(loc, DiagKind::CursorKindMismatch, "'" + std::string(prim) + "'", "a loop");
+  return f;
+}
+
 } // namespace exgc::schedule

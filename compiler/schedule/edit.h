@@ -27,6 +27,11 @@ bool first_use(const Block &stmts, size_t from, size_t to, uint32_t buf, SrcLoc 
 /// The statement a Stmt-kind argument names: a cursor, or a pattern string.
 Stmt stmt_arg(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc);
 
+/// The loop a Stmt-kind argument names (its statement in `s`); reports
+/// CursorKindMismatch for `prim` and aborts when it is not a loop.
+const For *loop_arg(Interpreter &in, const Proc &p, const Value &v, const char *prim, SrcLoc loc,
+                    Stmt &s);
+
 /// The run of statements a Stmt-kind argument names: a statement or block
 /// cursor, or a pattern (`"a = _; b = _"` names two); `where` gets the place
 /// of the first. Gap cursors are refused (CursorKindMismatch, naming `prim`).

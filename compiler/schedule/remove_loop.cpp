@@ -42,10 +42,8 @@ void check_idempotent(Interpreter &in, const Proc &p, const Stmt &s, const Block
 
 Value remove_loop(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
-  const For *f = s.as<For>();
-  if (!f)
-    in.fail(call.loc, DiagKind::CursorKindMismatch, "'remove_loop'", "a loop");
+  Stmt s;
+  const For *f = loop_arg(in, p, call.args[1], "remove_loop", call.loc, s);
   if (analysis::mentions(f->body, f->iter))
     in.fail(call.loc, DiagKind::LoopIterUsed, f->iter.name);
   analysis::IndexSolver solver;

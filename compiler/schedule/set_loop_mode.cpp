@@ -13,9 +13,8 @@ namespace exgc::schedule {
 
 Value set_loop_mode(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
-  if (!s.as<For>())
-    in.fail(call.loc, DiagKind::CursorKindMismatch, "'set_loop_mode'", "a loop");
+  Stmt s;
+  loop_arg(in, p, call.args[1], "set_loop_mode", call.loc, s);
   const Expr &mode = call.args[2].meta;
   LoopMode m;
   if (const auto *v = mode.as<Var>()) {

@@ -19,10 +19,8 @@ namespace exgc::schedule {
 
 Value unroll_loop(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
-  const For *f = s.as<For>();
-  if (!f)
-    in.fail(call.loc, DiagKind::CursorKindMismatch, "'unroll_loop'", "a loop");
+  Stmt s;
+  const For *f = loop_arg(in, p, call.args[1], "unroll_loop", call.loc, s);
   Expr lo = analysis::simplify_expr(f->lo), hi = analysis::simplify_expr(f->hi);
   const auto *l = lo.as<IntImm>(), *h = hi.as<IntImm>();
   if (!l || !h)

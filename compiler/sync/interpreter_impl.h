@@ -185,12 +185,14 @@ private:
 
   void end_task(const Stmt &s);
 
-  // Runs a task in full; captures it as a template when it can be one.
-  void run_task(const Stmt &s);
+  // Runs a task in full; with `m` (the task starts isolated), captures it as
+  // a template when it can be one.
+  void run_task(const Stmt &s, TaskMemo *m);
 
-  // Replays the task from a template when the conditions of task_replay.h
-  // hold; false (and nothing changed) when it must run.
-  bool replay_task(const Stmt &s);
+  // Replays the task (which starts isolated) from one of `m`'s templates when
+  // the remaining conditions of task_replay.h hold; false (and nothing
+  // changed) when it must run.
+  bool replay_task(const Stmt &s, const TaskMemo &m);
 
   // The outside accesses of a task, from its lets, loops and ifs only. A
   // program error on the way means the task must run (to report it).

@@ -20,8 +20,13 @@ void Interpreter::exec_task(const Stmt &s) {
   if (task_ >= kAllThreads / std::max<uint64_t>(per_task_, 1))
     fail(s, HazardKind::InvalidProgram, "too many tasks for 62-bit thread ids");
   set_threads();
-  if (!replay_task(s))
-    run_task(s);
+  // A template or a replay needs a task that starts where nothing outside
+  // it can reach (task_replay.h, conditions 1 and 4); decided once here.
+  TaskMemo *m = memo_of(s);
+  if (m && (!locals_free(*m) || m_.reaches(task_ * per_task_)))
+    m = nullptr;
+  if (!m || !replay_task(s, *m))
+    run_task(s, m);
   task_ = saved;
   set_threads();
 }
@@ -62,11 +67,9 @@ void Interpreter::end_task(const Stmt &s) {
   m_.join(ctx(s));
 }
 
-void Interpreter::run_task(const Stmt &s) {
-  TaskMemo *m = memo_of(s);
+void Interpreter::run_task(const Stmt &s, TaskMemo *m) {
   const uint64_t base = task_ * per_task_;
-  if (!m || m->templates.size() >= kMaxTemplates || m->attempts >= kMaxAttempts ||
-      !locals_free(*m) || m_.reaches(base)) {
+  if (!m || m->templates.size() >= kMaxTemplates || m->attempts >= kMaxAttempts) {
     exec_block(s.body);
     return end_task(s);
   }
@@ -102,19 +105,18 @@ void Interpreter::run_task(const Stmt &s) {
   m->templates.push_back(std::move(t));
 }
 
-bool Interpreter::replay_task(const Stmt &s) {
-  TaskMemo *m = memo_of(s);
+bool Interpreter::replay_task(const Stmt &s, const TaskMemo &m) {
   const uint64_t base = task_ * per_task_;
-  if (!m || m->templates.empty() || !locals_free(*m) || m_.reaches(base))
+  if (m.templates.empty())
     return false;
   std::vector<OutsideAccess> now;
   std::vector<TensorShift> shifts;
   const std::vector<int64_t> vals = vals_;
   const std::vector<char> defined = defined_;
   const TaskTemplate *use = nullptr;
-  const std::vector<int64_t> params = param_values(*m);
-  if (light_walk(s, m->shape, now))
-    for (const TaskTemplate &t : m->templates)
+  const std::vector<int64_t> params = param_values(m);
+  if (light_walk(s, m.shape, now))
+    for (const TaskTemplate &t : m.templates)
       if (!use && t.per_task == per_task_ && t.params == params &&
           match_outside(t.outside, now, shifts))
         use = &t;
