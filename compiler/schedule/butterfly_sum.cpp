@@ -83,11 +83,10 @@ Value butterfly_sum(Interpreter &in, const CallSite &call) {
         alloc_at = i;
   if (alloc_at == l.block->size())
     in.fail(call.loc, DiagKind::ButterflyNotLocal, b->buf.name);
+  // The init (acc is not b: the summand would read acc) and what follows.
   SrcLoc at;
-  Block init_and_after{Assign::make(sum.acc->buf, sum.acc->idx, sum.acc->rhs, sum.init->loc)};
-  init_and_after.insert(init_and_after.end(), l.block->begin() + static_cast<long>(l.index + 2),
-                        l.block->end());
-  if (first_use(init_and_after, 0, init_and_after.size(), b->buf.id, at)) {
+  if (first_use(*l.block, l.index, l.index + 1, b->buf.id, at) ||
+      first_use(*l.block, l.index + 2, l.block->size(), b->buf.id, at)) {
     in.diag().report(call.loc, DiagKind::ButterflyLive, b->buf.name)
         .note(at, "'" + b->buf.name + "' is used here");
     throw ScriptAbort{};

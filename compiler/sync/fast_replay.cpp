@@ -185,12 +185,6 @@ void FastEngine::replay(const TaskEffect &effect, const std::vector<TensorShift>
         off = &sh.offset;
     S.put_region(reg.tensor, (*tensors_)[reg.tensor], off ? moved(reg.box, *off) : reg.box, a);
   }
-  // Records no region took (none today) go back to the pool.
-  for (uint32_t id : rec_ids)
-    if (S.recs[id].refs == 0) {
-      S.recs[id].refs = 1;
-      S.unref_record(id);
-    }
   S.stats.replayed_regions += fx.regions.size();
   S.stats.max_regions = std::max(S.stats.max_regions, S.live_regions);
 }
