@@ -4,6 +4,7 @@
 #include <map>
 
 #include "compiler/codegen/cuda_kernel.h"
+#include "compiler/gpu/gpu_check.h"
 #include "compiler/ir/printer.h"
 
 namespace exgc {
@@ -17,9 +18,10 @@ namespace {
 class HostStmtEmitter : public StmtEmitter {
 public:
   HostStmtEmitter(ExprEmitter &ex, Writer &w, NameScope &names, Effects &fx, const ProcNode &proc,
-                  Writer &kernels, std::function<std::string()> kernel_name)
+                  Writer &kernels, std::function<std::string()> kernel_name,
+                  const gpu::GpuFacts &facts)
       : StmtEmitter(ex, w, names, fx, proc), kernels_(kernels),
-        kernel_name_(std::move(kernel_name)) {}
+        kernel_name_(std::move(kernel_name)), facts_(facts) {}
   std::string stream;
 
 protected:
@@ -62,7 +64,7 @@ protected:
     if (name != "CudaDeviceFunction")
       return void(fail(w->loc, "'" + name + "' in host code"));
     KernelContext ctx{ex_, w_, kernels_, names_, fx_, proc_, kernel_name_(), stream,
-                      "return exg_err;"};
+                      "return exg_err;", facts_.kernel(w)};
     if (!emit_device_function(w, ctx))
       ok_ = false;
   }
@@ -78,6 +80,7 @@ protected:
 private:
   Writer &kernels_;
   std::function<std::string()> kernel_name_;
+  const gpu::GpuFacts &facts_;
 };
 
 class CudaBackend {
@@ -94,6 +97,13 @@ public:
                             kCudaBackend);
     std::vector<Proc> all;
     if (!fx_.collect_procs(procs, all))
+      return false;
+    // The GPU semantics stage first: nothing is emitted for a proc whose
+    // parallel reading it rejects, and kernels are emitted from its facts.
+    bool checked = true;
+    for (const Proc &p : all)
+      checked = gpu::check_gpu_semantics(*p, diag_, facts_) && checked;
+    if (!checked)
       return false;
     for (const Proc &p : all)
       impl_[p.get()] = impl_names_.take(p->name);
@@ -155,7 +165,7 @@ private:
     int nkernels = 0;
     HostStmtEmitter se(ex, w, names, fx_, p, kernels, [&] {
       return impl_names_.take_internal(impl_.at(&p) + "_kernel" + std::to_string(nkernels++));
-    });
+    }, facts_);
     se.stream = stream;
     // Qualified: argument-dependent lookup on cudaStream_t would also find
     // the extern "C" function of the same name declared by the header.
@@ -199,6 +209,7 @@ private:
   const Program &program_;
   DiagEngine &diag_;
   Effects fx_;
+  gpu::GpuFacts facts_;
   NameScope impl_names_;
   std::map<const ProcNode *, std::string> impl_;
 };

@@ -7,112 +7,7 @@
 
 namespace exgc::codegen {
 
-bool unit_threads(const Expr &u, int64_t &out) {
-  if (const auto *v = u.as<Var>()) {
-    const std::string &n = v->name.name;
-    out = n == "cuda_thread" ? 1 : n == "cuda_warp" ? 32 : n == "cuda_warpgroup" ? 128 : 0;
-    return out != 0;
-  }
-  const auto *m = u.as<BinOp>();
-  int64_t k, inner;
-  if (!m || m->op != BinOpKind::Mul)
-    return false;
-  if ((const_int(m->a, k) && unit_threads(m->b, inner)) ||
-      (const_int(m->b, k) && unit_threads(m->a, inner))) {
-    if (k < 1 || k > 1024)
-      return false;
-    out = k * inner;
-    return true;
-  }
-  return false;
-}
-
 namespace {
-
-bool is_rmem(const Expr &mem) {
-  return analysis::resolve_memory(mem).info &&
-         analysis::resolve_memory(mem).info->name == std::string("CudaRmem");
-}
-
-/// Finds, for each register array, the leading dimensions its threads own.
-class DistributedDims : public IRVisitor {
-public:
-  std::map<uint32_t, size_t> result;
-
-protected:
-  struct ThreadLoop {
-    uint32_t iter;
-    std::string shape; // bounds and unit: equal shapes split threads alike
-  };
-  struct Buffer {
-    size_t depth; // thread loops around the allocation
-    size_t dims;  // candidate count, lowered by each access
-    std::vector<std::string> shapes; // of the loops owning each dimension
-  };
-
-  void visit_node(const For *op) override {
-    bool threads = op->mode.name == "cuda_threads";
-    if (threads) {
-      const Expr *u = op->mode.kwarg("unit");
-      loops_.push_back({op->iter.id, print_expr(op->lo) + ":" + print_expr(op->hi) + ":" +
-                                         (u && *u ? print_expr(*u) : std::string("1"))});
-    }
-    IRVisitor::visit_node(op);
-    if (threads)
-      loops_.pop_back();
-  }
-  void visit_node(const Alloc *op) override {
-    if (op->type.kind == Type::Kind::Data && op->type.is_tensor() && is_rmem(op->type.mem))
-      bufs_[op->name.id] = Buffer{loops_.size(), op->type.shape.size(), {}};
-    IRVisitor::visit_node(op);
-  }
-  void visit_node(const Read *op) override {
-    access(op->buf, op->idx);
-    IRVisitor::visit_node(op);
-  }
-  void visit_node(const Assign *op) override {
-    access(op->buf, op->idx);
-    IRVisitor::visit_node(op);
-  }
-  void visit_node(const Reduce *op) override {
-    access(op->buf, op->idx);
-    IRVisitor::visit_node(op);
-  }
-  // Whole-buffer uses and windows keep every dimension.
-  void visit_node(const Var *op) override { none(op->name); }
-  void visit_node(const WindowExpr *op) override {
-    none(op->buf);
-    IRVisitor::visit_node(op);
-  }
-
-private:
-  void none(const Sym &s) {
-    auto it = bufs_.find(s.id);
-    if (it != bufs_.end())
-      it->second.dims = 0, result[s.id] = 0;
-  }
-  void access(const Sym &s, const std::vector<Expr> &idx) {
-    auto it = bufs_.find(s.id);
-    if (it == bufs_.end())
-      return;
-    Buffer &b = it->second;
-    size_t k = 0;
-    while (k < b.dims && k < idx.size() && b.depth + k < loops_.size()) {
-      const auto *v = idx[k].as<Var>();
-      const ThreadLoop &l = loops_[b.depth + k];
-      if (!v || v->name.id != l.iter || (k < b.shapes.size() && b.shapes[k] != l.shape))
-        break;
-      if (k == b.shapes.size())
-        b.shapes.push_back(l.shape);
-      ++k;
-    }
-    b.dims = k;
-    result[s.id] = k;
-  }
-
-  std::vector<ThreadLoop> loops_;
-  std::map<uint32_t, Buffer> bufs_;
-};
 
 int64_t element_bytes(ValueType t) {
   switch (t) {
@@ -124,22 +19,6 @@ int64_t element_bytes(ValueType t) {
 }
 
 } // namespace
-
-std::map<uint32_t, size_t> distributed_dims(const Block &body) {
-  DistributedDims d;
-  d.visit(body);
-  return d.result;
-}
-
-void DeviceStmtEmitter::emit_store(const Stmt &s, const Sym &buf, const std::vector<Expr> &idx,
-                                   const Expr &rhs, bool reduce) {
-  if (coll_ > 1) {
-    ok_ = false;
-    ex_.diag().report(s->loc, DiagKind::CollectiveWrite, buf.name, coll_);
-    return;
-  }
-  StmtEmitter::emit_store(s, buf, idx, rhs, reduce);
-}
 
 bool DeviceStmtEmitter::constant_count(const Alloc *a, size_t first, DiagKind kind,
                                        int64_t &count) {
@@ -158,10 +37,7 @@ bool DeviceStmtEmitter::constant_count(const Alloc *a, size_t first, DiagKind ki
 }
 
 bool DeviceStmtEmitter::shared_alloc(const Alloc *a, Binding &b) {
-  // One array per CTA: an allocation inside a thread loop would have to be
-  // one per part of the collective, which a `__shared__` declaration is not.
-  if (coll_ != cta_)
-    return fail(a->loc, "a 'CudaSmemLinear' allocation inside a 'cuda_threads' loop");
+  // One array per CTA: the GPU stage checked that the whole CTA allocates it.
   int64_t count = 1;
   if (!constant_count(a, 0, DiagKind::SharedShapeNotConstant, count))
     return false;
@@ -219,8 +95,8 @@ void DeviceStmtEmitter::emit_alloc(const Alloc *a) {
   }
   // Bound even when rejected, so later uses of the name report nothing more.
   b.kind = Binding::Kind::View;
-  auto it = distributed_.find(a->name.id);
-  size_t owned = it == distributed_.end() ? 0 : it->second;
+  auto it = facts_.shards.find(a->name.id);
+  size_t owned = it == facts_.shards.end() ? 0 : it->second.distributed;
   int64_t count = 1;
   if (!constant_count(a, owned, DiagKind::RegisterShapeNotConstant, count)) {
     b.strides.assign(t.shape.size(), "0");
@@ -270,47 +146,25 @@ void DeviceStmtEmitter::emit_for(const For *f) {
 }
 
 void DeviceStmtEmitter::threads_loop(const For *f) {
-  int64_t lo, hi, u = 1;
-  if (!const_int(f->lo, lo) || !const_int(f->hi, hi)) {
-    ok_ = false;
-    ex_.diag().report(f->loc, DiagKind::ThreadsLoopNotConstant, f->iter.name);
-    return;
-  }
-  if (const Expr *unit = f->mode.kwarg("unit"))
-    if (!*unit || !unit_threads(*unit, u))
-      return void(fail(*unit ? (*unit)->loc : f->loc,
-                       "the unit '" + (*unit ? print_expr(*unit) : std::string()) + "'"));
-  int64_t n = hi - lo;
-  w_.line("// for " + f->iter.name + " in cuda_threads(" + std::to_string(lo) + ", " +
-          std::to_string(hi) + ", unit=" + std::to_string(u) + " threads)");
-  if (n <= 0)
-    return; // no iteration: no thread runs the body
-  if (n * u > coll_) {
-    ok_ = false;
-    ex_.diag().report(f->loc, DiagKind::ThreadsExceedCollective, f->iter.name, n * u, coll_);
-    return;
-  }
-  w_.open(n * u < coll_ ? "if (" + tid_ + " < " + std::to_string(n * u) + ")" : "");
+  auto found = facts_.loops.find(f);
+  if (found == facts_.loops.end())
+    return void(fail(f->loc, "a 'cuda_threads' loop the GPU semantics stage did not analyse"));
+  const gpu::ThreadLoopFacts &l = found->second;
+  const std::string &tid = tid_;
+  const std::string rank = "static_cast<int>(blockIdx.x % " +
+                           std::to_string(facts_.env.cluster_dim) + ")";
+  std::string guarded = l.guarded.c_str(tid, rank), cond;
+  if (l.guard_lo && l.guarded.lo() < *l.guard_lo)
+    cond = guarded + " >= " + std::to_string(*l.guard_lo);
+  if (l.guard_hi && l.guarded.hi() > *l.guard_hi)
+    cond += (cond.empty() ? "" : " && ") + guarded + " < " + std::to_string(*l.guard_hi);
+  w_.line("// for " + f->iter.name + " in " + print_expr(f->hi) + " parts of its collective" +
+          (l.pitch ? ", " + std::to_string(l.pitch) + " thread(s) apart" : ""));
+  w_.open(cond.empty() ? "" : "if (" + cond + ")");
   std::string it = names_.take(f->iter.name);
-  w_.line("[[maybe_unused]] const int64_t " + it + " = " + (lo ? std::to_string(lo) + " + " : "") +
-          tid_ + (u > 1 ? " / " + std::to_string(u) : "") + ";");
-  std::string tid = tid_;
-  if (u == 1) {
-    tid = "0"; // one thread: the only index in its collective
-  } else if (u < coll_) {
-    tid = names_.take_internal("exg_t");
-    w_.line("[[maybe_unused]] const int " + tid + " = " + tid_ + " % " + std::to_string(u) + ";");
-  }
+  w_.line("[[maybe_unused]] const int64_t " + it + " = " + l.iter.c_str(tid, rank) + ";");
   bind_iterator(f, it, true);
-  std::swap(tid, tid_);
-  int64_t saved = coll_;
-  bool saved_aligned = warp_aligned_;
-  coll_ = u;
-  warp_aligned_ = warp_aligned_ && u % 32 == 0;
   block(f->body);
-  coll_ = saved;
-  warp_aligned_ = saved_aligned;
-  std::swap(tid, tid_);
   ex_.env().pop();
   w_.close();
 }
@@ -337,17 +191,17 @@ void DeviceStmtEmitter::emit_sync(const Stmt &s) {
   std::string what = "'Fence(" + f->first + ", " + f->second + ")'";
   if (f->first != "cuda_in_order" || f->second != "cuda_in_order")
     return void(fail(s->loc, what));
-  // The collective runs the fence together: a whole CTA (every thread runs
-  // the task loop and CTA-level code alike: their bounds and conditions are
-  // the same for all threads), an aligned warp, or one thread.
-  if (coll_ == cta_)
-    w_.line("__syncthreads(); // " + what.substr(1, what.size() - 2));
-  else if (coll_ == 32 && warp_aligned_)
-    w_.line("__syncwarp(); // " + what.substr(1, what.size() - 2));
-  else if (coll_ == 1)
-    w_.line("// " + what.substr(1, what.size() - 2) + ": one thread, in order already");
-  else
-    fail(s->loc, what + " over a collective of " + std::to_string(coll_) + " threads");
+  // The GPU stage decided which collective runs the fence together.
+  auto scope = facts_.fences.find(f);
+  std::string text = what.substr(1, what.size() - 2);
+  if (scope == facts_.fences.end())
+    return void(fail(s->loc, what + " the GPU semantics stage did not analyse"));
+  switch (scope->second) {
+  case gpu::FenceScope::Cta: return w_.line("__syncthreads(); // " + text);
+  case gpu::FenceScope::Warp: return w_.line("__syncwarp(); // " + text);
+  case gpu::FenceScope::Thread: return w_.line("// " + text + ": one thread, in order already");
+  case gpu::FenceScope::Cluster: return void(fail(s->loc, what + " over a cluster"));
+  }
 }
 
 } // namespace exgc::codegen

@@ -196,6 +196,9 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
     return kx.unsupported(loc, "'" + mname + "' in device code");
   };
 
+  if (!ctx.facts)
+    return diag.report(w->loc, DiagKind::CodegenNotSupported,
+                       "a device function the GPU semantics stage could not read", kCudaBackend);
   Writer kbody;
   kbody.indent_ = 1;
   std::string tid = knames.take_internal("exg_t");
@@ -222,8 +225,7 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
     }
     kenv.bind(tasks[k]->iter, b);
   }
-  DeviceStmtEmitter de(kx, kbody, knames, ctx.fx, ctx.proc, cfg.block_dim, tid,
-                       distributed_dims(*body));
+  DeviceStmtEmitter de(kx, kbody, knames, ctx.fx, ctx.proc, *ctx.facts, tid);
   de.block(*body);
   kbody.close();
   if (!de.ok() || kx.failed())

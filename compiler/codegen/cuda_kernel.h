@@ -10,6 +10,7 @@
 
 #include "compiler/analysis/memories.h"
 #include "compiler/codegen/stmt_emitter.h"
+#include "compiler/gpu/facts.h"
 
 namespace exgc::codegen {
 
@@ -25,6 +26,7 @@ struct KernelContext {
   std::string kernel_name; // unique in the generated file
   std::string stream;      // the host function's cudaStream_t parameter
   std::string error_return; // statement returning the cudaError_t named exg_err
+  const gpu::KernelFacts *facts; // from the GPU semantics stage; null: it could not read the kernel
 };
 
 /// Emits the kernel for `w` (a `with CudaDeviceFunction(...)` at host scope)

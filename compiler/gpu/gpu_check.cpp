@@ -1,0 +1,283 @@
+// gpu_check.cpp - the GPU semantics stage ----------------------------------//
+#include "compiler/gpu/gpu_check.h"
+
+#include "compiler/gpu/sharding.h"
+#include "compiler/gpu/units.h"
+#include "compiler/ir/printer.h"
+#include "compiler/ir/visitor.h"
+
+namespace exgc::gpu {
+
+namespace {
+
+bool int_lit(const Expr &e, int64_t &v) {
+  if (const auto *i = e.as<IntImm>()) {
+    v = i->value;
+    return true;
+  }
+  return false;
+}
+
+/// blockDim and clusterDim of a `CudaDeviceFunction(...)`; false when they
+/// are not plain valid integers (codegen reports the configuration).
+bool device_env(const With *w, DeviceEnv &env) {
+  const auto *c = w->ctx.as<Call>();
+  if (!c || c->func != "CudaDeviceFunction")
+    return false;
+  for (const KwArg &k : c->kwargs) {
+    int64_t v = 0;
+    if (k.key == "blockDim" && k.value && int_lit(k.value, v))
+      env.block_dim = v;
+    else if (k.key == "clusterDim" && k.value && int_lit(k.value, v))
+      env.cluster_dim = v;
+  }
+  return env.block_dim >= 32 && env.block_dim <= 1024 && env.block_dim % 32 == 0 &&
+         env.cluster_dim >= 1 && env.cluster_dim <= 16 &&
+         (env.cluster_dim & (env.cluster_dim - 1)) == 0;
+}
+
+std::string scope_words(const Tiling &t) {
+  int64_t n = 1;
+  for (int64_t b : t.boxes())
+    n *= b;
+  return std::to_string(n) + " thread(s) (" + t.str() + ")";
+}
+
+class KernelChecker {
+public:
+  KernelChecker(DiagEngine &diag, KernelFacts &facts)
+      : diag_(diag), facts_(facts), shards_(diag, facts.env, facts.shards),
+        tiling_(Tiling::device(facts.env)) {}
+
+  bool ok() const { return ok_; }
+
+  void block(const Block &b) {
+    for (const Stmt &s : b)
+      stmt(s);
+  }
+
+private:
+  /// Every use of an allocation inside an expression.
+  class Uses : public IRVisitor {
+  public:
+    explicit Uses(KernelChecker &k) : k_(k) {}
+
+  protected:
+    void visit_node(const Read *op) override {
+      std::vector<const Expr *> idx;
+      for (const Expr &e : op->idx)
+        idx.push_back(&e);
+      k_.use(op->buf, idx, op->loc);
+      IRVisitor::visit_node(op);
+    }
+    void visit_node(const WindowExpr *op) override {
+      std::vector<const Expr *> idx;
+      for (const WindowIdx &w : op->idx)
+        idx.push_back(w.is_slice ? nullptr : &w.lo);
+      k_.use(op->buf, idx, op->loc);
+      IRVisitor::visit_node(op);
+    }
+    void visit_node(const Var *op) override {
+      if (is_data(op->type))
+        k_.use(op->name, {}, op->loc); // a whole buffer passed on
+    }
+
+  private:
+    KernelChecker &k_;
+  };
+
+  void use(const Sym &buf, const std::vector<const Expr *> &idx, SrcLoc loc) {
+    if (!shards_.use(buf, idx, tiling_, iters_, loc))
+      ok_ = false;
+  }
+  void exprs(const Expr &e) {
+    if (!e)
+      return;
+    Uses u(*this);
+    u.visit(e);
+  }
+  void exprs(const std::vector<Expr> &es) {
+    for (const Expr &e : es)
+      exprs(e);
+  }
+  bool fail() { return ok_ = false; }
+
+  void stmt(const Stmt &s) {
+    if (const auto *a = s.as<Assign>())
+      return store(s, a->buf, a->idx, a->rhs);
+    if (const auto *r = s.as<Reduce>())
+      return store(s, r->buf, r->idx, r->rhs);
+    if (const auto *a = s.as<Alloc>()) {
+      if (!shards_.alloc(a, tiling_))
+        fail();
+      return;
+    }
+    if (const auto *w = s.as<WindowStmt>())
+      return exprs(w->rhs);
+    if (const auto *f = s.as<For>()) {
+      exprs(f->lo);
+      exprs(f->hi);
+      if (f->mode.name == "cuda_threads")
+        return threads_loop(f);
+      return block(f->body);
+    }
+    if (const auto *i = s.as<If>()) {
+      exprs(i->cond);
+      block(i->then_body);
+      return block(i->else_body);
+    }
+    if (const auto *c = s.as<CallStmt>())
+      return exprs(c->args);
+    if (const auto *w = s.as<With>()) {
+      const auto *c = w->ctx.as<Call>();
+      if (c && c->func == "CudaWarps") {
+        diag_.report(w->loc, DiagKind::GpuCheckNotSupported, "'CudaWarps'");
+        fail();
+      }
+      return; // a nested CudaDeviceFunction is codegen's error
+    }
+    if (const auto *f = s.as<Fence>())
+      return fence(f);
+  }
+
+  void store(const Stmt &s, const Sym &buf, const std::vector<Expr> &idx, const Expr &rhs) {
+    exprs(rhs);
+    exprs(idx);
+    std::vector<const Expr *> ix;
+    for (const Expr &e : idx)
+      ix.push_back(&e);
+    use(buf, ix, s->loc);
+    std::string err;
+    std::optional<CollUnit> one = named_unit("standalone_thread", facts_.env);
+    std::optional<CollType> c = unpack_aligned(*one, facts_.env, err);
+    if (c && !at_scope(tiling_, *c, err)) {
+      diag_.report(s->loc, DiagKind::CollectiveWrite, buf.name, scope_words(tiling_));
+      fail();
+    }
+  }
+
+  void threads_loop(const For *f) {
+    int64_t lo, hi;
+    if (!int_lit(f->lo, lo) || !int_lit(f->hi, hi)) {
+      diag_.report(f->loc, DiagKind::ThreadsLoopNotConstant, f->iter.name);
+      return void(fail());
+    }
+    if (lo != 0 || hi < 1) {
+      diag_.report(f->loc, DiagKind::ThreadsLoopBounds, f->iter.name, lo, hi);
+      return void(fail());
+    }
+    std::string err;
+    std::optional<CollUnit> unit;
+    if (const Expr *u = f->mode.kwarg("unit"); u && *u)
+      unit = eval_unit(*u, facts_.env, err);
+    else
+      unit = named_unit("cuda_thread", facts_.env);
+    std::optional<CollType> raw = unit ? unpack_raw(*unit, facts_.env, err) : std::nullopt;
+    if (!raw) {
+      const Expr *u = f->mode.kwarg("unit");
+      diag_.report(u && *u ? (*u)->loc : f->loc, DiagKind::BadCollectiveUnit, err);
+      return void(fail());
+    }
+    std::optional<Derived> d = derive(tiling_, f->iter.id, f->iter.name, *raw, 0, hi,
+                                      true, err);
+    if (!d) {
+      diag_.report(f->loc, DiagKind::ThreadsExceedCollective, f->iter.name, err);
+      return void(fail());
+    }
+    ThreadLoopFacts lf;
+    lf.trivial = d->trivial;
+    lf.iter = d->iter;
+    lf.guarded = d->before;
+    lf.guard_lo = d->guard_lo;
+    lf.guard_hi = d->guard_hi;
+    lf.pitch = d->pitch;
+    lf.tile_count = d->tile_count;
+    facts_.loops[f] = lf;
+    Tiling saved = tiling_;
+    tiling_ = d->child;
+    iters_[f->iter.id] = ThreadIter{f->iter.name, d->pitch, d->tile_count};
+    block(f->body);
+    iters_.erase(f->iter.id);
+    tiling_ = saved;
+  }
+
+  void fence(const Fence *f) {
+    if (f->first == "wgmma_fence_1" || f->second == "wgmma_fence_2") {
+      std::string err;
+      std::optional<CollType> c = unpack_aligned(*named_unit("cuda_warpgroup", facts_.env),
+                                                 facts_.env, err);
+      if (!c || !at_scope(tiling_, *c, err)) {
+        diag_.report(f->loc, DiagKind::WgmmaFenceScope, scope_words(tiling_));
+        fail();
+      }
+      return; // codegen says what it cannot emit
+    }
+    static const std::pair<const char *, FenceScope> kScopes[] = {
+        {"standalone_thread", FenceScope::Thread},
+        {"cuda_warp", FenceScope::Warp},
+        {"cuda_cta_in_cluster", FenceScope::Cta},
+        {"cuda_cluster", FenceScope::Cluster},
+    };
+    for (const auto &[name, scope] : kScopes) {
+      std::string err;
+      std::optional<CollUnit> u = named_unit(name, facts_.env);
+      std::optional<CollType> c = u ? unpack_aligned(*u, facts_.env, err) : std::nullopt;
+      if (c && at_scope(tiling_, *c, err)) {
+        facts_.fences[f] = scope;
+        return;
+      }
+    }
+    diag_.report(f->loc, DiagKind::FenceScope, scope_words(tiling_));
+    fail();
+  }
+
+  DiagEngine &diag_;
+  KernelFacts &facts_;
+  ShardTracker shards_;
+  Tiling tiling_;
+  ThreadIters iters_;
+  bool ok_ = true;
+};
+
+/// Finds the device functions of a proc; host statements are not checked here.
+class DeviceFunctions : public IRVisitor {
+public:
+  DeviceFunctions(DiagEngine &diag, GpuFacts &out) : diag_(diag), out_(out) {}
+  bool ok = true;
+
+protected:
+  void visit_node(const With *w) override {
+    const auto *c = w->ctx.as<Call>();
+    if (!c || c->func != "CudaDeviceFunction")
+      return IRVisitor::visit_node(w);
+    KernelFacts facts;
+    if (!device_env(w, facts.env))
+      return; // codegen reports the configuration
+    // The task body: the innermost of the nest of `cuda_tasks` loops, each
+    // alone in its parent (codegen reports any other shape).
+    const Block *body = &w->body;
+    while (body->size() == 1 && (*body)[0].as<For>() &&
+           (*body)[0].as<For>()->mode.name == "cuda_tasks")
+      body = &(*body)[0].as<For>()->body;
+    if (body == &w->body)
+      return;
+    KernelFacts &kf = out_.kernels[w] = facts;
+    KernelChecker k(diag_, kf);
+    k.block(*body);
+    ok = ok && k.ok();
+  }
+
+private:
+  DiagEngine &diag_;
+  GpuFacts &out_;
+};
+
+} // namespace
+
+bool check_gpu_semantics(const ProcNode &proc, DiagEngine &diag, GpuFacts &out) {
+  DeviceFunctions d(diag, out);
+  d.visit(proc.body);
+  return d.ok;
+}
+
+} // namespace exgc::gpu

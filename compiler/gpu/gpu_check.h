@@ -1,0 +1,22 @@
+// gpu_check.h - the GPU semantics stage ------------------------------------//
+// Owns: the checks that a proc's parallel reading can agree with its
+// sequential meaning, as far as they need no sizes (reference
+// exo_gpu_semantics.md sections 1-3): which collective runs each statement of
+// a device function; `cuda_threads` loops fit their collective; writes are
+// executed by one thread; Fences are at a scope the hardware can order;
+// distributed memory (registers per thread, shared memory per CTA) is indexed
+// so that every logical element has one owner. Runs after typecheck and
+// schedules, before codegen, which takes its facts (facts.h).
+// The kernel's structure (`cuda_tasks` nest, blockDim) is still checked by
+// codegen; a kernel this stage cannot read is left to codegen's errors.
+#pragma once
+#include "compiler/gpu/facts.h"
+#include "compiler/support/diagnostics.h"
+
+namespace exgc::gpu {
+
+/// Checks every `with CudaDeviceFunction` of `proc` and records its facts in
+/// `out`. False after reporting at least one error.
+bool check_gpu_semantics(const ProcNode &proc, DiagEngine &diag, GpuFacts &out);
+
+} // namespace exgc::gpu

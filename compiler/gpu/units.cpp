@@ -1,0 +1,139 @@
+// units.cpp - collective units as written in `.exg` ------------------------//
+#include "compiler/gpu/units.h"
+
+#include "compiler/ir/printer.h"
+
+namespace exgc::gpu {
+
+namespace {
+
+bool int_lit(const Expr &e, int64_t &v) {
+  if (const auto *i = e.as<IntImm>()) {
+    v = i->value;
+    return true;
+  }
+  return false;
+}
+
+/// A unit and which box coordinate `k *` scales (-1: not scalable).
+struct Shape {
+  std::vector<int64_t> domain, box;
+  int scaled = -1;
+};
+
+std::optional<Shape> base_unit(const std::string &n, const std::vector<int64_t> &args,
+                               const DeviceEnv &env) {
+  const int64_t B = env.block_dim, C = env.cluster_dim;
+  if (n == "standalone_thread")
+    return Shape{{1}, {1}, 0};
+  if (n == "cuda_thread")
+    return Shape{{B}, {1}, 0};
+  if (n == "cuda_warp")
+    return Shape{{B}, {32}, 0};
+  if (n == "cuda_warpgroup")
+    return Shape{{B}, {128}, 0};
+  if (n == "cuda_quadpair")
+    return Shape{{B / 16, 16}, {2, 4}, -1};
+  if (n == "cuda_threads_strided" && args.size() == 2)
+    return Shape{{B / args[1], args[1]}, {1, args[0]}, 0};
+  if (n == "cuda_warp_in_cluster")
+    return Shape{{C, B}, {1, 32}, 0};
+  if (n == "cuda_cta_in_cluster")
+    return Shape{{C * B}, {B}, 0};
+  if (n == "cuda_cluster")
+    return Shape{{C * B}, {C * B}, -1};
+  if (n == "cuda_cta_in_cluster_strided" && args.size() == 1)
+    return Shape{{C / args[0], args[0], B}, {1, 1, B}, 0};
+  if (n == "cuda_warp_in_cluster_strided" && args.size() == 1)
+    return Shape{{C / args[0], args[0], B}, {1, 1, 32}, 0};
+  if (n == "cuda_agnostic_sub_cta")
+    return Shape{{C, B}, {1, kAny}, -1};
+  if (n == "cuda_agnostic_intact_cta")
+    return Shape{{C, B}, {kAny, B}, -1};
+  return std::nullopt;
+}
+
+std::optional<CollUnit> finish(const std::string &name, Shape s, int64_t k, const DeviceEnv &env,
+                               std::string &err) {
+  for (int64_t d : s.domain)
+    if (d < 1) {
+      err = "the unit '" + name + "' does not fit blockDim=" + std::to_string(env.block_dim) +
+            ", clusterDim=" + std::to_string(env.cluster_dim);
+      return std::nullopt;
+    }
+  if (k != 1) {
+    if (s.scaled < 0) {
+      err = "the unit in '" + name + "' cannot be scaled";
+      return std::nullopt;
+    }
+    s.box[static_cast<size_t>(s.scaled)] *= k;
+  }
+  CollUnit u;
+  u.domain = s.domain;
+  u.box = s.box;
+  u.scalable = s.scaled >= 0;
+  u.name = "'" + name + "'";
+  return u;
+}
+
+} // namespace
+
+std::optional<CollUnit> named_unit(const std::string &name, const DeviceEnv &env, int64_t k) {
+  std::optional<Shape> s = base_unit(name, {}, env);
+  std::string err;
+  if (!s)
+    return std::nullopt;
+  return finish(name, *s, k, env, err);
+}
+
+std::optional<CollUnit> eval_unit(const Expr &e, const DeviceEnv &env, std::string &err) {
+  std::string text = print_expr(e);
+  int64_t k = 1;
+  Expr u = e;
+  if (const auto *m = e.as<BinOp>(); m && m->op == BinOpKind::Mul) {
+    if (int_lit(m->a, k))
+      u = m->b;
+    else if (int_lit(m->b, k))
+      u = m->a;
+    else {
+      err = "'" + text + "' is not a collective unit";
+      return std::nullopt;
+    }
+    if (k < 1) {
+      err = "the scale of '" + text + "' must be a positive integer";
+      return std::nullopt;
+    }
+  }
+  std::string name;
+  std::vector<int64_t> args;
+  if (const auto *v = u.as<Var>()) {
+    name = v->name.name;
+  } else if (const auto *c = u.as<Call>()) {
+    name = c->func;
+    for (const Expr &a : c->args) {
+      int64_t x;
+      if (!int_lit(a, x) || x < 1) {
+        err = "the parameters of '" + text + "' must be positive integers";
+        return std::nullopt;
+      }
+      args.push_back(x);
+    }
+    if (args.size() == 2 && env.block_dim % args[1] != 0) {
+      err = "the stride of '" + text + "' must divide blockDim=" + std::to_string(env.block_dim);
+      return std::nullopt;
+    }
+    if (args.size() == 1 && env.cluster_dim % args[0] != 0) {
+      err = "the stride of '" + text + "' must divide clusterDim=" +
+            std::to_string(env.cluster_dim);
+      return std::nullopt;
+    }
+  }
+  std::optional<Shape> s = base_unit(name, args, env);
+  if (!s) {
+    err = "'" + text + "' is not a collective unit";
+    return std::nullopt;
+  }
+  return finish(text, *s, k, env, err);
+}
+
+} // namespace exgc::gpu

@@ -1,0 +1,22 @@
+// units.h - collective units as written in `.exg` --------------------------//
+// Owns: the meaning of a unit expression (`cuda_warp`, `8 * cuda_thread`,
+// `2 * cuda_threads_strided(1, 4)`, ...) for a device function's blockDim
+// and clusterDim: its domain and box (reference exo_gpu_semantics.md 1.6).
+#pragma once
+#include <optional>
+#include <string>
+
+#include "compiler/gpu/collective.h"
+#include "compiler/ir/nodes.h"
+
+namespace exgc::gpu {
+
+/// The unit `e` denotes under `env`; empty optional and `err` when `e` is not a
+/// unit, scales one that cannot be scaled, or does not fit the device.
+std::optional<CollUnit> eval_unit(const Expr &e, const DeviceEnv &env, std::string &err);
+
+/// A unit by its name alone (`cuda_warp`), as instructions and memories name
+/// them; `k` scales it.
+std::optional<CollUnit> named_unit(const std::string &name, const DeviceEnv &env, int64_t k = 1);
+
+} // namespace exgc::gpu
