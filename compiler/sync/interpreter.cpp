@@ -164,7 +164,7 @@ void Interpreter::set_threads() {
   int64_t inner = 1;
   for (size_t d = k; d < n; ++d)
     inner *= domain_[d];
-  uint64_t base = task_ * per_task_;
+  uint64_t base = thread_base_;
   if (k == 0) {
     t.append(base, base + inner);
     intern(std::move(t));
@@ -250,6 +250,15 @@ void Interpreter::exec_threads_iter(const Stmt &s, int64_t i) {
   set_threads();
 }
 
+bool Interpreter::start_task() {
+  task_ = next_task_++;
+  if (next_thread_base_ > kAllThreads - std::max<uint64_t>(per_task_, 1))
+    return false;
+  thread_base_ = next_thread_base_;
+  next_thread_base_ += per_task_;
+  return true;
+}
+
 void Interpreter::exec_device(const Stmt &s) {
   if (in_device_)
     fail(s, HazardKind::InvalidProgram, "device blocks do not nest");
@@ -263,7 +272,8 @@ void Interpreter::exec_device(const Stmt &s) {
       fail(s, HazardKind::InvalidProgram, "device domain is too large");
     per_task_ *= static_cast<uint64_t>(d);
   }
-  task_ = next_task_++;
+  if (!start_task())
+    fail(s, HazardKind::InvalidProgram, "too many tasks for 62-bit thread ids");
   set_threads();
   exec_block(s.body);
   in_device_ = false;

@@ -51,6 +51,11 @@ private:
   bool in_device_ = false;
   std::vector<int64_t> domain_, lo_, hi_;
   uint64_t task_ = 0, next_task_ = 0, per_task_ = 0;
+  // Thread ids of the current task start at thread_base_; each new task (of
+  // any device block, whatever its width) takes ids past every earlier one.
+  uint64_t thread_base_ = 0, next_thread_base_ = 0;
+  /// Numbers a new task and gives it fresh thread ids; false when ids run out.
+  bool start_task();
   ThreadSetP threads_, cpu_threads_;
   uint64_t seq_ = 0;
   std::vector<std::pair<std::string, int64_t>> iters_;
@@ -151,7 +156,7 @@ private:
   // --- Task replay (task_replay.h).
   // A task run in full whose effect other tasks can copy.
   struct TaskTemplate {
-    uint64_t task = 0, per_task = 0, seq = 0;
+    uint64_t task = 0, per_task = 0, seq = 0, thread_base = 0;
     std::vector<int64_t> params; // the parameters' values (task_replay.h)
     RunStats counts; // what it added to the stats
     // What it allocated (all freed by its end): a replay allocates the same,

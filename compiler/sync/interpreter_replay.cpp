@@ -15,19 +15,19 @@ void Interpreter::exec_task(const Stmt &s) {
     exec_block(s.body);
     return;
   }
-  uint64_t saved = task_;
-  task_ = next_task_++;
-  if (task_ >= kAllThreads / std::max<uint64_t>(per_task_, 1))
+  const uint64_t saved = task_, saved_base = thread_base_;
+  if (!start_task())
     fail(s, HazardKind::InvalidProgram, "too many tasks for 62-bit thread ids");
   set_threads();
   // A template or a replay needs a task that starts where nothing outside
   // it can reach (task_replay.h, conditions 1 and 4); decided once here.
   TaskMemo *m = memo_of(s);
-  if (m && (!locals_free(*m) || m_.reaches(task_ * per_task_)))
+  if (m && (!locals_free(*m) || m_.reaches(thread_base_)))
     m = nullptr;
   if (!m || !replay_task(s, *m))
     run_task(s, m);
   task_ = saved;
+  thread_base_ = saved_base;
   set_threads();
 }
 
@@ -68,7 +68,7 @@ void Interpreter::end_task(const Stmt &s) {
 }
 
 void Interpreter::run_task(const Stmt &s, TaskMemo *m) {
-  const uint64_t base = task_ * per_task_;
+  const uint64_t base = thread_base_;
   if (!m || m->templates.size() >= kMaxTemplates || m->attempts >= kMaxAttempts) {
     exec_block(s.body);
     return end_task(s);
@@ -98,6 +98,7 @@ void Interpreter::run_task(const Stmt &s, TaskMemo *m) {
   if (!t.effect)
     return;
   t.task = task_;
+  t.thread_base = base;
   t.per_task = per_task_;
   t.counts.events = stats.events - before.events;
   t.counts.accesses = stats.accesses - before.accesses;
@@ -106,7 +107,7 @@ void Interpreter::run_task(const Stmt &s, TaskMemo *m) {
 }
 
 bool Interpreter::replay_task(const Stmt &s, const TaskMemo &m) {
-  const uint64_t base = task_ * per_task_;
+  const uint64_t base = thread_base_;
   if (m.templates.empty())
     return false;
   std::vector<OutsideAccess> now;
@@ -129,7 +130,7 @@ bool Interpreter::replay_task(const Stmt &s, const TaskMemo &m) {
     defined_ = defined;
     return false;
   }
-  m_.replay(*use->effect, shifts, static_cast<int64_t>(base - use->task * per_task_),
+  m_.replay(*use->effect, shifts, static_cast<int64_t>(base - use->thread_base),
             static_cast<int64_t>(seq_ - use->seq));
   const int first_tensor = static_cast<int>(tensors_.size());
   for (TensorInfo info : use->tensors) {

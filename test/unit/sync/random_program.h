@@ -1,7 +1,7 @@
 // random_program.h - random sync programs for the differential test -------//
 //
 // Generates small programs in the text form: one or two CTAs of 16 or 32
-// threads, a few tasks, data tensors, a guarded ring buffer, an mbarrier ring
+// threads (sometimes followed by a second kernel of the other width), a few tasks, data tensors, a guarded ring buffer, an mbarrier ring
 // and a commit group, and a random mix of accesses (all qual kinds, windows,
 // multicast, out-of-order, convergent, atomic, trailing barriers), fences,
 // arrives, awaits and seq loops over random thread boxes. Many are racy on
@@ -72,6 +72,17 @@ public:
       line("read g[2:4, 0:4] q=cuda2 ext={cuda2}" + std::string(pick(0, 1) ? " conv" : ""));
     close();
     line("join");
+    // Sometimes a second kernel of another width reads g, ordered after the
+    // first by a stream fence or not: its threads must not alias the first
+    // kernel's (they once did, and the race was missed by both engines).
+    if (pick(0, 3) == 0) {
+      if (pick(0, 1))
+        line("fence cuda_stream_sync -> cuda_stream_sync");
+      open("device [1, " + std::to_string(block_ == 16 ? 32 : 16) + "]");
+      line("read g[0:8, 0:4] q=cuda2 ext={cuda2} conv");
+      close();
+      line("join");
+    }
     // Tiled programs sometimes read a later task's tile without the fence:
     // the hazard then names a replayed task's access.
     if (!tiled_ || pick(0, 1))
