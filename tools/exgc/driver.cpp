@@ -20,6 +20,7 @@
 #include "compiler/codegen/difftest.h"
 #include "compiler/frontend/load.h"
 #include "compiler/frontend/typecheck.h"
+#include "compiler/gpu/gpu_check.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/interpreter.h"
@@ -223,6 +224,31 @@ void warn_unverified(const Program &prog, const std::vector<Proc> &procs, DiagEn
       diag.report(c->loc, DiagKind::CheckNotRun, c->proc);
 }
 
+/// --verify: every check that exists, on the procs that would be compiled,
+/// and nothing written. A `check` that cannot run is an error, not a pass.
+int verify(const Program &prog, const DriverOptions &opts, DiagEngine &diag, Stats &stats) {
+  std::vector<Proc> procs;
+  if (!select_procs(prog, opts, diag, procs))
+    return 1;
+  gpu::GpuFacts facts;
+  for (const Proc &p : procs)
+    gpu::check_gpu_semantics(*p, diag, facts);
+  stats.stage("GPU semantics");
+  bool checked = false;
+  for (const Decl &d : prog.main().decls)
+    if (const auto *c = std::get_if<CheckDecl>(&d)) {
+      diag.report(c->loc, DiagKind::VerifyCheckNotRun, c->proc);
+      checked = true;
+    }
+  for (const Proc &p : procs) {
+    HasDeviceFunction v;
+    v.visit(p->body);
+    if (v.found && !checked)
+      diag.report(p->loc, DiagKind::SyncNotVerified, p->name);
+  }
+  return diag.has_errors() ? 1 : 0;
+}
+
 int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag, Stats &stats) {
   LoadOptions lo;
   lo.include_dirs = opts.include_dirs;
@@ -244,6 +270,8 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   std::vector<DiffCase> cases;
   if (!run_schedules(*prog, diag, opts.emit == EmitKind::Difftest ? &cases : nullptr, stats))
     return 1;
+  if (opts.verify)
+    return verify(*prog, opts, diag, stats);
   if (opts.emit == EmitKind::Difftest) {
     std::ostringstream cpp;
     bool emitted = emit_difftest(*prog, cases, cpp, diag);

@@ -21,6 +21,7 @@ struct DriverOptions {
   DiagFormat diag_format = DiagFormat::Text;
   bool show_diag_kind = false;
   bool stats = false; // --print-stats: time per stage and solver queries on stderr
+  bool verify = false; // --verify: run every check, write nothing
 };
 
 int run_driver(const DriverOptions &opts);

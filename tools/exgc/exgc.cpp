@@ -45,6 +45,10 @@ cl::opt<exgc::DiagFormat> Diagnostics(
     cl::values(clEnumValN(exgc::DiagFormat::Text, "text", "file:line:col: error: ... (default)"),
                clEnumValN(exgc::DiagFormat::Json, "json", "a JSON array on standard error")),
     cl::cat(Category));
+cl::opt<bool> Verify("verify",
+                     cl::desc("Run every check (types, bounds, schedules, GPU semantics, "
+                              "'check' declarations) and write nothing; exit 0 when all pass"),
+                     cl::cat(Category));
 cl::opt<bool> PrintIncludeDir("print-include-dir",
                               cl::desc("Print the directory of exgc's runtime headers and exit"),
                               cl::cat(Category));
@@ -101,6 +105,7 @@ int main(int argc, char **argv) {
   job.opts.diag_format = Diagnostics;
   job.opts.show_diag_kind = ShowDiagKind;
   job.opts.stats = Stats;
+  job.opts.verify = Verify;
 
   // Deeply nested input (long operator chains) recurses deeply in every tree
   // walk; a large stack keeps that a non-event instead of a crash. The
