@@ -21,6 +21,7 @@ struct DriverOptions {
   DiagFormat diag_format = DiagFormat::Text;
   bool show_diag_kind = false;
   bool stats = false; // --print-stats: time per stage and solver queries on stderr
+  std::vector<std::string> difftest_pairs; // --difftest-pair=REF:CAND, checked to have a ':'
 };
 
 int run_driver(const DriverOptions &opts);
