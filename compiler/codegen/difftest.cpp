@@ -150,7 +150,7 @@ public:
     }
 
     std::string run = "static bool exgdt_run_" + std::to_string(id) +
-                      "(const int64_t *c, int run, std::string &msg) {\n" + unpack;
+                      "(const int64_t *c, int run, char *msg) {\n" + unpack;
     std::vector<std::string> args_b, args_a, compares;
     for (size_t i = 0; i < p.args.size(); ++i) {
       const Arg &a = p.args[i];
@@ -165,7 +165,7 @@ public:
       }
       const std::string &t = pb.ctype;
       run += "  const std::vector<int64_t> s" + n + " = " + extents[i] + ";\n";
-      run += "  std::vector<" + t + "> d" + n + "(size_t(std::max<int64_t>(exgdt::count(s" + n +
+      run += "  std::vector<" + t + "> d" + n + "(size_t(exgdt::max64(exgdt::count(s" + n +
              "), 1)));\n";
       run += "  exgdt::fill(d" + n + ", exgdt::count(s" + n + "), " + n + ", run);\n";
       run += "  std::vector<" + t + "> b" + n + " = d" + n + ", a" + n + " = d" + n + ";\n";

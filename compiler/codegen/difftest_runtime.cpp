@@ -7,18 +7,15 @@ namespace {
 
 // Kept as one raw string: the program must compile alone, with no header of
 // exgc's. The parts, in order: options, sizes, data, comparison, driver.
+// Written plainly (no <string>, <set> or sorting templates, messages in char
+// buffers): every difftest program compiles this, so its compile time is
+// most of what the difftest ctest costs.
 const char *kRuntime = R"(
-#include <algorithm>
-#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
-#include <set>
-#include <string>
-#include <type_traits>
 #include <vector>
 
 namespace {
@@ -77,7 +74,7 @@ struct Case {
   std::vector<Var> vars;      // the control arguments
   std::vector<int64_t> consts; // integer constants of both procs, ascending
   bool (*admissible)(const int64_t *c);                   // asserts hold, buffers fit
-  bool (*run)(const int64_t *c, int run, std::string &msg); // false: a difference, in msg
+  bool (*run)(const int64_t *c, int run, char *msg); // false: a difference, in msg (kMsg)
 };
 
 // Work is the product of the sizes of a tuple (a triple loop nest's trip
@@ -88,7 +85,17 @@ const int64_t kMaxElems = int64_t(1) << 20; // elements of one buffer
 const int64_t kMaxWork = int64_t(1) << 20;
 const int64_t kWorkPerSize = int64_t(1) << 18;
 int64_t case_budget() { return kWorkPerSize * sizes_wanted; }
-const int64_t kFree = INT64_MIN;            // in a goal: left to the search
+const int64_t kFree = -0x7fffffffffffffffll; // in a goal: left to the search
+const int kMsg = 512;                         // bytes of a message buffer
+
+int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+int64_t abs64(int64_t a) { return a < 0 ? -a : a; }
+int64_t sum(const Tuple &t) {
+  int64_t s = 0;
+  for (int64_t v : t)
+    s += abs64(v);
+  return s;
+}
 
 /// Every extent of a buffer is >= 0 and it has at most kMaxElems elements.
 bool fits(std::initializer_list<int64_t> extents) {
@@ -120,22 +127,30 @@ int64_t work(const Case &k, const Tuple &t) {
 
 /// Less work, then a smaller sum of magnitudes.
 bool smaller(const Case &k, const Tuple &a, const Tuple &b) {
-  int64_t wa = work(k, a), wb = work(k, b), sa = 0, sb = 0;
-  for (size_t i = 0; i < a.size(); ++i)
-    sa += a[i] < 0 ? -a[i] : a[i], sb += b[i] < 0 ? -b[i] : b[i];
-  return wa != wb ? wa < wb : sa < sb;
+  int64_t wa = work(k, a), wb = work(k, b);
+  return wa != wb ? wa < wb : sum(a) < sum(b);
 }
 
-std::string describe(const Case &k, const Tuple &t) {
-  std::string s;
-  for (size_t i = 0; i < t.size(); ++i) {
-    s += std::string(i ? " " : "") + k.vars[i].name + "=";
-    s += k.vars[i].kind == kBool ? (t[i] ? "true" : "false") : std::to_string(t[i]);
-  }
-  return s.empty() ? "no control arguments" : s;
+/// "M=8 N=8 K=8" (kMsg bytes at most).
+void describe(const Case &k, const Tuple &t, char *out) {
+  int n = 0;
+  out[0] = 0;
+  for (size_t i = 0; i < t.size() && n < kMsg - 64; ++i)
+    n += k.vars[i].kind == kBool
+             ? std::snprintf(out + n, kMsg - n, "%s%s=%s", i ? " " : "", k.vars[i].name, t[i] ? "true" : "false")
+             : std::snprintf(out + n, kMsg - n, "%s%s=%lld", i ? " " : "", k.vars[i].name, (long long)t[i]);
+  if (t.empty())
+    std::snprintf(out, kMsg, "no control arguments");
 }
 
 // ---- Sizes -------------------------------------------------------------------
+//
+// The search runs for milliseconds; unoptimized, it compiles in a third less
+// time (GCC; other compilers optimize it).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("O0")
+#endif
 //
 // A goal fixes some control arguments (the others kFree); `complete` finds an
 // admissible tuple, not tried yet, that agrees with it. Goals come in groups
@@ -178,10 +193,16 @@ private:
     return work(k_, t) <= kMaxWork && k_.admissible(t.data());
   }
 
+  bool tried(const Tuple &t) const {
+    for (const Tuple &c : chosen_)
+      if (c == t)
+        return true;
+    return false;
+  }
+
   bool take(const Tuple &t) {
-    if (full() || seen_.count(t) || !admissible(t) || spent_ + work(k_, t) > case_budget())
+    if (full() || tried(t) || !admissible(t) || spent_ + work(k_, t) > case_budget())
       return false;
-    seen_.insert(t);
     chosen_.push_back(t);
     spent_ += work(k_, t);
     return true;
@@ -261,7 +282,28 @@ private:
       if (total <= 20000)
         break;
     }
-    std::vector<Tuple> ok;
+    // best[0]: the three of least sum; best[1 + i]: argument i's three
+    // smallest values, each with its tuple of least sum (ties: the first).
+    struct Best {
+      int64_t key, sum;
+      Tuple t;
+    };
+    std::vector<std::vector<Best>> best(n + 1);
+    auto offer = [](std::vector<Best> &list, int64_t key, int64_t s, const Tuple &t, bool by_sum) {
+      size_t at = 0;
+      while (at < list.size() && (by_sum ? list[at].sum <= s : list[at].key < key))
+        ++at;
+      if (!by_sum && at < list.size() && list[at].key == key) {
+        if (s < list[at].sum)
+          list[at].sum = s, list[at].t = t;
+        return;
+      }
+      if (at < 3)
+        list.insert(list.begin() + long(at), Best{key, s, t});
+      if (list.size() > 3)
+        list.pop_back();
+    };
+    bool any = false;
     if (total <= 20000) {
       Tuple t(n);
       for (int64_t code = 0; code < total; ++code) {
@@ -270,30 +312,18 @@ private:
           t[i] = grid[i][size_t(rest % int64_t(grid[i].size()))];
           rest /= int64_t(grid[i].size());
         }
-        if (admissible(t))
-          ok.push_back(t);
+        if (!admissible(t))
+          continue;
+        any = true;
+        offer(best[0], 0, sum(t), t, true);
+        for (size_t i = 0; i < n; ++i)
+          offer(best[1 + i], t[i], sum(t), t, false);
       }
     }
-    auto sum = [](const Tuple &t) {
-      int64_t s = 0;
-      for (int64_t v : t)
-        s += v < 0 ? -v : v;
-      return s;
-    };
-    std::stable_sort(ok.begin(), ok.end(), [&](const Tuple &a, const Tuple &b) { return sum(a) < sum(b); });
-    for (size_t a = 0; a < ok.size() && chosen_.size() < 3; ++a)
-      take(ok[a]);
-    for (size_t i = 0; i < n; ++i) {
-      std::vector<Tuple> by = ok;
-      std::stable_sort(by.begin(), by.end(), [&](const Tuple &a, const Tuple &b) { return a[i] < b[i]; });
-      int values = 0;
-      for (size_t a = 0; a < by.size() && values < 3; ++a)
-        if (a == 0 || by[a][i] != by[a - 1][i]) {
-          ++values;
-          take(by[a]);
-        }
-    }
-    if (!ok.empty())
+    for (const std::vector<Best> &list : best)
+      for (const Best &b : list)
+        take(b.t);
+    if (any)
       return;
     for (int64_t v = 1; v <= 4096 && chosen_.empty(); ++v)
       complete(all_sizes(v));
@@ -353,15 +383,19 @@ private:
   /// For every two arguments, tuples where they differ: 1 against c + 1,
   /// c + 1 against another constant's c + 1 or 2c + 1, ...; the pairs in turns.
   std::vector<Tuple> pair_goals() const {
-    std::vector<int64_t> vals = {1};
+    std::vector<int64_t> vals; // ascending, distinct
+    auto add = [&](int64_t v) {
+      size_t at = 0;
+      while (at < vals.size() && vals[at] < v)
+        ++at;
+      if (at == vals.size() || vals[at] != v)
+        vals.insert(vals.begin() + long(at), v);
+    };
+    add(1);
     for (int64_t c : k_.consts)
-      vals.push_back(c + 1);
-    for (int64_t c : k_.consts)
-      vals.push_back(2 * c + 1);
-    vals.push_back(17);
-    vals.push_back(33);
-    std::sort(vals.begin(), vals.end());
-    vals.erase(std::unique(vals.begin(), vals.end()), vals.end());
+      add(c + 1), add(2 * c + 1);
+    add(17);
+    add(33);
     std::vector<std::vector<Tuple>> per_pair;
     for (size_t i = 0; i < k_.vars.size(); ++i)
       for (size_t j = i + 1; j < k_.vars.size(); ++j) {
@@ -373,7 +407,7 @@ private:
             Tuple g(k_.vars.size(), kFree);
             g[i] = vals[p], g[j] = vals[p + d];
             goals.push_back(g);
-            std::swap(g[i], g[j]);
+            g[i] = vals[p + d], g[j] = vals[p];
             goals.push_back(g);
           }
         per_pair.push_back(goals);
@@ -417,7 +451,7 @@ private:
     int64_t hi = 256;
     for (size_t j = 0; j < t.size(); ++j)
       if (k_.vars[j].kind == kSize)
-        hi = std::max(hi, 256 + t[j]);
+        hi = max64(hi, 256 + t[j]);
     bool low = turn % 2 == 0;
     for (int64_t v = low ? -256 : hi; low ? v <= hi : v >= -256; v += low ? 1 : -1) {
       t[i] = v;
@@ -430,10 +464,13 @@ private:
   const Case &k_;
   int want_;
   Rng rng_;
-  std::vector<Tuple> chosen_;
-  std::set<Tuple> seen_;
+  std::vector<Tuple> chosen_; // distinct, in the order taken
   int64_t spent_ = 0; // work of the tuples chosen
 };
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
 
 // ---- Data --------------------------------------------------------------------
 //
@@ -451,29 +488,34 @@ void init_data() {
   Rng r(seed ^ 0x5DEECE66Dull);
   for (int i = 0; i < 251; ++i)
     perm[i] = i - 125;
-  for (int i = 250; i > 0; --i)
-    std::swap(perm[i], perm[r.in(0, i)]);
+  for (int i = 250; i > 0; --i) {
+    int j = int(r.in(0, i)), x = perm[i];
+    perm[i] = perm[j];
+    perm[j] = x;
+  }
 }
 
+template <typename T> bool is_float() { return T(0.5) != T(0); }
+template <typename T> bool is_signed() { return T(-1) < T(0); }
+
+/// 0: zero; 1: -0.0, or the smallest 8-bit value, -30001, or 1 when
+/// unsigned; 2: a large value.
 template <typename T> T special(int which) {
-  if (std::is_floating_point<T>::value)
+  if (is_float<T>())
     return which == 0 ? T(0) : which == 1 ? -T(0) : T(256.5);
   bool narrow = sizeof(T) == 1;
   if (which == 0)
     return T(0);
   if (which == 1)
-    return std::is_signed<T>::value ? (narrow ? std::numeric_limits<T>::min() : T(-30001)) : T(1);
-  return narrow ? std::numeric_limits<T>::max() : T(std::is_signed<T>::value ? 30000 : 4095);
+    return is_signed<T>() ? T(narrow ? -128 : -30001) : T(1);
+  return is_signed<T>() ? T(narrow ? 127 : 30000) : T(narrow ? 255 : 4095);
 }
 
 template <typename T> void fill(std::vector<T> &v, int64_t n, int buf, int run) {
   int off = (37 * buf + 101 * run) % 251;
   for (int64_t k = 0; k < n; ++k) {
     int num = perm[(k + off) % 251];
-    if (std::is_floating_point<T>::value)
-      v[size_t(k)] = T(num / 32.0);
-    else
-      v[size_t(k)] = T(std::is_signed<T>::value ? num : num + 125);
+    v[size_t(k)] = is_float<T>() ? T(num / 32.0) : T(is_signed<T>() ? num : num + 125);
   }
   if (n >= 8) {
     Rng r(seed + uint64_t(buf) * 7919 + uint64_t(run) * 104729);
@@ -487,7 +529,7 @@ template <typename T> void fill(std::vector<T> &v, int64_t n, int buf, int run) 
 // ---- Comparison ----------------------------------------------------------------
 
 template <typename T> bool same(T a, T b) {
-  if (!std::is_floating_point<T>::value)
+  if (!is_float<T>())
     return a == b;
   double x = double(a), y = double(b);
   if (x == y || (std::isnan(x) && std::isnan(y)))
@@ -496,39 +538,40 @@ template <typename T> bool same(T a, T b) {
   return std::fabs(x - y) <= 1e-5 * (m > 1 ? m : 1);
 }
 
-std::string number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
 /// False, with the first differing element in `msg`, when `after` differs.
 template <typename T>
 bool compare(const std::vector<T> &before, const std::vector<T> &after,
-             const std::vector<int64_t> &extents, const char *name, std::string &msg) {
+             const std::vector<int64_t> &extents, const char *name, char *msg) {
   int64_t n = count(extents);
   for (int64_t k = 0; k < n; ++k) {
     if (same(before[size_t(k)], after[size_t(k)]))
       continue;
-    std::string at;
-    for (size_t d = extents.size(), rest = size_t(k); d-- > 0;) {
-      at = std::to_string(rest % size_t(extents[d])) + (at.empty() ? "" : ", ") + at;
-      rest /= size_t(extents[d]);
-    }
-    msg = (extents.empty() ? "'" : "element [" + at + "] of '") + name + "' is " +
-          number(double(after[size_t(k)])) + ", its input computes " +
-          number(double(before[size_t(k)]));
+    int64_t at[16], rest = k, d = int64_t(extents.size());
+    for (int64_t i = d; i-- > 0;)
+      at[i < 16 ? i : 15] = rest % extents[size_t(i)], rest /= extents[size_t(i)];
+    int len = 0;
+    if (d)
+      len = std::snprintf(msg, kMsg, "element [");
+    for (int64_t i = 0; i < d && i < 16; ++i)
+      len += std::snprintf(msg + len, size_t(kMsg - len), "%s%lld", i ? ", " : "", (long long)at[i]);
+    std::snprintf(msg + len, size_t(kMsg - len), "%s'%s' is %g, its input computes %g",
+                  d ? "] of " : "", name, double(after[size_t(k)]), double(before[size_t(k)]));
     return false;
   }
   return true;
 }
 
-bool returns_differ(int before, int after, std::string &msg) {
-  msg = "returns " + std::to_string(after) + ", its input returns " + std::to_string(before);
+bool returns_differ(int before, int after, char *msg) {
+  std::snprintf(msg, kMsg, "returns %d, its input returns %d", after, before);
   return false;
 }
 
 // ---- Driver --------------------------------------------------------------------
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("O0")
+#endif
 
 int passed = 0, failed = 0;
 
@@ -545,7 +588,7 @@ void check(const Case &k) {
   int fails = 0, runs = 0;
   int64_t spent = 0;
   size_t shown = 0;
-  std::string shown_msg;
+  char msg[kMsg], shown_msg[kMsg], tuple[kMsg];
   for (int r = 0;; ++r, ++runs) {
     const Tuple &t = sizes[size_t(r) % sizes.size()];
     // Past the tuples, more data sets while the budget lasts (8 per tuple at most).
@@ -554,30 +597,36 @@ void check(const Case &k) {
     if (!more)
       break;
     spent += work(k, t);
-    std::string msg;
+    msg[0] = 0;
     if (k.run(t.data(), r, msg))
       continue;
     if (fails++ == 0 || smaller(k, t, sizes[shown])) {
       shown = size_t(r) % sizes.size();
-      shown_msg = msg;
+      std::memcpy(shown_msg, msg, sizeof msg);
     }
   }
-  std::string tried = std::to_string(sizes.size()) + (sizes.size() == 1 ? " size" : " sizes");
-  if (size_t(runs) > sizes.size())
-    tried += ", " + std::to_string(runs) + " runs";
-  if (fails)
-    std::printf("%s: FAILED: %s (%s); %d of %d runs differ\n", k.where, shown_msg.c_str(),
-                describe(k, sizes[shown]).c_str(), fails, runs);
-  else
-    std::printf("%s: ok (%s)\n", k.where, tried.c_str());
+  if (fails) {
+    describe(k, sizes[shown], tuple);
+    std::printf("%s: FAILED: %s (%s); %d of %d runs differ\n", k.where, shown_msg, tuple, fails, runs);
+  } else if (size_t(runs) > sizes.size()) {
+    std::printf("%s: ok (%d sizes, %d runs)\n", k.where, int(sizes.size()), runs);
+  } else {
+    std::printf("%s: ok (%d size%s)\n", k.where, int(sizes.size()), sizes.size() == 1 ? "" : "s");
+  }
   if (show_sizes) {
-    std::string all;
-    for (size_t i = 0; i < sizes.size(); ++i)
-      all += (i ? ", " : "") + describe(k, sizes[i]);
-    std::printf("  sizes: %s\n", all.c_str());
+    std::printf("  sizes:");
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      describe(k, sizes[i], tuple);
+      std::printf("%s %s", i ? "," : "", tuple);
+    }
+    std::printf("\n");
   }
   ++(fails ? failed : passed);
 }
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
 
 } // namespace exgdt
 } // namespace
