@@ -145,18 +145,18 @@ void describe(const Case &k, const Tuple &t, char *out) {
 
 // ---- Sizes -------------------------------------------------------------------
 //
-// The search runs for milliseconds; unoptimized, it compiles in a third less
-// time (GCC; other compilers optimize it).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC push_options
-#pragma GCC optimize("O0")
-#endif
-//
 // A goal fixes some control arguments (the others kFree); `complete` finds an
 // admissible tuple, not tried yet, that agrees with it. Goals come in groups
 // (smallest tuples; values around the constants; medium values; pairs of
 // different values; the range of each index; random), taken in turns until
-// `want` tuples are found or every group is spent.
+// `want` tuples are found or every group is spent (docs/scheduling.md).
+//
+// The search runs for milliseconds; unoptimized, the program compiles
+// faster (GCC; other compilers optimize it as asked).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("O0")
+#endif
 
 class SizeSearch {
 public:
