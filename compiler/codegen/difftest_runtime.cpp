@@ -608,10 +608,9 @@ void check(const Case &k) {
   if (fails) {
     describe(k, sizes[shown], tuple);
     std::printf("%s: FAILED: %s (%s); %d of %d runs differ\n", k.where, shown_msg, tuple, fails, runs);
-  } else if (size_t(runs) > sizes.size()) {
-    std::printf("%s: ok (%d sizes, %d runs)\n", k.where, int(sizes.size()), runs);
   } else {
-    std::printf("%s: ok (%d size%s)\n", k.where, int(sizes.size()), sizes.size() == 1 ? "" : "s");
+    std::printf("%s: ok (%d size%s", k.where, int(sizes.size()), sizes.size() == 1 ? "" : "s");
+    std::printf(size_t(runs) > sizes.size() ? ", %d runs)\n" : ")\n", runs);
   }
   if (show_sizes) {
     std::printf("  sizes:");
