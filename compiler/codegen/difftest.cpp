@@ -64,7 +64,7 @@ public:
       }
     }
     if (const auto *c = e.as<Call>(); c && (c->func == "min" || c->func == "max") && c->args.size() == 2)
-      return "std::" + c->func + "(" + print(c->args[0]) + ", " + print(c->args[1]) + ")";
+      return "exgdt::" + c->func + "64(" + print(c->args[0]) + ", " + print(c->args[1]) + ")";
     ok = false;
     return "0";
   }

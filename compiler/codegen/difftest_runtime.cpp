@@ -88,6 +88,7 @@ int64_t case_budget() { return kWorkPerSize * sizes_wanted; }
 const int64_t kFree = -0x7fffffffffffffffll; // in a goal: left to the search
 const int kMsg = 512;                         // bytes of a message buffer
 
+int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 int64_t abs64(int64_t a) { return a < 0 ? -a : a; }
 int64_t sum(const Tuple &t) {
