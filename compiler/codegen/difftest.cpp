@@ -71,7 +71,7 @@ public:
 };
 
 /// The integer constants a proc mentions (loop bounds, split factors, guard
-/// bounds, assert moduli), as magnitudes in [2, 4096]: sizes around them are
+/// bounds, assert moduli), as magnitudes in [2, 2^20]: sizes around them are
 /// where tails, guards and empty loops change.
 class ConstCollector : public IRVisitor {
 public:
@@ -80,7 +80,7 @@ public:
 protected:
   void visit_node(const IntImm *op) override {
     int64_t v = op->value < 0 ? -op->value : op->value;
-    if (v >= 2 && v <= 4096)
+    if (v >= 2 && v <= (int64_t(1) << 20))
       values.insert(v);
   }
 };
