@@ -1,23 +1,19 @@
 // difftest.h - differential tests of schedule steps (`exgc --emit=difftest`) //
 //
 // Owns: emit_difftest, which writes one self-contained C++17 program that
-// checks rewrites on random data. Each case is a pair of procs with the same
-// arguments, `before` and `after` (a schedule's input and result, or one
-// primitive's input and output). The program embeds the CPU reference of
-// every proc involved (cpp_backend.h), then for each case:
-//  - searches sizes: control arguments are drawn from a fixed pool (all equal
-//    first, then at random) until a few tuples satisfy every `assert` of
-//    `before`, evaluated in C++ (and keep each buffer under 2^20 elements);
-//  - fills every tensor and scalar with random data (floats are multiples of
-//    1/4 in [-2, 2], so sums of products are exact and any reordering of a
-//    float sum gives the same bits until magnitudes pass 2^20; a relative
-//    tolerance of 1e-5 covers the rest), runs both procs on copies, and
-//    compares the return codes and every tensor and written scalar (integers
-//    exactly);
-//  - prints the first mismatch with the case's .exg location and sizes.
-// It ends by printing `N passed, M failed` and exits 1 when any case failed.
-// Runs after the schedules (their steps are the cases) and instead of the
-// other backends.
+// checks rewrites. Each case is a pair of procs with the same arguments,
+// `before` and `after` (a schedule's input and result, one primitive's input
+// and output, or a hand-written proc and the proc it claims to compute). The
+// program embeds the CPU reference of every proc involved (cpp_backend.h);
+// per case this file writes the asserts and buffer extents as C++
+// (`admissible`), one run of both procs on copies of the same data compared
+// argument by argument (`run`), and the integer constants of both procs.
+// The fixed runtime (difftest_runtime.h) chooses the sizes (the smallest,
+// around those constants, medium, pairs, index ranges, random), fills the
+// data (distinct values and special ones) and prints `ok` or the smallest
+// tuple that shows a difference; docs/scheduling.md says exactly what it
+// tries. Runs after the schedules (their steps are the cases) and instead of
+// the other backends.
 #pragma once
 #include <ostream>
 #include <string>

@@ -209,6 +209,26 @@ bool run_schedules(Program &prog, DiagEngine &diag, std::vector<DiffCase> *cases
   return true;
 }
 
+/// --difftest-pair=REF:CAND: the hand-written proc CAND, tested against REF
+/// like a schedule step (both of the main module, schedule results included).
+bool add_difftest_pairs(const Program &prog, const DriverOptions &opts, DiagEngine &diag,
+                        std::vector<DiffCase> &cases) {
+  const Module &m = prog.main();
+  bool ok = true;
+  for (const std::string &pair : opts.difftest_pairs) {
+    size_t colon = pair.find(':');
+    std::string ref = pair.substr(0, colon), cand = pair.substr(colon + 1);
+    Proc r = m.find_proc(ref), c = m.find_proc(cand);
+    if (!r)
+      ok = diag.report(SrcLoc{m.file, 0, 0}, DiagKind::UnknownExportName, ref);
+    if (!c)
+      ok = diag.report(SrcLoc{m.file, 0, 0}, DiagKind::UnknownExportName, cand);
+    if (r && c)
+      cases.push_back({"proc '" + cand + "' against '" + ref + "'", c->loc, r, c});
+  }
+  return ok;
+}
+
 /// The sync checker does not run on .exg procs yet: say so for every compiled
 /// parallel proc rather than let a `check` look like it passed.
 void warn_unverified(const Program &prog, const std::vector<Proc> &procs, DiagEngine &diag) {
@@ -273,6 +293,8 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   if (opts.verify)
     return verify(*prog, opts, diag, stats);
   if (opts.emit == EmitKind::Difftest) {
+    if (!add_difftest_pairs(*prog, opts, diag, cases))
+      return 1;
     std::ostringstream cpp;
     bool emitted = emit_difftest(*prog, cases, cpp, diag);
     stats.stage("difftest generation");

@@ -22,6 +22,7 @@ struct DriverOptions {
   bool show_diag_kind = false;
   bool stats = false; // --print-stats: time per stage and solver queries on stderr
   bool verify = false; // --verify: run every check, write nothing
+  std::vector<std::string> difftest_pairs; // --difftest-pair=REF:CAND, checked to have a ':'
 };
 
 int run_driver(const DriverOptions &opts);

@@ -56,6 +56,11 @@ cl::opt<bool> Stats("print-stats",
                     cl::desc("Print the time of each stage and the number of solver queries "
                              "to standard error"),
                     cl::cat(Category));
+cl::list<std::string> DifftestPairs(
+    "difftest-pair",
+    cl::desc("With --emit=difftest, also test proc CAND against proc REF (repeatable): a "
+             "hand-written version that claims REF's meaning"),
+    cl::value_desc("REF:CAND"), cl::cat(Category));
 cl::opt<bool> ShowDiagKind("show-diag-kind", cl::desc("Append [Kind] to each diagnostic (tests)"),
                            cl::Hidden, cl::cat(Category));
 
@@ -95,6 +100,16 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  for (const std::string &pair : DifftestPairs) {
+    size_t colon = pair.find(':');
+    if (Emit != exgc::EmitKind::Difftest || colon == std::string::npos || colon == 0 ||
+        colon + 1 == pair.size()) {
+      std::cerr << "exgc: error: '--difftest-pair=" << pair
+                << "' needs --emit=difftest and the form REF:CAND\n";
+      return 2;
+    }
+  }
+
   Job job;
   job.opts.input = Input;
   job.opts.output = Output;
@@ -106,6 +121,7 @@ int main(int argc, char **argv) {
   job.opts.show_diag_kind = ShowDiagKind;
   job.opts.stats = Stats;
   job.opts.verify = Verify;
+  job.opts.difftest_pairs.assign(DifftestPairs.begin(), DifftestPairs.end());
 
   // Deeply nested input (long operator chains) recurses deeply in every tree
   // walk; a large stack keeps that a non-event instead of a crash. The

@@ -1,0 +1,318 @@
+// difftest_runtime.cpp - the fixed part of the difftest program ------------//
+#include "compiler/codegen/difftest_runtime.h"
+
+#include "compiler/codegen/difftest_sizes.h"
+
+namespace exgc::codegen {
+
+namespace {
+
+// Kept as one raw string: the program must compile alone, with no header of
+// exgc's. The parts, in order: options, sizes, data, comparison, driver.
+// Written plainly (no <string>, <set> or sorting templates, messages in char
+// buffers): every difftest program compiles this, so its compile time is
+// most of what the difftest ctest costs.
+const char *kRuntimeStart = R"(
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+namespace exgdt {
+
+int64_t fdiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+int64_t fmod(int64_t a, int64_t b) { return a - fdiv(a, b) * b; }
+
+// ---- Options: --sizes=N, --seed=S, --show-sizes ----------------------------
+
+int sizes_wanted = 32;    // size tuples per case
+uint64_t seed = 1;        // sizes drawn at random and the data depend on it
+bool show_sizes = false;  // print every tuple tried
+
+bool parse_args(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    if (!std::strncmp(a, "--sizes=", 8) && std::atoi(a + 8) > 0)
+      sizes_wanted = std::atoi(a + 8);
+    else if (!std::strncmp(a, "--seed=", 7))
+      seed = std::strtoull(a + 7, nullptr, 10);
+    else if (!std::strcmp(a, "--show-sizes"))
+      show_sizes = true;
+    else {
+      std::fprintf(stderr, "usage: %s [--sizes=N (default 32)] [--seed=S] [--show-sizes]\n",
+                   argv[0]);
+      return false;
+    }
+  }
+  return true;
+}
+
+struct Rng {
+  uint64_t s;
+  explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull) {}
+  uint64_t next() {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    return s;
+  }
+  int64_t in(int64_t lo, int64_t hi) { return lo + int64_t(next() % uint64_t(hi - lo + 1)); }
+};
+
+// ---- Cases, as difftest.cpp writes them ------------------------------------
+
+enum Kind { kSize, kIndex, kBool };
+struct Var {
+  const char *name;
+  Kind kind;
+};
+using Tuple = std::vector<int64_t>;
+
+struct Case {
+  const char *where;          // "k.exg:14: step 'divide_loop' of schedule 'g'"
+  std::vector<Var> vars;      // the control arguments
+  std::vector<int64_t> consts; // integer constants of both procs, ascending
+  bool (*admissible)(const int64_t *c);                   // asserts hold, buffers fit
+  bool (*run)(const int64_t *c, int run, char *msg); // false: a difference, in msg (kMsg)
+};
+
+// Work is the product of the sizes of a tuple (a triple loop nest's trip
+// count): at most kMaxWork for one tuple, and kWorkPerSize times the sizes
+// wanted for all the runs of a case, so that the smallest tuples come first
+// and large shapes cannot make the program slow.
+const int64_t kMaxElems = int64_t(1) << 20; // elements of one buffer
+const int64_t kMaxWork = int64_t(1) << 20;
+const int64_t kWorkPerSize = int64_t(1) << 18;
+int64_t case_budget() { return kWorkPerSize * sizes_wanted; }
+const int64_t kFree = -0x7fffffffffffffffll; // in a goal: left to the search
+const int kMsg = 512;                         // bytes of a message buffer
+
+int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+int64_t abs64(int64_t a) { return a < 0 ? -a : a; }
+int64_t sum(const Tuple &t) {
+  int64_t s = 0;
+  for (int64_t v : t)
+    s += abs64(v);
+  return s;
+}
+
+/// Every extent of a buffer is >= 0 and it has at most kMaxElems elements.
+bool fits(std::initializer_list<int64_t> extents) {
+  int64_t n = 1;
+  for (int64_t e : extents) {
+    if (e < 0 || e > kMaxElems)
+      return false;
+    n *= e;
+    if (n > kMaxElems)
+      return false;
+  }
+  return true;
+}
+
+int64_t count(const std::vector<int64_t> &extents) {
+  int64_t n = 1;
+  for (int64_t e : extents)
+    n *= e;
+  return n;
+}
+
+int64_t work(const Case &k, const Tuple &t) {
+  int64_t w = 1;
+  for (size_t i = 0; i < t.size(); ++i)
+    if (k.vars[i].kind == kSize && (w *= t[i]) > kMaxWork)
+      return kMaxWork + 1;
+  return w;
+}
+
+/// Less work, then a smaller sum of magnitudes.
+bool smaller(const Case &k, const Tuple &a, const Tuple &b) {
+  int64_t wa = work(k, a), wb = work(k, b);
+  return wa != wb ? wa < wb : sum(a) < sum(b);
+}
+
+/// "M=8 N=8 K=8" (kMsg bytes at most).
+void describe(const Case &k, const Tuple &t, char *out) {
+  int n = 0;
+  out[0] = 0;
+  for (size_t i = 0; i < t.size() && n < kMsg - 64; ++i)
+    n += k.vars[i].kind == kBool
+             ? std::snprintf(out + n, kMsg - n, "%s%s=%s", i ? " " : "", k.vars[i].name, t[i] ? "true" : "false")
+             : std::snprintf(out + n, kMsg - n, "%s%s=%lld", i ? " " : "", k.vars[i].name, (long long)t[i]);
+  if (t.empty())
+    std::snprintf(out, kMsg, "no control arguments");
+}
+
+)";
+
+// After the size search (difftest_sizes.cpp).
+const char *kRuntimeEnd = R"(
+// ---- Data --------------------------------------------------------------------
+//
+// Element k of buffer b in run r is perm[(k + 37 b + 101 r) % 251]: distinct
+// values for any 251 consecutive elements, and other values in each buffer.
+// Floats are numerators / 32 in [-3.9, 3.9] (products and sums of products are
+// exact in f32 until magnitudes pass 2^14, so a reordered float sum gives the
+// same bits); integers are the numerators (+ 125 when unsigned). Each run also
+// puts special values (0, -0.0 or the type's smallest, a large value) at
+// positions of its own; a buffer under 8 elements gets one in three runs of four.
+
+int perm[251];
+
+void init_data() {
+  Rng r(seed ^ 0x5DEECE66Dull);
+  for (int i = 0; i < 251; ++i)
+    perm[i] = i - 125;
+  for (int i = 250; i > 0; --i) {
+    int j = int(r.in(0, i)), x = perm[i];
+    perm[i] = perm[j];
+    perm[j] = x;
+  }
+}
+
+template <typename T> bool is_float() { return T(0.5) != T(0); }
+template <typename T> bool is_signed() { return T(-1) < T(0); }
+
+/// 0: zero; 1: -0.0, or the smallest 8-bit value, -30001, or 1 when
+/// unsigned; 2: a large value.
+template <typename T> T special(int which) {
+  if (is_float<T>())
+    return which == 0 ? T(0) : which == 1 ? -T(0) : T(256.5);
+  bool narrow = sizeof(T) == 1;
+  if (which == 0)
+    return T(0);
+  if (which == 1)
+    return is_signed<T>() ? T(narrow ? -128 : -30001) : T(1);
+  return is_signed<T>() ? T(narrow ? 127 : 30000) : T(narrow ? 255 : 4095);
+}
+
+template <typename T> void fill(std::vector<T> &v, int64_t n, int buf, int run) {
+  int off = (37 * buf + 101 * run) % 251;
+  for (int64_t k = 0; k < n; ++k) {
+    int num = perm[(k + off) % 251];
+    v[size_t(k)] = is_float<T>() ? T(num / 32.0) : T(is_signed<T>() ? num : num + 125);
+  }
+  if (n >= 8) {
+    Rng r(seed + uint64_t(buf) * 7919 + uint64_t(run) * 104729);
+    for (int s = 0; s < 3; ++s)
+      v[size_t(r.in(0, n - 1))] = special<T>(s);
+  } else if (n > 0 && (run + buf) % 4 < 3) {
+    v[size_t((run / 4) % n)] = special<T>((run + buf) % 4);
+  }
+}
+
+// ---- Comparison ----------------------------------------------------------------
+
+template <typename T> bool same(T a, T b) {
+  if (!is_float<T>())
+    return a == b;
+  double x = double(a), y = double(b);
+  if (x == y || (std::isnan(x) && std::isnan(y)))
+    return true;
+  double m = std::fabs(x) > std::fabs(y) ? std::fabs(x) : std::fabs(y);
+  return std::fabs(x - y) <= 1e-5 * (m > 1 ? m : 1);
+}
+
+/// False, with the first differing element in `msg`, when `after` differs.
+template <typename T>
+bool compare(const std::vector<T> &before, const std::vector<T> &after,
+             const std::vector<int64_t> &extents, const char *name, char *msg) {
+  int64_t n = count(extents);
+  for (int64_t k = 0; k < n; ++k) {
+    if (same(before[size_t(k)], after[size_t(k)]))
+      continue;
+    int64_t at[16], rest = k, d = int64_t(extents.size());
+    for (int64_t i = d; i-- > 0;)
+      at[i < 16 ? i : 15] = rest % extents[size_t(i)], rest /= extents[size_t(i)];
+    int len = 0;
+    if (d)
+      len = std::snprintf(msg, kMsg, "element [");
+    for (int64_t i = 0; i < d && i < 16; ++i)
+      len += std::snprintf(msg + len, size_t(kMsg - len), "%s%lld", i ? ", " : "", (long long)at[i]);
+    std::snprintf(msg + len, size_t(kMsg - len), "%s'%s' is %g, its input computes %g",
+                  d ? "] of " : "", name, double(after[size_t(k)]), double(before[size_t(k)]));
+    return false;
+  }
+  return true;
+}
+
+bool returns_differ(int before, int after, char *msg) {
+  std::snprintf(msg, kMsg, "returns %d, its input returns %d", after, before);
+  return false;
+}
+
+// ---- Driver --------------------------------------------------------------------
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("O0")
+#endif
+
+int passed = 0, failed = 0;
+
+/// Runs both procs of `k` at every chosen tuple (and, when the asserts admit
+/// fewer tuples than wanted, on more data sets: up to 8 per tuple); prints
+/// the smallest tuple that shows a difference, or `ok`.
+void check(const Case &k) {
+  std::vector<Tuple> sizes = SizeSearch(k, sizes_wanted).run();
+  if (sizes.empty()) {
+    std::printf("%s: FAILED: no sizes satisfy the asserts\n", k.where);
+    ++failed;
+    return;
+  }
+  int fails = 0, runs = 0;
+  int64_t spent = 0;
+  size_t shown = 0;
+  char msg[kMsg], shown_msg[kMsg], tuple[kMsg];
+  for (int r = 0;; ++r, ++runs) {
+    const Tuple &t = sizes[size_t(r) % sizes.size()];
+    // Past the tuples, more data sets while the budget lasts (8 per tuple at most).
+    bool more = size_t(r) < sizes.size() ||
+                (r < sizes_wanted && size_t(r) < 8 * sizes.size() && spent + work(k, t) <= case_budget());
+    if (!more)
+      break;
+    spent += work(k, t);
+    msg[0] = 0;
+    if (k.run(t.data(), r, msg))
+      continue;
+    if (fails++ == 0 || smaller(k, t, sizes[shown])) {
+      shown = size_t(r) % sizes.size();
+      std::memcpy(shown_msg, msg, sizeof msg);
+    }
+  }
+  if (fails) {
+    describe(k, sizes[shown], tuple);
+    std::printf("%s: FAILED: %s (%s); %d of %d runs differ\n", k.where, shown_msg, tuple, fails, runs);
+  } else {
+    std::printf("%s: ok (%d size%s", k.where, int(sizes.size()), sizes.size() == 1 ? "" : "s");
+    std::printf(size_t(runs) > sizes.size() ? ", %d runs)\n" : ")\n", runs);
+  }
+  if (show_sizes) {
+    std::printf("  sizes:");
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      describe(k, sizes[i], tuple);
+      std::printf("%s %s", i ? "," : "", tuple);
+    }
+    std::printf("\n");
+  }
+  ++(fails ? failed : passed);
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
+
+} // namespace exgdt
+} // namespace
+)";
+
+} // namespace
+
+std::string difftest_runtime() {
+  return std::string(kRuntimeStart) + difftest_size_search() + kRuntimeEnd;
+}
+
+} // namespace exgc::codegen
