@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/schedule/budget.h"
+
 namespace exgc {
 
 enum class EmitKind { Cuda, Cpp, Exg, Difftest };
@@ -21,6 +23,7 @@ struct DriverOptions {
   DiagFormat diag_format = DiagFormat::Text;
   bool show_diag_kind = false;
   bool stats = false; // --print-stats: time per stage and solver queries on stderr
+  schedule::ScriptBudget script_budget; // --script-budget
 };
 
 int run_driver(const DriverOptions &opts);
