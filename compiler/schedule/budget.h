@@ -13,7 +13,8 @@ namespace exgc::schedule {
 
 struct ScriptBudget {
   /// Statements run and expressions evaluated, plus one per element a list
-  /// operation copies and one per 64 characters a string one writes.
+  /// operation copies, one per 64 characters a string one writes, and 200
+  /// per solver query a primitive makes.
   int64_t steps = 1000000;
   /// Elements of one list (counted through nested lists) or characters of
   /// one string, including what `print` writes.

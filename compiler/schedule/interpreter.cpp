@@ -32,7 +32,9 @@ void Interpreter::charge(SrcLoc loc, int64_t n) {
 void Interpreter::require_value_size(SrcLoc loc, const char *what, int64_t size) {
   if (size > budget_.values)
     fail(loc, DiagKind::ScriptValueBudget, what, size,
-         std::string(what) == "list" ? "elements" : "characters", budget_.values);
+         std::string(what) == "string" || std::string(what) == "printed text" ? "characters"
+                                                                               : "elements",
+         budget_.values);
 }
 
 void Interpreter::require_proc_size(SrcLoc loc, const std::string &name, int64_t stmts) {

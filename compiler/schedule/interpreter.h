@@ -85,6 +85,9 @@ public:
   void require_proc_size(SrcLoc loc, const std::string &name, int64_t stmts);
 
   static constexpr int kMaxDepth = 200;
+  /// Steps a primitive is charged per solver query it makes (a cached
+  /// answer is free).
+  static constexpr int64_t kStepsPerSolverQuery = 200;
 
 private:
   struct Frame {

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "compiler/analysis/solver.h"
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/interpreter.h"
@@ -129,8 +130,14 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
              name->name.name, "an int, str, list or descriptor", kwargs[i].second.type_name());
       mkw.push_back({kwargs[i].first, x, kwlocs[i]});
     }
-    return Value::of_meta(Call::make(name->name.name, std::move(margs), std::move(mkw),
-                                     ValueType::Meta, e.loc));
+    Value desc = Value::of_meta(Call::make(name->name.name, std::move(margs), std::move(mkw),
+                                           ValueType::Meta, e.loc));
+    for (const Value &a : args) // each at most the budget; at most ~2^16 arguments
+      desc.weight += a.weight;
+    for (const auto &kw : kwargs)
+      desc.weight += kw.second.weight;
+    require_value_size(e.loc, "descriptor", desc.weight);
+    return desc;
   }
   if (callee.kind != Value::Kind::Func)
     fail(e.loc, DiagKind::ScriptNotCallable, callee.a_type());
@@ -223,7 +230,13 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
   }
   for (size_t i = 0; i < spec->params.size(); ++i)
     check_constants(*this, site.args[i], i + 1, spec->params[i].name, fn, at_arg(i));
+  analysis::IndexSolver::Totals before = analysis::IndexSolver::totals();
   Value out = spec->fn(*this, site);
+  // A solver query costs far more than a statement: charge it so that the
+  // step budget bounds a script's time too (Z3 answers in about a millisecond).
+  analysis::IndexSolver::Totals after = analysis::IndexSolver::totals();
+  size_t asked = (after.queries - before.queries) - (after.cache_hits - before.cache_hits);
+  charge(e.loc, static_cast<int64_t>(asked) * kStepsPerSolverQuery);
   if (out.kind == Value::Kind::Proc && !spec->params.empty() &&
       spec->params[0].kind == ParamKind::Proc)
     record_step(spec->name, e.loc, site.args[0].proc, out.proc);

@@ -92,8 +92,13 @@ Value Interpreter::eval_binop(const script::ExprNode &e, Frame &f) {
   // One side is an int: a unit times a unit is no unit.
   bool meta_a = a.kind == Value::Kind::Meta, meta_b = b.kind == Value::Kind::Meta;
   if ((op == "*" || op == "+" || op == "-") && (meta_a != meta_b) &&
-      (meta_a || a.kind == Value::Kind::Int) && (meta_b || b.kind == Value::Kind::Int))
-    return Value::of_meta(BinOp::make(meta_op(op), as_expr(a, e.loc), as_expr(b, e.loc), e.loc));
+      (meta_a || a.kind == Value::Kind::Int) && (meta_b || b.kind == Value::Kind::Int)) {
+    // `u = 2 * u` in a loop nests without bound: descriptors have weights too.
+    Value unit = Value::of_meta(BinOp::make(meta_op(op), as_expr(a, e.loc), as_expr(b, e.loc), e.loc));
+    unit.weight = a.weight + b.weight; // each at most the budget: no overflow
+    require_value_size(e.loc, "descriptor", unit.weight);
+    return unit;
+  }
   fail(e.loc, DiagKind::ScriptBadOperands, op, a.type_name(), b.type_name());
 }
 
