@@ -60,10 +60,13 @@ Expr fold_binop(const BinOp *op, const Expr &self) {
   if (!control)
     return self;
   if (ca && cb) {
+    int64_t r;
     switch (op->op) {
-    case BinOpKind::Add: return IntImm::make(x + y, self->loc);
-    case BinOpKind::Sub: return IntImm::make(x - y, self->loc);
-    case BinOpKind::Mul: return IntImm::make(x * y, self->loc);
+    // A constant outside int64 stays unfolded: a wrapped one would change
+    // the meaning (the int64 rule of the re-check then refuses it).
+    case BinOpKind::Add: return __builtin_add_overflow(x, y, &r) ? self : IntImm::make(r, self->loc);
+    case BinOpKind::Sub: return __builtin_sub_overflow(x, y, &r) ? self : IntImm::make(r, self->loc);
+    case BinOpKind::Mul: return __builtin_mul_overflow(x, y, &r) ? self : IntImm::make(r, self->loc);
     case BinOpKind::Div: return y > 0 ? IntImm::make(floor_div(x, y), self->loc) : self;
     case BinOpKind::Mod: return y > 0 ? IntImm::make(x - y * floor_div(x, y), self->loc) : self;
     case BinOpKind::Lt: return BoolImm::make(x < y, self->loc);
@@ -86,7 +89,10 @@ Expr fold_binop(const BinOp *op, const Expr &self) {
       if (const auto *in = a.as<BinOp>(); in && (in->op == BinOpKind::Add || in->op == BinOpKind::Sub)) {
         int64_t c1;
         if (int_of(in->b, c1)) {
-          int64_t c = (in->op == BinOpKind::Add ? c1 : -c1) + y;
+          int64_t c;
+          if (c1 == INT64_MIN || __builtin_add_overflow(in->op == BinOpKind::Add ? c1 : -c1, y, &c) ||
+              c == INT64_MIN)
+            return self;
           if (c == 0)
             return in->a;
           return c > 0 ? BinOp::make(BinOpKind::Add, in->a, IntImm::make(c), self->loc)
@@ -109,7 +115,10 @@ Expr fold_binop(const BinOp *op, const Expr &self) {
       if (const auto *in = a.as<BinOp>(); in && (in->op == BinOpKind::Add || in->op == BinOpKind::Sub)) {
         int64_t c1;
         if (int_of(in->b, c1)) {
-          int64_t c = (in->op == BinOpKind::Add ? c1 : -c1) - y;
+          int64_t c;
+          if (c1 == INT64_MIN || __builtin_sub_overflow(in->op == BinOpKind::Add ? c1 : -c1, y, &c) ||
+              c == INT64_MIN)
+            return self;
           if (c == 0)
             return in->a;
           return c > 0 ? BinOp::make(BinOpKind::Add, in->a, IntImm::make(c), self->loc)
@@ -153,7 +162,7 @@ struct Folder : IRMutator {
       return e;
     if (const auto *b = u->a.as<BoolImm>(); b && u->op == UnOpKind::Not)
       return BoolImm::make(!b->value, e->loc);
-    if (const auto *i = u->a.as<IntImm>(); i && u->op == UnOpKind::Neg)
+    if (const auto *i = u->a.as<IntImm>(); i && u->op == UnOpKind::Neg && i->value != INT64_MIN)
       return IntImm::make(-i->value, e->loc);
     return e;
   }

@@ -282,9 +282,19 @@ private:
 P::SuiteContext *parse_wrapped(const std::vector<std::string> &lines,
                                std::unique_ptr<parse::ParsedFile> &pf, SourceManager &sm,
                                FragmentError &error) {
+  // Each statement's first line starts the body; its further lines (a
+  // multi-line pattern, `"for i in _:\n    x[i] = _"`) keep their indentation
+  // relative to it.
   std::string text = "proc __fragment__():\n";
-  for (const std::string &l : lines)
-    text += "    " + l.substr(l.find_first_not_of(" \t")) + "\n";
+  for (const std::string &l : lines) {
+    std::string stmt = l.substr(l.find_first_not_of(" \t"));
+    for (size_t start = 0; start <= stmt.size();) {
+      size_t nl = stmt.find('\n', start);
+      size_t end = nl == std::string::npos ? stmt.size() : nl;
+      text += "    " + stmt.substr(start, end - start) + "\n";
+      start = end + 1;
+    }
+  }
   uint32_t file = sm.add("<pattern>", text);
   DiagEngine diag(sm);
   pf = parse::parse_file(file, sm, diag);

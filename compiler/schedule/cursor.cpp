@@ -160,7 +160,7 @@ Value cursor_index(Interpreter &in, const Proc &p, const Cursor &c, int64_t lo, 
   if (is_slice && hi < 0)
     hi += n;
   if (!is_slice)
-    hi = lo + 1;
+    hi = lo < n ? lo + 1 : n + 1; // no overflow at INT64_MAX
   if (lo < 0 || hi > n || lo >= hi)
     in.fail(loc, DiagKind::ScriptIndexRange, is_slice ? std::to_string(lo) + ":" + std::to_string(hi)
                                                       : std::to_string(lo),
@@ -176,7 +176,7 @@ Cursor find_stmt(Interpreter &in, const Proc &p, const std::string &pattern, Src
   int64_t nth = split_nth(text);
   if (nth < 1)
     in.fail(loc, DiagKind::PatternNotSupported, pattern,
-            "'#' is followed by the number of a match, counting from 1");
+            "'#' appears once, at the end, followed by the number of a match, counting from 1");
   if (is_identifier(text) && text != "pass") {
     // The shorthand: a loop over `text` or the allocation of `text`.
     std::vector<Stmt> all;

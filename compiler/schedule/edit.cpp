@@ -163,7 +163,7 @@ Expr expr_arg(Interpreter &in, const Proc &p, const Value &v, int position, cons
   std::string text = v.str;
   int64_t nth = split_nth(text);
   if (nth == 0)
-    in.fail(loc, DiagKind::PatternNotSupported, v.str, "'#' needs a match number from 1");
+    in.fail(loc, DiagKind::PatternNotSupported, v.str, "'#' appears once, at the end, followed by a match number from 1");
   FragExprP pat;
   FragmentError err;
   if (!parse_expr_fragment(text, pat, err))

@@ -20,9 +20,59 @@ bool is_descriptor_name(const std::string &n) {
 
 } // namespace
 
-void Interpreter::step(SrcLoc loc) {
-  if (++steps_ > kMaxSteps)
-    fail(loc, DiagKind::ScriptStepLimit, kMaxSteps);
+void Interpreter::step(SrcLoc loc) { charge(loc, 1); }
+
+void Interpreter::charge(SrcLoc loc, int64_t n) {
+  // Saturates: a charge past the budget is refused, whatever its size.
+  steps_ = n > budget_.steps - steps_ ? budget_.steps + 1 : steps_ + n;
+  if (steps_ > budget_.steps)
+    fail(loc, DiagKind::ScriptStepLimit, budget_.steps);
+}
+
+void Interpreter::require_value_size(SrcLoc loc, const char *what, int64_t size) {
+  if (size > budget_.values)
+    fail(loc, DiagKind::ScriptValueBudget, what, size,
+         std::string(what) == "string" || std::string(what) == "printed text" ? "characters"
+                                                                               : "elements",
+         budget_.values);
+}
+
+void Interpreter::require_proc_size(SrcLoc loc, const std::string &name, int64_t stmts) {
+  if (stmts > budget_.stmts)
+    fail(loc, DiagKind::ScriptProcBudget, name, stmts, budget_.stmts);
+}
+
+int64_t count_stmts(const Block &b) {
+  int64_t n = 0;
+  for (const Stmt &s : b) {
+    ++n;
+    for (const Block *child : child_blocks(s))
+      n += count_stmts(*child);
+  }
+  return n;
+}
+
+void Interpreter::record_step(const std::string &primitive, SrcLoc loc, const Proc &before,
+                              const Proc &after) {
+  // Counted once per proc (history_ keeps every proc alive, so addresses
+  // are not reused). An unchanged result counts too: the history budget also
+  // bounds the work of steps, which walk the whole proc.
+  auto known = stmt_counts_.find(after.get());
+  int64_t n = known != stmt_counts_.end() ? known->second : count_stmts(after->body);
+  stmt_counts_[after.get()] = n;
+  require_proc_size(loc, after->name, n);
+  history_stmts_ += n;
+  if (history_stmts_ > budget_.history)
+    fail(loc, DiagKind::ScriptHistoryBudget, history_stmts_, budget_.history);
+  // Unchanged: recording `before` as its own successor would make newest()
+  // loop; its cursors already resolve in it.
+  if (after.get() != before.get()) {
+    // A step may hand back an older proc; never let the chain close a cycle.
+    if (newest(after).get() != before.get())
+      successor_[before.get()] = after;
+    made_by_.emplace(after.get(), history_.size());
+  }
+  history_.push_back({current_, primitive, loc, before, after});
 }
 
 bool Interpreter::run_all() {
@@ -37,6 +87,9 @@ bool Interpreter::run_all() {
     } catch (const ScriptAbort &) {
       ok = false;
     }
+    current_.clear();
+    depth_ = 0;
+    steps_ = 0;
   }
   return ok;
 }
@@ -46,18 +99,33 @@ Proc Interpreter::result(const std::string &name) const {
   return it == results_.end() ? nullptr : it->second;
 }
 
-Proc Interpreter::start_proc(const ScheduleDecl &decl, const LoadedModule &module) {
-  // A schedule may start from another schedule's result: run that one first.
+Proc Interpreter::schedule_result(const std::string &name, SrcLoc loc,
+                                   const LoadedModule &module, bool starts_from) {
   for (const Decl &d : module.module.decls) {
     const auto *s = std::get_if<ScheduleDecl>(&d);
-    if (!s || s->name != decl.from)
+    if (!s || s->name != name)
       continue;
-    if (results_.count(s->name))
-      return results_[s->name];
-    if (state_[s->name] == 1)
-      fail(decl.from_loc, DiagKind::ScheduleCycle, decl.name, decl.from);
-    return run_one(*s, module);
+    auto state = state_.find(name);
+    if (state == state_.end())
+      return run_one(*s, module);
+    switch (state->second) {
+    case RunState::Done: return results_.at(name);
+    case RunState::Running:
+      if (starts_from)
+        fail(loc, DiagKind::ScheduleCycle, current_, name);
+      fail(loc, DiagKind::ScheduleResultInCycle, current_, name);
+    // Its error is reported already; a second one here would only blame
+    // this schedule for it.
+    case RunState::Failed: throw ScriptAbort{};
+    }
   }
+  return nullptr;
+}
+
+Proc Interpreter::start_proc(const ScheduleDecl &decl, const LoadedModule &module) {
+  // A schedule may start from another schedule's result: run that one first.
+  if (Proc r = schedule_result(decl.from, decl.from_loc, module, true))
+    return r;
   // load_program already reported names that are neither procs nor schedules.
   Proc p = program_.lookup(module, decl.from);
   EXGC_CHECK(p) << "schedule " << decl.name << " starts from unknown " << decl.from;
@@ -67,29 +135,45 @@ Proc Interpreter::start_proc(const ScheduleDecl &decl, const LoadedModule &modul
 }
 
 Proc Interpreter::run_one(const ScheduleDecl &decl, const LoadedModule &module) {
-  state_[decl.name] = 1;
-  Frame frame{{}, &module};
-  Proc start = start_proc(decl, module);
-  inputs_[decl.name] = start;
-  frame.vars["p"] = Value::of_proc(start);
-  std::string outer = current_; // a dependency runs inside another schedule's start
+  state_[decl.name] = RunState::Running;
+  // A dependency runs inside another schedule's script: it starts at depth 0
+  // and hands the outer one back its name.
+  std::string outer = current_;
+  int outer_depth = depth_;
+  int64_t outer_steps = steps_; // the step budget is per script
   current_ = decl.name;
-  Value result;
+  depth_ = 0;
+  steps_ = 0;
   try {
-    exec_block(decl.body, frame);
-    result = frame.vars["p"];
-  } catch (const Return &r) {
-    result = r.value;
+    Frame frame{{}, &module};
+    Proc start = start_proc(decl, module);
+    inputs_[decl.name] = start;
+    frame.vars["p"] = Value::of_proc(start);
+    Value result;
+    try {
+      exec_block(decl.body, frame);
+      result = frame.vars["p"];
+    } catch (const Return &r) {
+      result = r.value;
+    }
+    if (result.kind != Value::Kind::Proc)
+      fail(decl.loc, DiagKind::ScriptResultNotProc, decl.name, result.a_type());
+    auto named = std::make_shared<ProcNode>(*result.proc);
+    named->name = decl.name;
+    named->loc = decl.loc;
+    results_[decl.name] = named;
+    state_[decl.name] = RunState::Done;
+    current_ = outer;
+    depth_ = outer_depth;
+    steps_ = outer_steps;
+    return named;
+  } catch (const ScriptAbort &) {
+    state_[decl.name] = RunState::Failed;
+    current_ = outer;
+    depth_ = outer_depth;
+    steps_ = outer_steps;
+    throw;
   }
-  current_ = outer;
-  if (result.kind != Value::Kind::Proc)
-    fail(decl.loc, DiagKind::ScriptResultNotProc, decl.name, result.a_type());
-  auto named = std::make_shared<ProcNode>(*result.proc);
-  named->name = decl.name;
-  named->loc = decl.loc;
-  results_[decl.name] = named;
-  state_[decl.name] = 2;
-  return named;
 }
 
 void Interpreter::exec_block(const script::Block &b, Frame &f) {
@@ -130,8 +214,9 @@ Value Interpreter::lookup(const std::string &name, SrcLoc loc, Frame &f) {
       return Value::of_func(name, def);
   if (Proc p = program_.lookup(*f.module, name))
     return Value::of_proc(p);
-  if (results_.count(name))
-    return Value::of_proc(results_[name]);
+  // A schedule's result, also one declared further down (it runs now).
+  if (Proc r = schedule_result(name, loc, *f.module, false))
+    return Value::of_proc(r);
   if (find_primitive(name) || name == "range" || name == "len" || name == "print")
     return Value::of_func(name, nullptr);
   if (name == "True" || name == "False")
@@ -151,8 +236,12 @@ Value Interpreter::eval(const script::Expr &e, Frame &f) {
   case ExprKind::Bool: return Value::of_bool(e->int_value != 0);
   case ExprKind::List: {
     std::vector<Value> items;
-    for (const script::Expr &i : e->items)
+    int64_t size = 0;
+    for (const script::Expr &i : e->items) {
       items.push_back(eval(i, f));
+      size += items.back().weight;
+      require_value_size(e->loc, "list", size);
+    }
     return Value::of_list(std::move(items));
   }
   case ExprKind::Call: return eval_call(*e, f);
@@ -168,8 +257,11 @@ Value Interpreter::eval(const script::Expr &e, Frame &f) {
     Value a = eval(e->items[0], f);
     if (e->text == "not")
       return Value::of_bool(!a.truthy());
-    if (a.kind == Value::Kind::Int)
+    if (a.kind == Value::Kind::Int) {
+      if (a.int_value == INT64_MIN)
+        fail(e->loc, DiagKind::ScriptIntOverflow, "-(" + std::to_string(a.int_value) + ")");
       return Value::of_int(-a.int_value);
+    }
     fail(e->loc, DiagKind::ScriptBadOperand, e->text, a.type_name());
   }
   }

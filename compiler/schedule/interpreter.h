@@ -3,8 +3,9 @@
 // functions they call (LANGUAGE.md section 7): variables, `if`, `for`,
 // `return`, operators, method calls on procs and cursors, and calls of
 // primitives (primitives.h). Deterministic and side-effect free, except that
-// `print(x)` reports a remark. Bounded: recursion depth and the number of
-// steps are limited, so every script ends.
+// `print(x)` reports a remark. Bounded: recursion depth, steps and the size
+// of what a script builds (values, procs, history) are limited (budget.h), so
+// every script ends, and every limit reached is a located error.
 //
 // Runs after typecheck (its input procs are well typed) and before codegen;
 // the driver hands the resulting procs to codegen like any other proc.
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "compiler/frontend/program.h"
+#include "compiler/schedule/budget.h"
 #include "compiler/schedule/value.h"
 #include "compiler/support/diagnostics.h"
 
@@ -31,7 +33,8 @@ struct ScriptAbort {};
 
 class Interpreter {
 public:
-  Interpreter(const Program &program, DiagEngine &diag) : program_(program), diag_(diag) {}
+  Interpreter(const Program &program, DiagEngine &diag, ScriptBudget budget = {})
+      : program_(program), diag_(diag), budget_(budget) {}
 
   /// Runs every schedule of the main module, in dependency order (a schedule
   /// may start from another's result). Returns false after reporting an error.
@@ -54,7 +57,10 @@ public:
   const std::map<std::string, Proc> &inputs() const { return inputs_; }
 
   DiagEngine &diag() { return diag_; }
+  const ScriptBudget &budget() const { return budget_; }
   /// The newest proc a chain of rewrites made from `p` (cursors navigate there).
+  /// A step that returned its input unchanged records no successor, and the
+  /// walk stops after as many hops as there are records, so it always ends.
   Proc newest(const Proc &p) const;
   /// The proc `p` was made from by the steps and schedules that ran (itself
   /// when no step made it): two procs with one origin compute the same thing,
@@ -67,8 +73,21 @@ public:
     throw ScriptAbort{};
   }
 
+  /// Counts `n` steps of work at `loc` (copying n elements is n steps);
+  /// reports ScriptStepLimit past the step budget.
+  void charge(SrcLoc loc, int64_t n);
+  /// Reports ScriptValueBudget at `loc` when a `what` (a list, a string) of
+  /// `size` elements or characters would exceed the value budget.
+  void require_value_size(SrcLoc loc, const char *what, int64_t size);
+  /// Reports ScriptProcBudget at `loc` when proc `name` would have `stmts`
+  /// statements, more than the statement budget. Primitives that multiply
+  /// code (unroll_loop) call it before they build.
+  void require_proc_size(SrcLoc loc, const std::string &name, int64_t stmts);
+
   static constexpr int kMaxDepth = 200;
-  static constexpr int64_t kMaxSteps = 1000000;
+  /// Steps a primitive is charged per solver query it makes (a cached
+  /// answer is free).
+  static constexpr int64_t kStepsPerSolverQuery = 200;
 
 private:
   struct Frame {
@@ -94,17 +113,35 @@ private:
   Value call_method(const Value &obj, const std::string &method, SrcLoc loc,
                     std::vector<Value> args, Frame &f);
   void step(SrcLoc loc);
+  /// The result of schedule `name` of `module` (running it first if it has
+  /// not run), or null when `module` has no such schedule. `loc` is where
+  /// the script asked for it: in `from` when `starts_from`, else by name.
+  Proc schedule_result(const std::string &name, SrcLoc loc, const LoadedModule &module,
+                       bool starts_from);
+  /// Records that a primitive made `after` from `before` at `loc`, checking
+  /// the statement and history budgets.
+  void record_step(const std::string &primitive, SrcLoc loc, const Proc &before,
+                   const Proc &after);
 
   const Program &program_;
   DiagEngine &diag_;
   std::map<std::string, Proc> results_;
-  std::map<std::string, int> state_; // 1 running, 2 done (cycle detection)
-  std::map<const ProcNode *, Proc> successor_; // input proc -> what a primitive made of it
+  enum class RunState { Running, Done, Failed };
+  std::map<std::string, RunState> state_; // cycle detection, failed dependencies
+  // Input proc -> what a primitive made of it; newest() compresses paths.
+  mutable std::map<const ProcNode *, Proc> successor_;
+  std::map<const ProcNode *, size_t> made_by_; // proc -> the first step that made it
+  std::map<const ProcNode *, int64_t> stmt_counts_; // procs steps returned -> statements
   std::vector<Step> history_;
   std::map<std::string, Proc> inputs_;
   std::string current_; // the schedule running now
   int depth_ = 0;
+  ScriptBudget budget_;
   int64_t steps_ = 0;
+  int64_t history_stmts_ = 0;
 };
+
+/// Statements of `b`, nested bodies counted (what code generation emits).
+int64_t count_stmts(const Block &b);
 
 } // namespace exgc::schedule

@@ -400,6 +400,16 @@ int64_t split_nth(std::string &pattern) {
   pattern = pattern.substr(0, hash);
   size_t last = pattern.find_last_not_of(" \t");
   pattern = last == std::string::npos ? "" : pattern.substr(0, last + 1);
+  // A second '#' would be parsed as a comment and silently dropped.
+  char quote = 0;
+  for (char ch : pattern) {
+    if (quote)
+      quote = ch == quote ? 0 : quote;
+    else if (ch == '"' || ch == '\'')
+      quote = ch;
+    else if (ch == '#')
+      return 0;
+  }
   return nth;
 }
 

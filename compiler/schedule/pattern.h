@@ -50,7 +50,8 @@ std::vector<Expr> find_expr_matches(const Block &body, const FragExpr &pat,
 /// Every subexpression of `e` that `pat` matches, outermost first.
 std::vector<Expr> find_expr_matches_in(const Expr &e, const FragExpr &pat);
 
-/// Splits a trailing ` #n` off `pattern`: 1 when absent, 0 when malformed.
+/// Splits a trailing ` #n` off `pattern`: 1 when absent, 0 when malformed
+/// (not a number from 1, or another '#' left in the pattern).
 int64_t split_nth(std::string &pattern);
 
 } // namespace exgc::schedule

@@ -1,5 +1,9 @@
 // script_calls.cpp - calls in schedule scripts: defs, builtins, primitives,
 // descriptor constructors and methods ----------------------------------------//
+#include <cctype>
+#include <cstring>
+
+#include "compiler/analysis/solver.h"
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/interpreter.h"
@@ -28,6 +32,45 @@ bool to_meta_expr(const Value &v, SrcLoc loc, Expr &out) {
   }
   default: return false;
   }
+}
+
+/// Constants a primitive may put into a bound, extent or index: with them
+/// and the sizes a kernel accepts, what a primitive builds stays far from
+/// the ends of int64 (the re-check of each result proves the rest).
+constexpr int64_t kMaxPrimitiveConstant = int64_t(1) << 32;
+
+/// Reports ScriptConstantRange for an int argument (or an int in a list
+/// argument, or a literal in an expression string) outside the range.
+void check_constants(Interpreter &in, const Value &v, size_t position, const std::string &param,
+                     const std::string &prim, SrcLoc loc) {
+  auto out_of_range = [](int64_t x) {
+    return x > kMaxPrimitiveConstant || x < -kMaxPrimitiveConstant;
+  };
+  if (v.kind == Value::Kind::Int && out_of_range(v.int_value))
+    in.fail(loc, DiagKind::ScriptConstantRange, position, param, prim, v.int_value);
+  if (v.kind == Value::Kind::List)
+    for (const Value &item : *v.list)
+      check_constants(in, item, position, param, prim, loc);
+  if (v.kind == Value::Kind::Str) // "n - 1", "i + 8": the digit runs in it
+    for (size_t i = 0; i < v.str.size();) {
+      if (!std::isdigit(static_cast<unsigned char>(v.str[i]))) {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < v.str.size() && std::isdigit(static_cast<unsigned char>(v.str[j])))
+        ++j;
+      // Names end in their digits (`k8`) and reals are data, not indices
+      // (`2.5e10`): only free-standing integers count.
+      auto part_of = [&](size_t k, const char *chars) {
+        unsigned char c = static_cast<unsigned char>(v.str[k]);
+        return std::isalpha(c) || std::strchr(chars, c);
+      };
+      bool in_name = (i > 0 && part_of(i - 1, "_.")) || (j < v.str.size() && part_of(j, "_."));
+      if (!in_name && (j - i > 10 || out_of_range(std::stoll(v.str.substr(i, j - i)))))
+        in.fail(loc, DiagKind::ScriptConstantRange, position, param, prim, v.str.substr(i, j - i));
+      i = j;
+    }
 }
 
 bool kind_matches(ParamKind k, const Value &v) {
@@ -87,8 +130,14 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
              name->name.name, "an int, str, list or descriptor", kwargs[i].second.type_name());
       mkw.push_back({kwargs[i].first, x, kwlocs[i]});
     }
-    return Value::of_meta(Call::make(name->name.name, std::move(margs), std::move(mkw),
-                                     ValueType::Meta, e.loc));
+    Value desc = Value::of_meta(Call::make(name->name.name, std::move(margs), std::move(mkw),
+                                           ValueType::Meta, e.loc));
+    for (const Value &a : args) // each at most the budget; at most ~2^16 arguments
+      desc.weight += a.weight;
+    for (const auto &kw : kwargs)
+      desc.weight += kw.second.weight;
+    require_value_size(e.loc, "descriptor", desc.weight);
+    return desc;
   }
   if (callee.kind != Value::Kind::Func)
     fail(e.loc, DiagKind::ScriptNotCallable, callee.a_type());
@@ -98,9 +147,18 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
   // Builtins.
   const std::string &fn = callee.str;
   if (fn == "print") {
+    // Cursors print where they navigate; a nested list or a big proc must
+    // not print more than the value budget.
     std::string text;
-    for (size_t i = 0; i < args.size(); ++i)
-      text += (i ? " " : "") + args[i].to_display();
+    auto where = [this](const Proc &p) { return newest(p); };
+    size_t limit = static_cast<size_t>(budget_.values);
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (i)
+        text += " ";
+      if (!args[i].append_display(text, limit, where))
+        require_value_size(e.loc, "printed text", static_cast<int64_t>(text.size()));
+    }
+    charge(e.loc, 1 + static_cast<int64_t>(text.size()) / 64);
     diag_.report(e.loc, DiagKind::ScriptPrint, text);
     return Value::none();
   }
@@ -119,11 +177,14 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
              args[i].type_name());
     int64_t lo = args.size() == 2 ? args[0].int_value : 0;
     int64_t hi = args.back().int_value;
-    if (hi - lo > kMaxSteps)
-      fail(e.loc, DiagKind::ScriptStepLimit, kMaxSteps);
+    // hi - lo may not be an int64: compare without computing it.
+    int64_t size = hi <= lo ? 0 : (lo < 0 && hi > INT64_MAX + lo) ? INT64_MAX : hi - lo;
+    require_value_size(e.loc, "list", size);
+    charge(e.loc, size);
     std::vector<Value> items;
-    for (int64_t i = lo; i < hi; ++i)
-      items.push_back(Value::of_int(i));
+    items.reserve(static_cast<size_t>(size));
+    for (int64_t i = 0; i < size; ++i)
+      items.push_back(Value::of_int(lo + i));
     return Value::of_list(std::move(items));
   }
 
@@ -133,12 +194,16 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
   if (!spec->fn)
     fail(e.loc, DiagKind::PrimitiveNotImplemented, fn);
   CallSite site{e.loc, fn, std::vector<Value>(spec->params.size())};
+  // Where argument i was written (positional or keyword), for its errors.
+  std::vector<SrcLoc> arg_locs(spec->params.size(), e.loc);
+  auto at_arg = [&](size_t i) { return arg_locs[i]; };
   std::vector<bool> given(spec->params.size(), false);
   if (args.size() > spec->params.size())
     fail(e.loc, DiagKind::ScriptArgCount, fn, spec->params.size(), args.size());
   for (size_t i = 0; i < args.size(); ++i) {
     site.args[i] = args[i];
     given[i] = true;
+    arg_locs[i] = e.items[i]->loc;
   }
   for (size_t k = 0; k < kwargs.size(); ++k) {
     size_t i = 0;
@@ -150,6 +215,7 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
       fail(kwlocs[k], DiagKind::ScriptDuplicateArg, fn, kwargs[k].first);
     site.args[i] = kwargs[k].second;
     given[i] = true;
+    arg_locs[i] = kwlocs[k];
   }
   for (size_t i = 0; i < spec->params.size(); ++i) {
     const Param &param = spec->params[i];
@@ -158,18 +224,22 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
         fail(e.loc, DiagKind::ScriptMissingArg, fn, param.name);
       continue;
     }
-    if (!kind_matches(param.kind, site.args[i])) {
-      SrcLoc at = i < e.items.size() ? e.items[i]->loc : e.loc;
-      fail(at, DiagKind::ScriptArgType, i + 1, param.name, fn, param_kind_name(param.kind),
+    if (!kind_matches(param.kind, site.args[i]))
+      fail(at_arg(i), DiagKind::ScriptArgType, i + 1, param.name, fn, param_kind_name(param.kind),
            site.args[i].type_name());
-    }
   }
+  for (size_t i = 0; i < spec->params.size(); ++i)
+    check_constants(*this, site.args[i], i + 1, spec->params[i].name, fn, at_arg(i));
+  analysis::IndexSolver::Totals before = analysis::IndexSolver::totals();
   Value out = spec->fn(*this, site);
+  // A solver query costs far more than a statement: charge it so that the
+  // step budget bounds a script's time too (Z3 answers in about a millisecond).
+  analysis::IndexSolver::Totals after = analysis::IndexSolver::totals();
+  size_t asked = (after.queries - before.queries) - (after.cache_hits - before.cache_hits);
+  charge(e.loc, static_cast<int64_t>(asked) * kStepsPerSolverQuery);
   if (out.kind == Value::Kind::Proc && !spec->params.empty() &&
-      spec->params[0].kind == ParamKind::Proc) {
-    successor_[site.args[0].proc.get()] = out.proc;
-    history_.push_back({current_, spec->name, e.loc, site.args[0].proc, out.proc});
-  }
+      spec->params[0].kind == ParamKind::Proc)
+    record_step(spec->name, e.loc, site.args[0].proc, out.proc);
   return out;
 }
 
@@ -211,16 +281,31 @@ Value Interpreter::call_def(const DefDecl &def, SrcLoc loc, std::vector<Value> a
 }
 
 Proc Interpreter::newest(const Proc &p) const {
+  // record_step never closes a cycle; the hop bound makes that a guarantee
+  // of this loop too, not of its callers' care.
   Proc cur = p;
-  for (auto it = successor_.find(cur.get()); it != successor_.end();
-       it = successor_.find(cur.get()))
+  size_t hops = 0;
+  for (auto it = successor_.find(cur.get()); it != successor_.end() && hops <= successor_.size();
+       it = successor_.find(cur.get()), ++hops)
     cur = it->second;
+  // Path compression: a cursor made early in a long script is followed in
+  // one hop next time, not along the whole chain again.
+  if (hops > 1)
+    for (const ProcNode *at = p.get(); at != cur.get() && hops-- > 0;) {
+      Proc &next = successor_[at];
+      const ProcNode *following = next.get();
+      next = cur;
+      at = following;
+    }
   return cur;
 }
 
 Proc Interpreter::origin(const Proc &p, bool *unsafe) const {
+  // Each hop goes to an earlier proc; the bound keeps a step that handed
+  // back an older proc from making this loop forever.
   Proc cur = p;
-  for (bool moved = true; moved;) {
+  size_t hops = 0, max_hops = history_.size() + results_.size();
+  for (bool moved = true; moved && hops <= max_hops; ++hops) {
     moved = false;
     for (const auto &[name, r] : results_)
       if (r.get() == cur.get() && inputs_.count(name)) {
@@ -230,13 +315,13 @@ Proc Interpreter::origin(const Proc &p, bool *unsafe) const {
         cur = inputs_.at(name);
         moved = true;
       }
-    for (const Step &s : history_)
-      if (s.after.get() == cur.get() && s.before.get() != cur.get()) {
-        if (unsafe && s.primitive.rfind("unsafe_", 0) == 0)
-          *unsafe = true;
-        cur = s.before;
-        moved = true;
-      }
+    if (auto it = made_by_.find(cur.get()); it != made_by_.end()) {
+      const Step &s = history_[it->second];
+      if (unsafe && s.primitive.rfind("unsafe_", 0) == 0)
+        *unsafe = true;
+      cur = s.before;
+      moved = true;
+    }
   }
   return cur;
 }

@@ -40,6 +40,10 @@ Value specialize(Interpreter &in, const CallSite &call) {
   for (const Value &v : items)
     conds.push_back(control_expr_arg(in, *p, ctx, v, 3, "conds", "specialize", true, call.loc));
   check_decls_not_used_after(in, l, stmts, call.loc);
+  // One copy per condition plus the else: refuse before building past the budget.
+  int64_t block = count_stmts(stmts), copies = static_cast<int64_t>(conds.size()) + 1;
+  in.require_proc_size(call.loc, p->name,
+                       count_stmts(p->body) - block + copies * (block + 1) - 1);
 
   // Built from the else branch up: else_body, then `if cN: B else: ...`.
   Block chain = copy_block(stmts, {}, true);

@@ -25,9 +25,13 @@ Value unroll_loop(Interpreter &in, const CallSite &call) {
   const auto *l = lo.as<IntImm>(), *h = hi.as<IntImm>();
   if (!l || !h)
     in.fail(call.loc, DiagKind::LoopBoundsNotConstant, f->iter.name, print_expr(f->lo), print_expr(f->hi));
-  int64_t n = h->value - l->value;
-  if (n > 4096)
-    in.fail(call.loc, DiagKind::UnrollTooLarge, f->iter.name, n);
+  int64_t n;
+  if (__builtin_sub_overflow(h->value, l->value, &n) || n > 4096)
+    in.fail(call.loc, DiagKind::UnrollTooLarge, f->iter.name,
+            __builtin_sub_overflow(h->value, l->value, &n) ? "more than 2^63" : std::to_string(n));
+  // Nested unrolls multiply: refuse before building a proc over the budget.
+  int64_t body = count_stmts(f->body);
+  in.require_proc_size(call.loc, p->name, count_stmts(p->body) - 1 - body + std::max<int64_t>(n, 0) * body);
   Block out;
   std::set<std::string> taken = declared_names(*p);
   for (int64_t k = 0; k < n; ++k) {

@@ -23,11 +23,14 @@ Value Value::of_str(std::string s) {
   Value x;
   x.kind = Kind::Str;
   x.str = std::move(s);
+  x.weight = 1 + static_cast<int64_t>(x.str.size());
   return x;
 }
 Value Value::of_list(std::vector<Value> items) {
   Value x;
   x.kind = Kind::List;
+  for (const Value &i : items) // saturating: the interpreter refuses heavy lists first
+    x.weight = i.weight > INT64_MAX - x.weight ? INT64_MAX : x.weight + i.weight;
   x.list = std::make_shared<const std::vector<Value>>(std::move(items));
   return x;
 }
@@ -82,13 +85,13 @@ std::string Value::a_type() const {
 
 namespace {
 
-/// `<cursor in f: x[i] = 0.0>`: the first line of the statement it names, in
-/// the proc it was made on (`+ 1 more` for a block of two).
-std::string cursor_display(const Cursor &c) {
-  std::string head = "<cursor in " + (c.proc ? c.proc->name : std::string("?"));
+/// `<cursor in f: x[i] = 0.0>`: the first line of the statement it names in
+/// `where` (`+ 1 more` for a block of two), or that it is gone from there.
+std::string cursor_display(const Cursor &c, const Proc &where) {
+  std::string head = "<cursor in " + (where ? where->name : std::string("?"));
   Located l;
-  if (!c.proc || !locate(*c.proc, c.node, l))
-    return head + ">";
+  if (!where || !locate(*where, c.node, l))
+    return head + ": a deleted statement>";
   std::string text = print_stmt(l.stmt);
   text = text.substr(0, text.find('\n'));
   if (c.kind == Cursor::Kind::GapBefore)
@@ -103,23 +106,34 @@ std::string cursor_display(const Cursor &c) {
 } // namespace
 
 std::string Value::to_display() const {
+  std::string out;
+  append_display(out, SIZE_MAX, [](const Proc &p) { return p; });
+  return out;
+}
+
+bool Value::append_display(std::string &out, size_t limit,
+                           const std::function<Proc(const Proc &)> &resolve) const {
   switch (kind) {
-  case Kind::None: return "None";
-  case Kind::Int: return std::to_string(int_value);
-  case Kind::Bool: return int_value ? "True" : "False";
-  case Kind::Str: return str;
-  case Kind::List: {
-    std::string s = "[";
-    for (size_t i = 0; i < list->size(); ++i)
-      s += (i ? ", " : "") + (*list)[i].to_display();
-    return s + "]";
+  case Kind::None: out += "None"; break;
+  case Kind::Int: out += std::to_string(int_value); break;
+  case Kind::Bool: out += int_value ? "True" : "False"; break;
+  case Kind::Str: out += str; break;
+  case Kind::List:
+    out += "[";
+    for (size_t i = 0; i < list->size(); ++i) {
+      if (i)
+        out += ", ";
+      if (!(*list)[i].append_display(out, limit, resolve))
+        return false;
+    }
+    out += "]";
+    break;
+  case Kind::Proc: out += print_proc(*proc); break;
+  case Kind::Cursor: out += cursor_display(cursor, resolve(cursor.proc)); break;
+  case Kind::Meta: out += print_expr(meta); break;
+  case Kind::Func: out += "<function " + str + ">"; break;
   }
-  case Kind::Proc: return print_proc(*proc);
-  case Kind::Cursor: return cursor_display(cursor);
-  case Kind::Meta: return print_expr(meta);
-  case Kind::Func: return "<function " + str + ">";
-  }
-  return "?";
+  return out.size() <= limit;
 }
 
 bool Value::truthy() const {

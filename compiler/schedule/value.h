@@ -5,6 +5,7 @@
 // written in a proc), and functions (a `def` or a primitive's name).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +38,10 @@ struct Value {
   Cursor cursor;
   Expr meta;
   const DefDecl *def = nullptr; // Func: a `def`, or null for a primitive/builtin
+  /// What the value budget counts: 1, plus a string's characters, plus the
+  /// weights of a list's elements (a list that holds a list twice counts it
+  /// twice, as printing and comparing it would).
+  int64_t weight = 1;
 
   static Value none() { return {}; }
   static Value of_int(int64_t v);
@@ -52,8 +57,14 @@ struct Value {
   const char *type_name() const;
   /// The same with its article: "an int", "a cursor".
   std::string a_type() const;
-  /// How `print` shows it (procs print as .exg).
+  /// How `print` shows it (procs print as .exg). Cursors show their
+  /// statement in the proc they were made on.
   std::string to_display() const;
+  /// Appends the same to `out`, stopping once `out` is longer than `limit`
+  /// (false then). Cursors show their statement in `resolve(c.proc)`, the
+  /// proc they navigate in, or that it was deleted.
+  bool append_display(std::string &out, size_t limit,
+                      const std::function<Proc(const Proc &)> &resolve) const;
   bool truthy() const;
 };
 

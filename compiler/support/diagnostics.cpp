@@ -34,6 +34,42 @@ DiagBuilder DiagEngine::report_args(SrcLoc loc, DiagKind kind, std::vector<std::
   return DiagBuilder(*this, diags_.size() - 1);
 }
 
+/// The length of the well-formed UTF-8 sequence at `s[i]`: 1 for ASCII, 2
+/// to 4 for a multi-byte character, 0 when the bytes there are not UTF-8.
+static size_t utf8_length(const std::string &s, size_t i) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  if (c < 0x80)
+    return 1;
+  size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+  if (len == 0 || i + len > s.size())
+    return 0;
+  for (size_t k = 1; k < len; ++k)
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80)
+      return 0;
+  // Overlong three- and four-byte forms, surrogates and code points past U+10FFFF.
+  unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+  if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0) || (c == 0xF0 && c1 < 0x90) ||
+      (c == 0xF4 && c1 >= 0x90))
+    return 0;
+  return len;
+}
+
+void DiagEngine::drop_duplicates(size_t first) {
+  std::vector<Diagnostic> kept(diags_.begin(), diags_.begin() + static_cast<long>(first));
+  for (size_t i = first; i < diags_.size(); ++i) {
+    const Diagnostic &d = diags_[i];
+    bool repeat = std::any_of(kept.begin() + static_cast<long>(first), kept.end(),
+                              [&](const Diagnostic &k) {
+                                return k.kind == d.kind && k.loc == d.loc && k.message == d.message;
+                              });
+    if (!repeat)
+      kept.push_back(d);
+    else if (d.severity == Severity::Error)
+      --num_errors_;
+  }
+  diags_ = std::move(kept);
+}
+
 static const char *severity_name(Severity s) {
   switch (s) {
   case Severity::Error: return "error";
@@ -66,10 +102,25 @@ void DiagEngine::render_one(std::ostream &os, SrcLoc loc, const char *sev,
     begin = col > kWidth / 2 ? col - kWidth / 2 : 0;
     end = std::min(line.size(), begin + kWidth);
   }
-  // Quote only printable text: a binary file must not garble the terminal.
+  // The window never cuts a UTF-8 character in two.
+  auto continuation = [&](size_t i) { return (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80; };
+  while (begin < line.size() && begin > 0 && continuation(begin))
+    ++begin;
+  while (end < line.size() && continuation(end))
+    ++end;
+  // Quote printable text and UTF-8 as is, anything else as '?': a binary file
+  // must not garble the terminal. The caret advances one column a character.
   std::string shown = begin ? "..." : "", caret(shown.size(), ' ');
   for (size_t i = begin; i < end; ++i) {
     unsigned char c = static_cast<unsigned char>(line[i]);
+    size_t len = utf8_length(line, i);
+    if (len > 1) {
+      shown.append(line, i, len);
+      if (i < col)
+        caret += ' ';
+      i += len - 1;
+      continue;
+    }
     shown += (c == '\t') ? ' ' : (c < 32 || c >= 127) ? '?' : static_cast<char>(c);
     if (i < col)
       caret += ' ';

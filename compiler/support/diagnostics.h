@@ -69,6 +69,11 @@ public:
   Diagnostic &at(size_t i) { return diags_[i]; }
   const SourceManager &sources() const { return sources_; }
 
+  /// Drops each diagnostic from index `first` on that repeats an earlier one
+  /// from `first` on (same kind, place and message): one piece of code shared
+  /// by two compiled procs is reported once.
+  void drop_duplicates(size_t first);
+
   /// Clang-style text: `file:line:col: error: message [Kind]`, the line, a caret.
   void render_text(std::ostream &os, bool show_kind) const;
   /// One JSON array of {file, line, column, severity, kind, message, notes}.

@@ -24,6 +24,7 @@
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/interpreter.h"
+#include "compiler/schedule/provenance.h"
 #include "compiler/support/check.h"
 #include "compiler/support/diagnostics.h"
 
@@ -164,8 +165,8 @@ bool select_procs(const Program &prog, const DriverOptions &opts, DiagEngine &di
 /// proc of the schedule's name, so later stages see it like any other proc.
 /// With `cases`, also lists each schedule (input -> result) and each of its
 /// primitive steps (input -> output) for --emit=difftest.
-bool run_schedules(Program &prog, DiagEngine &diag, std::vector<DiffCase> *cases, Stats &stats) {
-  schedule::Interpreter interp(prog, diag);
+bool run_schedules(Program &prog, schedule::Interpreter &interp, DiagEngine &diag,
+                   std::vector<DiffCase> *cases, Stats &stats) {
   bool ran = interp.run_all();
   stats.steps = interp.steps().size();
   stats.stage("schedules");
@@ -197,9 +198,7 @@ bool run_schedules(Program &prog, DiagEngine &diag, std::vector<DiffCase> *cases
     if (typecheck_proc(prog, *proc, diag))
       continue;
     ok = false;
-    for (size_t i = first; i < diag.diagnostics().size(); ++i)
-      diag.at(i).notes.push_back({proc->loc, "in proc '" + name + "', the result of schedule '" +
-                                                 name + "'"});
+    schedule::note_schedule_provenance(interp, diag, first, {name}, name);
   }
   stats.stage("re-check of results");
   if (!ok)
@@ -288,7 +287,9 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   if (!typed || diag.has_errors())
     return 1;
   std::vector<DiffCase> cases;
-  if (!run_schedules(*prog, diag, opts.emit == EmitKind::Difftest ? &cases : nullptr, stats))
+  schedule::Interpreter interp(*prog, diag, opts.script_budget);
+  if (!run_schedules(*prog, interp, diag, opts.emit == EmitKind::Difftest ? &cases : nullptr,
+                     stats))
     return 1;
   if (opts.verify)
     return verify(*prog, opts, diag, stats);
@@ -308,11 +309,21 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
     return 1;
   if (procs.empty())
     return 0;
+  // Code generation reports at the code's place, which a schedule's result
+  // shares with the proc it came from: say which schedule and step made it.
+  std::set<std::string> compiled;
+  for (const Proc &p : procs)
+    compiled.insert(p->name);
+  size_t first_codegen_diag = diag.diagnostics().size();
+  auto attribute = [&] {
+    schedule::note_schedule_provenance(interp, diag, first_codegen_diag, compiled);
+  };
 
   if (opts.emit == EmitKind::Cpp) {
     std::ostringstream cpp;
     bool emitted = emit_cpp(*prog, procs, cpp, diag);
     stats.stage("C++ code generation");
+    attribute();
     if (!emitted)
       return 1;
     std::string out = opts.output.empty() ? derived_output(opts.input, ".cpp") : opts.output;
@@ -325,6 +336,7 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   std::ostringstream cu, h;
   bool emitted = emit_cuda(*prog, procs, h_name, cu, h, diag);
   stats.stage("CUDA code generation");
+  attribute();
   if (!emitted)
     return 1;
   warn_unverified(*prog, procs, diag);

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/schedule/budget.h"
+
 namespace exgc {
 
 enum class EmitKind { Cuda, Cpp, Exg, Difftest };
@@ -23,6 +25,7 @@ struct DriverOptions {
   bool stats = false; // --print-stats: time per stage and solver queries on stderr
   bool verify = false; // --verify: run every check, write nothing
   std::vector<std::string> difftest_pairs; // --difftest-pair=REF:CAND, checked to have a ':'
+  schedule::ScriptBudget script_budget; // --script-budget
 };
 
 int run_driver(const DriverOptions &opts);

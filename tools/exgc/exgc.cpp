@@ -61,6 +61,12 @@ cl::list<std::string> DifftestPairs(
     cl::desc("With --emit=difftest, also test proc CAND against proc REF (repeatable): a "
              "hand-written version that claims REF's meaning"),
     cl::value_desc("REF:CAND"), cl::cat(Category));
+cl::list<std::string> ScriptBudgets(
+    "script-budget",
+    cl::desc("Raise a limit of schedule scripts: steps=N, values=N (elements of a list or "
+             "characters of a string), stmts=N (statements of a proc), history=N (statements "
+             "of all the procs a run's steps made); repeatable, comma-separated"),
+    cl::value_desc("name=N"), cl::CommaSeparated, cl::cat(Category));
 cl::opt<bool> ShowDiagKind("show-diag-kind", cl::desc("Append [Kind] to each diagnostic (tests)"),
                            cl::Hidden, cl::cat(Category));
 
@@ -122,6 +128,13 @@ int main(int argc, char **argv) {
   job.opts.stats = Stats;
   job.opts.verify = Verify;
   job.opts.difftest_pairs.assign(DifftestPairs.begin(), DifftestPairs.end());
+  for (const std::string &b : ScriptBudgets) {
+    std::string error;
+    if (!job.opts.script_budget.set(b, error)) {
+      std::cerr << "exgc: error: --script-budget: " << error << "\n";
+      return 2;
+    }
+  }
 
   // Deeply nested input (long operator chains) recurses deeply in every tree
   // walk; a large stack keeps that a non-event instead of a crash. The

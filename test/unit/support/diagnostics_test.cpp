@@ -53,6 +53,44 @@ TEST(Diagnostics, BinaryLinesAreQuotedSafely) {
   EXPECT_NE(os.str().find("\n??ab\n  ^\n"), std::string::npos) << os.str();
 }
 
+TEST(Diagnostics, Utf8IsQuotedAsWrittenWithTheCaretPerCharacter) {
+  SourceManager sm;
+  // "é" is two bytes, "€" three, "😀" four; the column counts bytes (5 + 2 + 3 + 4 + 1).
+  uint32_t f = sm.add("u.exg", "x = \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\" + y\n");
+  DiagEngine diag(sm);
+  diag.report(SrcLoc{f, 1, 19}, DiagKind::InvalidCharacter, "y");
+  std::ostringstream os;
+  diag.render_text(os, false);
+  EXPECT_NE(os.str().find("\nx = \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\" + y\n            ^\n"),
+            std::string::npos)
+      << os.str();
+}
+
+TEST(Diagnostics, MalformedUtf8IsQuotedAsQuestionMarks) {
+  SourceManager sm;
+  // A lone continuation byte, a truncated sequence, an overlong form, a surrogate.
+  uint32_t f = sm.add("m.exg", std::string("\x80|\xc3|\xe0\x80\x80|\xed\xa0\x80|\n"));
+  DiagEngine diag(sm);
+  diag.report(SrcLoc{f, 1, 1}, DiagKind::InvalidCharacter, "?");
+  std::ostringstream os;
+  diag.render_text(os, false);
+  EXPECT_NE(os.str().find("\n?|?|???|???|\n^\n"), std::string::npos) << os.str();
+}
+
+TEST(Diagnostics, RepeatsFromAnIndexOnAreDropped) {
+  SourceManager sm;
+  uint32_t f = sm.add("d.exg", "abc\n");
+  DiagEngine diag(sm);
+  diag.report(SrcLoc{f, 1, 1}, DiagKind::InvalidCharacter, "a");
+  diag.report(SrcLoc{f, 1, 1}, DiagKind::InvalidCharacter, "a");
+  diag.report(SrcLoc{f, 1, 1}, DiagKind::InvalidCharacter, "a");
+  diag.report(SrcLoc{f, 1, 2}, DiagKind::InvalidCharacter, "a");
+  diag.drop_duplicates(1); // the first stays, even though the second repeats it
+  ASSERT_EQ(diag.diagnostics().size(), 3u);
+  EXPECT_EQ(diag.num_errors(), 3u);
+  EXPECT_EQ(diag.diagnostics()[2].loc.col, 2u);
+}
+
 TEST(Diagnostics, LongLinesAreQuotedAroundTheColumn) {
   SourceManager sm;
   std::string line = std::string(500, 'a') + "X" + std::string(500, 'b');
