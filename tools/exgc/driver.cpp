@@ -244,13 +244,24 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   std::vector<DiffCase> cases;
   if (!run_schedules(*prog, diag, opts.emit == EmitKind::Difftest ? &cases : nullptr, stats))
     return 1;
-  if (opts.emit == EmitKind::Difftest) {
+  if (opts.emit == EmitKind::Runall) {
+    // Each proc of the main module against itself: the difftest program's
+    // size search and data, for a run under the sanitizers (test/sanitize/).
+    cases.clear();
+    for (const Decl &d : prog->main().decls)
+      if (const Proc *p = std::get_if<Proc>(&d); p && !(*p)->is_instr)
+        cases.push_back({"proc '" + (*p)->name + "'", (*p)->loc, *p, *p});
+  }
+  if (opts.emit == EmitKind::Difftest || opts.emit == EmitKind::Runall) {
     std::ostringstream cpp;
     bool emitted = emit_difftest(*prog, cases, cpp, diag);
     stats.stage("difftest generation");
     if (!emitted)
       return 1;
-    std::string out = opts.output.empty() ? derived_output(opts.input, "_difftest.cpp") : opts.output;
+    std::string out = opts.output.empty()
+                          ? derived_output(opts.input, opts.emit == EmitKind::Runall ? "_runall.cpp"
+                                                                                    : "_difftest.cpp")
+                          : opts.output;
     return write_file(out, cpp.str(), diag) ? 0 : 1;
   }
   std::vector<Proc> procs;
