@@ -111,7 +111,7 @@ def main():
             path = os.path.join(tmp, "cand%d.exg" % k)
             with open(path, "w") as f:
                 f.write(text)
-            r = subprocess.run([exgc, path, "--emit=cpp", "-o", os.devnull],
+            r = subprocess.run([exgc, "--show-diag-kind", path, "--emit=cpp", "-o", os.devnull],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                universal_newlines=True)
             if r.returncode == 0:
