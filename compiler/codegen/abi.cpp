@@ -133,6 +133,13 @@ std::string param_decls(const ProcAbi &abi, bool maybe_unused) {
   return s;
 }
 
+void set_extents(Binding &b, const std::vector<Expr> &shape, ExprEmitter &ex) {
+  b.in_lo.assign(shape.size(), "0");
+  b.in_hi.clear();
+  for (const Expr &e : shape)
+    b.in_hi.push_back(ex.ctrl(e));
+}
+
 void bind_params(const ProcAbi &abi, ExprEmitter &ex) {
   // Scalars first: dense strides are expressions of the size arguments.
   for (int pass = 0; pass < 2; ++pass) {
@@ -164,12 +171,14 @@ void bind_params(const ProcAbi &abi, ExprEmitter &ex) {
         b.is_const = p.is_const;
         b.strides = dense_strides(a.type.shape, ex);
         b.dense = true;
+        set_extents(b, a.type.shape, ex);
         break;
       case ParamAbi::Pass::Strided:
         b.kind = Binding::Kind::View;
         b.expr = p.name;
         b.is_const = p.is_const;
         b.strides = p.stride_names;
+        set_extents(b, a.type.shape, ex);
         break;
       }
       ex.env().bind(a.name, b);

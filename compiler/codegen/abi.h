@@ -44,6 +44,9 @@ std::string param_decls(const ProcAbi &abi, bool maybe_unused = false);
 /// tensors get row-major strides computed from their shapes.
 void bind_params(const ProcAbi &abi, ExprEmitter &ex);
 
+/// Sets the in-buffer index ranges of view `b` to [0, extent) per dimension.
+void set_extents(Binding &b, const std::vector<Expr> &shape, ExprEmitter &ex);
+
 /// Row-major strides of a tensor of this shape: "1" for the last dimension,
 /// products of the later extents (folded when constant) for the others.
 std::vector<std::string> dense_strides(const std::vector<Expr> &shape, ExprEmitter &ex);

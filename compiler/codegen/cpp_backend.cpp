@@ -58,8 +58,9 @@ public:
     for (const Proc &p : procs)
       out << " " << p->name;
     out << ".\n// Do not edit. Each extern \"C\" function returns 0, or the source line of the\n"
-           "// first precondition ('assert', or a 'size' argument < 1) its arguments violate.\n"
-           "#include <cmath>\n#include <cstdint>\n#include <vector>\n\n"
+           "// first precondition ('assert', or a 'size' or 'index' argument out of range) its\n"
+           "// arguments violate.\n"
+           "#include <cmath>\n#include <cstdint>\n#include <type_traits>\n#include <vector>\n\n"
            "namespace {\nnamespace exg_impl {\n\n"
         << cpu_prelude() << "\n"
         << helpers.str() << "} // namespace exg_impl\n} // namespace\n\nextern \"C\" {\n\n"

@@ -158,6 +158,9 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
       return nullptr;
     Binding kb = *hb;
     kb.in_device = false;
+    kb.in_lo.clear(); // host expressions: not known in the kernel
+    kb.in_hi.clear();
+    kb.in_cond.clear();
     if (hb->kind == Binding::Kind::Scalar) {
       kb.expr = knames.take(s.name);
       kb.writable = is_data(hb->type); // so that a write is reported as a host access

@@ -21,6 +21,14 @@ const Sym *buffer_of(const Expr &e) {
   return nullptr;
 }
 
+bool is_template_param(const ProcNode &p, const std::string &name) {
+  if (const InstrAttr *t = p.attr("template"))
+    for (const Expr &v : t->values)
+      if (const auto *var = v.as<Var>(); var && var->name.name == name)
+        return true;
+  return false;
+}
+
 /// Marks the arguments a body writes; windows alias their buffer's argument.
 class WriteFinder : public IRVisitor {
 public:
@@ -57,8 +65,14 @@ protected:
     Proc callee = fx_.callee(&proc_, op->callee);
     if (callee && callee.get() != &proc_) {
       const std::vector<bool> &w = fx_.written(callee.get());
-      for (size_t i = 0; i < op->args.size() && i < w.size(); ++i)
-        if (w[i])
+      // Positional arguments bind the parameters that are not in `template:`
+      // (those come by keyword and are control values, never written).
+      std::vector<size_t> positional;
+      for (size_t i = 0; i < callee->args.size(); ++i)
+        if (!is_template_param(*callee, callee->args[i].name.name))
+          positional.push_back(i);
+      for (size_t i = 0; i < op->args.size() && i < positional.size(); ++i)
+        if (w[positional[i]])
           if (const Sym *b = buffer_of(op->args[i]))
             mark(*b);
     }

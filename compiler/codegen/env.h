@@ -32,6 +32,13 @@ struct Binding {
   Sym sym;                         // the .exg name
   bool in_device = false;          // declared inside a device function
   bool dense = false;              // View: a whole row-major buffer (strides from its shape)
+  // View: the indices of each dimension that lie inside the buffer the view
+  // is carved from (`in_lo[d] <= i < in_hi[d]`) and a condition on the
+  // window's points; empty when not known. An instruction's `out_of_bounds:`
+  // parameter is `guarded`: reads outside give 0, writes outside are dropped.
+  std::vector<std::string> in_lo, in_hi;
+  std::string in_cond;
+  bool guarded = false;
   SrcLoc decl_loc;
   size_t rank() const { return strides.size(); }
 };

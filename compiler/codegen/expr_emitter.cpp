@@ -49,7 +49,22 @@ std::string ExprEmitter::read(const Sym &buf, const std::vector<Expr> &idx, SrcL
   std::vector<std::string> cidx;
   for (const Expr &i : idx)
     cidx.push_back(ctrl(i));
-  return view_element(*b, cidx);
+  if (!b->guarded)
+    return view_element(*b, cidx);
+  if (b->in_hi.size() != cidx.size()) {
+    unsupported(loc, "the 'out_of_bounds' parameter '" + buf.name +
+                         "' over a buffer whose extents are not known here");
+    return "";
+  }
+  std::string cond = b->in_cond;
+  for (size_t d = 0; d < cidx.size(); ++d)
+    cond += (cond.empty() ? "" : " && ") + paren(b->in_lo[d]) + " <= " + paren(cidx[d]) + " && " +
+            paren(cidx[d]) + " < " + paren(b->in_hi[d]);
+  if (writing_) {
+    guard_ = cond;
+    return view_element(*b, cidx);
+  }
+  return "(" + cond + " ? " + view_element(*b, cidx) + " : " + b->ctype + "(0))";
 }
 
 std::string ExprEmitter::lvalue(const Sym &buf, const std::vector<Expr> &idx, SrcLoc loc,
@@ -70,7 +85,10 @@ std::string ExprEmitter::lvalue(const Sym &buf, const std::vector<Expr> &idx, Sr
   }
   auto saved = on_access;
   on_access = nullptr; // the write was vetted; do not report it again as a read
+  writing_ = true;
+  guard_.clear();
   std::string s = read(buf, idx, loc, nullptr);
+  writing_ = false;
   on_access = saved;
   return s;
 }
@@ -169,6 +187,10 @@ std::string ExprEmitter::data(const Expr &e, const std::string &ctype) {
 }
 
 namespace {
+bool is_integer_ctype(const std::string &t) {
+  return t.find("int") != std::string::npos;
+}
+
 /// True when s has an operator outside any parentheses or brackets: the
 /// emitter spells every infix operator with spaces around it, and nothing
 /// else puts a space at the top level.
@@ -233,10 +255,17 @@ std::string ExprEmitter::binop(const BinOp *op, const std::string &ctype) {
     return is_data(x->type) || x.as<IntImm>() ? data(x, ctype)
                                               : "static_cast<" + ctype + ">(" + ctrl(x) + ")";
   };
-  if (op->op == BinOpKind::Mod)
+  bool integer = is_integer_ctype(ctype);
+  if (op->op == BinOpKind::Mod && !integer)
     return fail(op->loc, "'%' on data values");
   std::string a = side(op->a);
   std::string b = side(op->b);
+  // Integer data division is total (docs/language.md): the helpers define
+  // x / 0, x % 0 and MIN / -1, which C++ leaves undefined.
+  if (integer && op->op == BinOpKind::Div)
+    return "exg_div<" + ctype + ">(" + a + ", " + b + ")";
+  if (integer && op->op == BinOpKind::Mod)
+    return "exg_mod<" + ctype + ">(" + a + ", " + b + ")";
   return operand(a, op->a, op->op, false) + " " + sp + " " + operand(b, op->b, op->op, true);
 }
 
@@ -324,12 +353,24 @@ bool ExprEmitter::view_of(const Expr &e, Binding &out) {
   std::vector<std::string> origin;
   out = *b;
   out.strides.clear();
+  out.in_lo.clear();
+  out.in_hi.clear();
+  bool known = b->in_hi.size() == w->idx.size();
   // Row-major contiguity survives points on leading dimensions, then one
   // slice of any range, then whole dimensions (`x[i, 2:5, :]`).
   bool seen_slice = false;
   for (size_t d = 0; d < w->idx.size(); ++d) {
     const WindowIdx &wi = w->idx[d];
     origin.push_back(wi.lo ? ctrl(wi.lo) : "0");
+    if (known && wi.is_slice) {
+      std::string o = paren(origin.back());
+      out.in_lo.push_back(origin.back() == "0" ? b->in_lo[d] : paren(b->in_lo[d]) + " - " + o);
+      out.in_hi.push_back(origin.back() == "0" ? b->in_hi[d] : paren(b->in_hi[d]) + " - " + o);
+    } else if (known) {
+      std::string p = paren(origin.back());
+      out.in_cond += (out.in_cond.empty() ? "" : " && ") + paren(b->in_lo[d]) + " <= " + p +
+                     " && " + p + " < " + paren(b->in_hi[d]);
+    }
     if (wi.is_slice) {
       out.strides.push_back(b->strides[d]);
       if (seen_slice && (wi.lo || wi.hi))

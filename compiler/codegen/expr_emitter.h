@@ -35,6 +35,9 @@ public:
   /// buffer's binding. Empty after a reported error.
   std::string lvalue(const Sym &buf, const std::vector<Expr> &idx, SrcLoc loc,
                      const Binding **b = nullptr);
+  /// After lvalue() of a guarded view: the condition under which the store
+  /// lands inside the buffer (empty when unguarded). Taking it clears it.
+  std::string take_guard() { return std::move(guard_); }
   /// Reports CodegenNotSupported for `what` at loc; always false.
   bool unsupported(SrcLoc loc, const std::string &what);
 
@@ -67,6 +70,8 @@ private:
   DiagEngine &diag_;
   std::string backend_;
   bool failed_ = false;
+  bool writing_ = false; // inside lvalue(): a guarded access sets guard_
+  std::string guard_;
 };
 
 } // namespace exgc::codegen

@@ -18,6 +18,24 @@ template <typename T> inline T exg_max(T a, T b) { return a < b ? b : a; }
 template <typename T> inline T exg_sqrt(T a) { return static_cast<T>(std::sqrt(a)); }
 template <typename T> inline T exg_relu(T a) { return a > T(0) ? a : T(0); }
 template <typename T> inline T exg_abs(T a) { return a < T(0) ? -a : a; }
+template <typename T> struct exg_unsigned { using type = typename std::make_unsigned<T>::type; };
+// Integer data division truncates toward zero and is total: x / 0 == 0,
+// x % 0 == x, MIN / -1 == MIN and MIN % -1 == 0 (so x == (x / y) * y + x % y
+// always holds, with wrap-around). Floating point division is IEEE.
+template <typename T> inline T exg_div(T a, T b) {
+  if (b == T(0))
+    return T(0);
+  if (T(-1) < T(0) && b == T(T(0) - T(1)))
+    return static_cast<T>(T(0) - static_cast<typename exg_unsigned<T>::type>(a));
+  return static_cast<T>(a / b);
+}
+template <typename T> inline T exg_mod(T a, T b) {
+  if (b == T(0))
+    return a;
+  if (T(-1) < T(0) && b == T(T(0) - T(1)))
+    return T(0);
+  return static_cast<T>(a % b);
+}
 )";
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "compiler/analysis/control_limits.h"
 #include "compiler/ir/printer.h"
 
 namespace exgc::codegen {
@@ -18,11 +19,20 @@ void Writer::line(const std::string &s) {
 void emit_preconditions(const ProcNode &p, ExprEmitter &ex, Writer &w,
                         const std::function<std::string(uint32_t line)> &fail_stmt) {
   for (const Arg &a : p.args) {
-    if (a.type.kind != Type::Kind::Control || a.type.scalar != ValueType::Size)
+    if (a.type.kind != Type::Kind::Control || a.type.scalar == ValueType::Bool)
       continue;
     const Binding *b = ex.env().lookup(a.name);
-    if (b)
-      w.line("if (" + b->expr + " < 1) " + fail_stmt(std::max<uint32_t>(a.loc.line, 1)));
+    if (!b)
+      continue;
+    // Control arguments within the range the bounds check assumed (control_limits.h).
+    std::string max = analysis::max_size_text();
+    std::string fail = fail_stmt(std::max<uint32_t>(a.loc.line, 1));
+    if (a.type.scalar == ValueType::Size) {
+      w.line("if (" + b->expr + " < 1) " + fail);
+      w.line("if (" + b->expr + " > " + max + ") " + fail);
+    } else {
+      w.line("if (" + b->expr + " < -" + max + " || " + b->expr + " > " + max + ") " + fail);
+    }
   }
   for (const Expr &e : p.preds)
     w.line("if (!" + paren(ex.ctrl(e)) + ") " + fail_stmt(std::max<uint32_t>(e->loc.line, 1)));
@@ -68,8 +78,9 @@ void StmtEmitter::emit_store(const Stmt &s, const Sym &buf, const std::vector<Ex
     return void(report_failed());
   if (!is_data(b->type))
     return void(fail(s->loc, "assigning the control value '" + buf.name + "'"));
+  std::string guard = ex_.take_guard(); // an `out_of_bounds:` parameter: drop the write outside
   std::string r = ex_.data(rhs, b->ctype);
-  w_.line(lhs + (reduce ? " += " : " = ") + r + ";");
+  w_.line((guard.empty() ? "" : "if (" + guard + ") ") + lhs + (reduce ? " += " : " = ") + r + ";");
 }
 
 void StmtEmitter::host_alloc(const Alloc *a) {
@@ -99,6 +110,7 @@ void StmtEmitter::host_alloc(const Alloc *a) {
   b.kind = Binding::Kind::View;
   b.strides = dense_strides(t.shape, ex_);
   b.dense = true;
+  set_extents(b, t.shape, ex_);
   int64_t count = 1;
   bool constant = true;
   std::string cexpr;
@@ -218,6 +230,8 @@ void StmtEmitter::proc_call(const CallStmt *c, const Proc &callee) {
       std::string lv = ex_.lvalue(*buf, idx, e->loc, &b);
       if (lv.empty())
         return void(report_failed());
+      if (!ex_.take_guard().empty())
+        return void(fail(e->loc, "passing an element of an 'out_of_bounds' parameter by pointer"));
       if (b->ctype != ctype)
         return void(fail(e->loc, "passing a '" + b->ctype + "' to the '" + ctype + "' scalar '" +
                                      callee->args[i].name.name + "'"));
@@ -227,6 +241,9 @@ void StmtEmitter::proc_call(const CallStmt *c, const Proc &callee) {
     Binding v;
     if (!ex_.view_of(e, v))
       return void(report_failed());
+    if (v.guarded)
+      return void(fail(e->loc, "passing the 'out_of_bounds' parameter '" + v.sym.name +
+                                   "' on to a proc"));
     if (v.rank() != pt.shape.size() || v.ctype != ctype || (written[i] && v.is_const))
       return void(fail(e->loc, "passing this view to '" + callee->args[i].name.name + "'"));
     if (!pt.window && !v.dense)
@@ -243,6 +260,19 @@ void StmtEmitter::proc_call(const CallStmt *c, const Proc &callee) {
     prefix += ", ";
   w_.line(status_check(impl_name(callee.get()) + "(" + prefix + args + ")"));
 }
+
+namespace {
+bool is_out_of_bounds(const ProcNode &instr, const std::string &name) {
+  if (const InstrAttr *a = instr.attr("out_of_bounds"))
+    for (const Expr &v : a->values) {
+      if (const auto *var = v.as<Var>(); var && var->name.name == name)
+        return true;
+      if (const auto *r = v.as<Read>(); r && r->idx.empty() && r->buf.name == name)
+        return true;
+    }
+  return false;
+}
+} // namespace
 
 void StmtEmitter::inline_instr(const CallStmt *c, const Proc &instr) {
   if (std::find(inlining_.begin(), inlining_.end(), instr.get()) != inlining_.end())
@@ -298,6 +328,9 @@ void StmtEmitter::inline_instr(const CallStmt *c, const Proc &instr) {
       if (b.rank() != a.type.shape.size())
         return void(fail(e->loc, "passing this view to '" + a.name.name + "'"));
       b.sym = a.name;
+      // Reads outside the buffer give 0, writes there are dropped (TMA's meaning).
+      if (is_out_of_bounds(*instr, a.name.name))
+        b.guarded = true;
     } else {
       std::string own = ex_.data_ctype(e);
       b.ctype = a.type.scalar == ValueType::R ? (own.empty() ? "double" : own)
@@ -313,6 +346,8 @@ void StmtEmitter::inline_instr(const CallStmt *c, const Proc &instr) {
         b.expr = buf ? ex_.lvalue(*buf, idx, e->loc, &src) : "";
         if (b.expr.empty())
           return void(buf ? report_failed() : fail(e->loc, "passing a value to a written scalar"));
+        if (!ex_.take_guard().empty())
+          return void(fail(e->loc, "passing an element of an 'out_of_bounds' parameter by pointer"));
         b.ctype = src->ctype;
         b.writable = true;
       } else {

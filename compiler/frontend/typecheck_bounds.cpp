@@ -8,353 +8,24 @@
 //  - at each call: each tensor/window argument has the callee's declared
 //    extents, each callee assert holds, and each window argument fits its
 //    buffer, or else every access the callee's behavior makes through it
-//    does (so a guarded epilogue may pass a window that overhangs the tensor);
-//    arguments in the callee's `out_of_bounds:` are exempt, as TMA is.
+//    does (so a guarded epilogue may pass a window that overhangs the tensor;
+//    typecheck_bounds_follow.cpp); arguments in the callee's `out_of_bounds:`
+//    are exempt, as TMA is; every `size` argument is at least 1 and an
+//    instr's control arguments lie in the range of control_limits.h;
+//  - every divisor that is not a literal is at least 1, and every sum,
+//    difference, product and negation of control arithmetic stays within
+//    int64_t (sizes at most 2^40, index arguments within +-2^40).
 // An instr's own behavior is checked against its declared parameter shapes
-// under its own asserts. Runs only on procs that typechecked.
-#include <cstdlib>
-#include <functional>
-#include <map>
-
-#include "compiler/analysis/solver.h"
-#include "compiler/frontend/typecheck_internal.h"
+// under its own asserts. Runs only on procs that typechecked. The checker's
+// state and its per-statement walk are in bounds_checker.h.
+#include "compiler/frontend/bounds_checker.h"
 
 namespace exgc::tc {
 
-namespace {
-
-using analysis::Counterexample;
-using analysis::Validity;
-
-/// How a buffer name reaches storage: its own extents and, per dimension,
-/// the dimension of its base buffer and the offset there.
-struct View {
-  std::string name;
-  std::vector<z3::expr> extent;
-  std::vector<std::string> extent_text;
-  std::vector<z3::expr> offset;  // origin in the root buffer, per own dim
-  std::vector<z3::expr> stride;  // element stride, per own dim
-  bool exempt = false;           // an instr's out_of_bounds parameter
-};
-
-bool param_listed(const ProcNode &p, const char *key, const std::string &name) {
-  const InstrAttr *a = p.attr(key);
-  if (!a)
-    return false;
-  for (const Expr &e : a->values) {
-    // The builder names a buffer parameter as `Read(x, {})`, a control one as `Var(x)`.
-    if (const auto *v = e.as<Var>(); v && v->name.name == name)
-      return true;
-    if (const auto *r = e.as<Read>(); r && r->idx.empty() && r->buf.name == name)
-      return true;
-  }
-  return false;
-}
-
-class BoundsChecker {
-public:
-  BoundsChecker(const Program &prog, const ProcNode &p,
-                const std::set<const ProcNode *> &ill_typed, DiagEngine &diag)
-      : prog_(prog), proc_(p), ill_typed_(ill_typed), diag_(diag) {
-    solver_.set_call_hook([this](const Call &c, z3::expr &out) { return stride_or_offset(c, out); });
-    // Test hook: a tiny resource limit makes Z3 give up, deterministically.
-    if (const char *r = std::getenv("EXGC_SOLVER_RLIMIT"))
-      solver_.set_rlimit(static_cast<unsigned>(std::strtoul(r, nullptr, 10)));
-  }
-
-  void run() {
-    for (const Arg &a : proc_.args) {
-      if (a.type.kind == Type::Kind::Control && a.type.scalar == ValueType::Size)
-        ctx_.push_back(solver_.var(a.name) >= 1);
-      if (a.type.kind != Type::Kind::Control)
-        views_[a.name.id] = declared_view(a.name, a.type, param_listed(proc_, "out_of_bounds", a.name.name));
-    }
-    for (const Expr &pred : proc_.preds) {
-      z3::expr t(solver_.ctx());
-      if (solver_.translate(pred, t) && t.is_bool())
-        ctx_.push_back(t);
-    }
-    if (!proc_.preds.empty() && solver_.is_satisfiable(ctx_) == Validity::Invalid)
-      diag_.report(proc_.preds.front()->loc, DiagKind::UnsatisfiableAsserts, proc_.name);
-    walk(proc_.body);
-  }
-
-private:
-  z3::expr term(const Expr &e) {
-    z3::expr t(solver_.ctx());
-    if (e && solver_.translate(e, t) && t.is_int())
-      return t;
-    return solver_.opaque("unknown" + std::to_string(++fresh_), e ? show(e) : "?");
-  }
-
-  View declared_view(const Sym &s, const Type &t, bool exempt) {
-    View v;
-    v.name = s.name;
-    v.exempt = exempt;
-    size_t n = t.shape.size();
-    for (const Expr &e : t.shape) {
-      v.extent.push_back(term(e));
-      v.extent_text.push_back(show(e));
-      v.offset.push_back(t.window ? solver_.opaque("offset(" + s.name + "!" + std::to_string(s.id) + ")" +
-                                                       std::to_string(v.offset.size()),
-                                                   "offset(" + s.name + ", " + std::to_string(v.offset.size()) + ")")
-                                  : solver_.ctx().int_val(0));
-    }
-    // Dense row-major strides; a product of two unknown extents is not linear,
-    // so it stays opaque (asserts about it can then not be proven).
-    v.stride.assign(n, solver_.ctx().int_val(1));
-    for (size_t d = n; d-- > 0;) {
-      std::string key = "stride(" + s.name + "!" + std::to_string(s.id) + ")" + std::to_string(d);
-      std::string shown = "stride(" + s.name + ", " + std::to_string(d) + ")";
-      if (t.window) {
-        v.stride[d] = solver_.opaque(key, shown);
-        continue;
-      }
-      if (d + 1 == n)
-        continue;
-      int64_t c;
-      z3::expr next = v.stride[d + 1], ext = v.extent[d + 1];
-      bool next_const = next.simplify().is_numeral_i64(c), ext_const = ext.simplify().is_numeral_i64(c);
-      v.stride[d] = next_const || ext_const ? (next * ext).simplify() : solver_.opaque(key, shown);
-    }
-    return v;
-  }
-
-  bool stride_or_offset(const Call &c, z3::expr &out) {
-    if ((c.func != "stride" && c.func != "offset") || c.args.size() != 2)
-      return false;
-    Sym s;
-    if (const auto *v = c.args[0].as<Var>())
-      s = v->name;
-    else if (const auto *r = c.args[0].as<Read>())
-      s = r->buf;
-    const auto *d = c.args[1].as<IntImm>();
-    auto it = views_.find(s.id);
-    if (!d || it == views_.end() || d->value < 0 ||
-        static_cast<size_t>(d->value) >= it->second.extent.size())
-      return false;
-    out = c.func == "stride" ? it->second.stride[d->value] : it->second.offset[d->value];
-    return true;
-  }
-
-  /// Proves `goal` under the context; reports `kind` (with args) on failure.
-  template <typename... Args>
-  bool prove(const z3::expr &goal, SrcLoc loc, const std::string &what, DiagKind kind,
-             const Args &...args) {
-    Counterexample cex;
-    Validity v = solver_.is_valid(ctx_, goal, &cex);
-    pending_note_.clear();
-    if (v == Validity::Valid)
-      return true;
-    if (v == Validity::Unknown) {
-      diag_.report(loc, DiagKind::SolverUnknown, what, solver_.last_unknown_reason());
-      return false;
-    }
-    auto d = diag_.report(loc, kind, args...);
-    if (!cex.values.empty())
-      d.note(loc, "for example " + cex.str());
-    pending_note_ = "x";
-    return false;
-  }
-
-  void check_index(const View &v, size_t d, const Expr &idx, SrcLoc loc) {
-    if (v.exempt)
-      return;
-    z3::expr i = term(idx);
-    prove(i >= 0 && i < v.extent[d], idx->loc.valid() ? idx->loc : loc,
-          "'" + show(idx) + "' in bounds of '" + v.name + "'", DiagKind::OutOfBounds, show(idx),
-          v.name, d, v.extent_text[d]);
-  }
-
-  const View *view_of(const Sym &s) {
-    auto it = views_.find(s.id);
-    return it == views_.end() ? nullptr : &it->second;
-  }
-
-  void check_access(const Sym &buf, const std::vector<Expr> &idx, SrcLoc loc) {
-    const View *v = view_of(buf);
-    if (!v || v->extent.size() != idx.size())
-      return;
-    for (size_t d = 0; d < idx.size(); ++d)
-      check_index(*v, d, idx[d], loc);
-  }
-
-  void check_reads(const Expr &e) {
-    if (!e)
-      return;
-    if (const auto *r = e.as<Read>()) {
-      check_access(r->buf, r->idx, e->loc);
-      return;
-    }
-    if (const auto *b = e.as<BinOp>()) {
-      check_reads(b->a);
-      check_reads(b->b);
-    } else if (const auto *u = e.as<UnOp>()) {
-      check_reads(u->a);
-    } else if (const auto *c = e.as<Call>()) {
-      if (c->func != "stride" && c->func != "offset")
-        for (const Expr &a : c->args)
-          check_reads(a);
-    }
-  }
-
-  /// The view of window expression `we` over its buffer (not checked here).
-  View window_view(const WindowExpr &we) {
-    View out;
-    out.name = we.buf.name;
-    const View *base = view_of(we.buf);
-    if (!base || base->extent.size() != we.idx.size())
-      return out;
-    out.exempt = base->exempt;
-    for (size_t d = 0; d < we.idx.size(); ++d) {
-      const WindowIdx &wi = we.idx[d];
-      if (!wi.is_slice)
-        continue;
-      z3::expr lo = wi.lo ? term(wi.lo) : solver_.ctx().int_val(0);
-      z3::expr hi = wi.hi ? term(wi.hi) : base->extent[d];
-      out.extent.push_back((hi - lo).simplify());
-      std::string hi_text = wi.hi ? show(wi.hi) : base->extent_text[d];
-      out.extent_text.push_back(wi.lo ? hi_text + " - (" + show(wi.lo) + ")" : hi_text);
-      out.offset.push_back((base->offset[d] + lo).simplify());
-      out.stride.push_back(base->stride[d]);
-    }
-    return out;
-  }
-
-  // Window statements and call arguments need fit checks with their own
-  // messages; this does the slice goals one by one.
-  bool window_fits(const WindowExpr &we, const Expr &self, bool report) {
-    const View *base = view_of(we.buf);
-    if (!base || base->exempt || base->extent.size() != we.idx.size())
-      return true;
-    bool ok = true;
-    for (size_t d = 0; d < we.idx.size(); ++d) {
-      const WindowIdx &wi = we.idx[d];
-      if (!wi.is_slice) {
-        z3::expr p = term(wi.lo);
-        if (report)
-          ok &= prove(p >= 0 && p < base->extent[d], wi.lo->loc, "'" + show(wi.lo) + "' in bounds",
-                      DiagKind::OutOfBounds, show(wi.lo), we.buf.name, d, base->extent_text[d]);
-        else
-          ok &= solver_.is_valid(ctx_, p >= 0 && p < base->extent[d]) == Validity::Valid;
-        continue;
-      }
-      z3::expr lo = wi.lo ? term(wi.lo) : solver_.ctx().int_val(0);
-      z3::expr hi = wi.hi ? term(wi.hi) : base->extent[d];
-      z3::expr goal = lo >= 0 && lo <= hi && hi <= base->extent[d];
-      if (report)
-        ok &= prove(goal, self->loc, "window '" + show(self) + "' inside '" + we.buf.name + "'",
-                    DiagKind::WindowOutOfBounds, show(self), we.buf.name, d, base->extent_text[d]);
-      else
-        ok &= solver_.is_valid(ctx_, goal) == Validity::Valid;
-    }
-    return ok;
-  }
-
-  void walk(const Block &b) {
-    for (const Stmt &s : b)
-      walk(s);
-  }
-
-  void walk(const Stmt &s) {
-    switch (s->kind) {
-    case StmtKind::Assign: {
-      const auto *a = s.as<Assign>();
-      check_access(a->buf, a->idx, s->loc);
-      check_reads(a->rhs);
-      return;
-    }
-    case StmtKind::Reduce: {
-      const auto *r = s.as<Reduce>();
-      check_access(r->buf, r->idx, s->loc);
-      check_reads(r->rhs);
-      return;
-    }
-    case StmtKind::Alloc: {
-      const auto *a = s.as<Alloc>();
-      View v = declared_view(a->name, a->type, false);
-      for (size_t d = 0; d < v.extent.size(); ++d)
-        prove(v.extent[d] >= 1, a->type.shape[d]->loc, "extent '" + v.extent_text[d] + "' positive",
-              DiagKind::ExtentNotPositive, v.extent_text[d], a->name.name);
-      views_[a->name.id] = v;
-      return;
-    }
-    case StmtKind::WindowStmt: {
-      const auto *w = s.as<WindowStmt>();
-      const auto *we = w->rhs.as<WindowExpr>();
-      window_fits(*we, w->rhs, true);
-      View v = window_view(*we);
-      v.name = w->name.name;
-      views_[w->name.id] = v;
-      return;
-    }
-    case StmtKind::For: {
-      const auto *f = s.as<For>();
-      z3::expr i = solver_.var(f->iter);
-      ctx_.push_back(i >= term(f->lo));
-      ctx_.push_back(i < term(f->hi));
-      walk(f->body);
-      ctx_.pop_back();
-      ctx_.pop_back();
-      return;
-    }
-    case StmtKind::If: {
-      const auto *i = s.as<If>();
-      z3::expr c(solver_.ctx());
-      bool known = solver_.translate(i->cond, c) && c.is_bool();
-      if (known)
-        ctx_.push_back(c);
-      walk(i->then_body);
-      if (known)
-        ctx_.back() = !c;
-      walk(i->else_body);
-      if (known)
-        ctx_.pop_back();
-      return;
-    }
-    case StmtKind::Pass:
-    case StmtKind::Fence:
-      return;
-    case StmtKind::With:
-      walk(s.as<With>()->body);
-      return;
-    case StmtKind::Arrive:
-      for (const Expr &b : s.as<Arrive>()->barriers)
-        check_barrier(b);
-      return;
-    case StmtKind::Await:
-      check_barrier(s.as<Await>()->bar);
-      return;
-    case StmtKind::CallStmt:
-      check_call(*s.as<CallStmt>());
-      return;
-    }
-    EXGC_UNREACHABLE("stmt kind");
-  }
-
-  void check_barrier(const Expr &e) {
-    if (const auto *r = e.as<Read>())
-      check_access(r->buf, r->idx, e->loc);
-    else if (const auto *w = e.as<WindowExpr>())
-      window_fits(*w, e, true);
-  }
-
-  void check_call(const CallStmt &c);
-  void check_behavior(const ProcNode &callee, const Arg &param, const WindowExpr &we,
-                      const Expr &actual);
-
-  const Program &prog_;
-  const ProcNode &proc_;
-  const std::set<const ProcNode *> &ill_typed_;
-  DiagEngine &diag_;
-  analysis::IndexSolver solver_;
-  std::vector<z3::expr> ctx_;
-  std::map<uint32_t, View> views_;
-  unsigned fresh_ = 0;
-  std::string pending_note_; // non-empty: prove() just reported an error
-};
+namespace bounds {
 
 void BoundsChecker::check_call(const CallStmt &c) {
+  check_arith(c.args);
   for (const Expr &b : c.barriers)
     check_barrier(b);
   Proc callee = prog_.lookup_from(&proc_, c.callee);
@@ -371,9 +42,25 @@ void BoundsChecker::check_call(const CallStmt &c) {
     solver_.bind(s, t);
     bound.push_back(s);
   };
+  // Every `size` argument is at least 1, as the callee assumes (template
+  // values included: an instruction's body is inlined with no run-time check).
+  // An inlined instruction also needs the range a generated function checks
+  // at entry (control_limits.h).
+  auto size_at_least_1 = [&](const Arg &a, const z3::expr &t, const Expr &actual) {
+    if (a.type.scalar == ValueType::Size)
+      prove(t >= 1, actual->loc, "size argument '" + a.name.name + "' of '" + p.name + "' >= 1",
+            DiagKind::SizeArgNotPositive, a.name.name, p.name);
+    z3::expr max = solver_.ctx().int_val(analysis::kMaxSize);
+    if (p.is_instr && a.type.scalar != ValueType::Bool)
+      prove(t >= -max && t <= max, actual->loc, "argument '" + a.name.name + "' within 2^40",
+            DiagKind::ControlArgRange, a.name.name, p.name);
+  };
   for (const KwArg &k : c.kwargs)
-    if (const Arg *a = p.find_arg(k.key); a && a->type.kind == Type::Kind::Control)
-      bind(a->name, term(k.value));
+    if (const Arg *a = p.find_arg(k.key); a && a->type.kind == Type::Kind::Control) {
+      z3::expr t = term(k.value);
+      size_at_least_1(*a, t, k.value);
+      bind(a->name, t);
+    }
   struct Pending {
     const Arg *param;
     const Expr *actual;
@@ -385,8 +72,12 @@ void BoundsChecker::check_call(const CallStmt &c) {
     const Expr &actual = c.args[i];
     if (param.type.kind == Type::Kind::Control) {
       z3::expr t(solver_.ctx());
-      if (solver_.translate(actual, t) && t.is_int() == (param.type.scalar != ValueType::Bool))
+      if (solver_.translate(actual, t) && t.is_int() == (param.type.scalar != ValueType::Bool)) {
+        size_at_least_1(param, t, actual);
         bind(param.name, t);
+      } else if (param.type.scalar != ValueType::Bool) {
+        size_at_least_1(param, term(actual), actual);
+      }
       continue;
     }
     if (param.type.kind == Type::Kind::Barrier) {
@@ -462,138 +153,11 @@ void BoundsChecker::check_call(const CallStmt &c) {
     solver_.unbind(*it);
 }
 
-void BoundsChecker::check_behavior(const ProcNode &callee, const Arg &param, const WindowExpr &we,
-                                   const Expr &actual) {
-  const View *base = view_of(we.buf);
-  if (!base)
-    return;
-  // Window dim k is base dim slice_dim[k], starting at lo[k].
-  std::vector<size_t> slice_dim;
-  std::vector<z3::expr> lo;
-  for (size_t d = 0; d < we.idx.size(); ++d)
-    if (we.idx[d].is_slice) {
-      slice_dim.push_back(d);
-      lo.push_back(we.idx[d].lo ? term(we.idx[d].lo) : solver_.ctx().int_val(0));
-    }
-  size_t depth = ctx_.size();
-  for (const Expr &pred : callee.preds) {
-    z3::expr t(solver_.ctx());
-    if (solver_.translate(pred, t) && t.is_bool())
-      ctx_.push_back(t);
-  }
-  // Returns false after reporting the first access that may leave the buffer.
-  std::function<bool(const Block &)> walk_block;
-  auto access = [&](const std::vector<Expr> &idx, SrcLoc at) {
-    if (idx.size() != slice_dim.size())
-      return true;
-    for (size_t k = 0; k < idx.size(); ++k) {
-      z3::expr coord = lo[k] + term(idx[k]);
-      size_t d = slice_dim[k];
-      Counterexample cex;
-      Validity v = solver_.is_valid(ctx_, coord >= 0 && coord < base->extent[d], &cex);
-      if (v == Validity::Valid)
-        continue;
-      if (v == Validity::Unknown) {
-        diag_.report(actual->loc, DiagKind::SolverUnknown, "window '" + show(actual) + "' inside '" +
-                     we.buf.name + "'", solver_.last_unknown_reason());
-        return false;
-      }
-      auto rep = diag_.report(actual->loc, DiagKind::WindowOutOfBounds, show(actual), we.buf.name,
-                              d, base->extent_text[d]);
-      rep.note(at, "accessed here by '" + callee.name + "' through '" + param.name.name + "'");
-      if (!cex.values.empty())
-        rep.note(actual->loc, "for example " + cex.str());
-      return false;
-    }
-    return true;
-  };
-  std::function<bool(const Expr &)> reads = [&](const Expr &e) {
-    if (const auto *r = e.as<Read>())
-      return r->buf.id != param.name.id || access(r->idx, e->loc);
-    if (const auto *b = e.as<BinOp>())
-      return reads(b->a) && reads(b->b);
-    if (const auto *u = e.as<UnOp>())
-      return reads(u->a);
-    if (const auto *c = e.as<Call>())
-      for (const Expr &a : c->args)
-        if (!reads(a))
-          return false;
-    return true;
-  };
-  walk_block = [&](const Block &b) {
-    for (const Stmt &s : b) {
-      if (const auto *a = s.as<Assign>()) {
-        if ((a->buf.id == param.name.id && !access(a->idx, s->loc)) || !reads(a->rhs))
-          return false;
-      } else if (const auto *r = s.as<Reduce>()) {
-        if ((r->buf.id == param.name.id && !access(r->idx, s->loc)) || !reads(r->rhs))
-          return false;
-      } else if (const auto *f = s.as<For>()) {
-        z3::expr i = solver_.var(f->iter);
-        ctx_.push_back(i >= term(f->lo));
-        ctx_.push_back(i < term(f->hi));
-        bool ok = walk_block(f->body);
-        ctx_.pop_back();
-        ctx_.pop_back();
-        if (!ok)
-          return false;
-      } else if (const auto *i = s.as<If>()) {
-        z3::expr c(solver_.ctx());
-        bool known = solver_.translate(i->cond, c) && c.is_bool();
-        if (known)
-          ctx_.push_back(c);
-        bool ok = walk_block(i->then_body);
-        if (known)
-          ctx_.back() = !c;
-        ok = ok && walk_block(i->else_body);
-        if (known)
-          ctx_.pop_back();
-        if (!ok)
-          return false;
-      } else if (const auto *w = s.as<With>()) {
-        if (!walk_block(w->body))
-          return false;
-      } else if (const auto *call = s.as<CallStmt>()) {
-        // One level of behavior only: a nested call that passes the parameter
-        // on is checked by its whole extent (first and last element).
-        for (const Expr &a : call->args) {
-          Sym s2 = a.as<WindowExpr>() ? a.as<WindowExpr>()->buf
-                 : a.as<Var>() ? a.as<Var>()->name : Sym();
-          if (s2.id != param.name.id || s2.name != param.name.name)
-            continue;
-          std::vector<Expr> first, last;
-          if (const auto *nw = a.as<WindowExpr>()) {
-            if (nw->idx.size() != param.type.shape.size())
-              continue;
-            for (size_t d = 0; d < nw->idx.size(); ++d) {
-              const WindowIdx &wi = nw->idx[d];
-              Expr l = wi.lo ? wi.lo : IntImm::make(0);
-              Expr h = wi.hi ? wi.hi : param.type.shape[d];
-              first.push_back(l);
-              last.push_back(wi.is_slice ? BinOp::make(BinOpKind::Sub, h, IntImm::make(1)) : l);
-            }
-          } else {
-            for (const Expr &e : param.type.shape) {
-              first.push_back(IntImm::make(0));
-              last.push_back(BinOp::make(BinOpKind::Sub, e, IntImm::make(1)));
-            }
-          }
-          if (!access(first, a->loc) || !access(last, a->loc))
-            return false;
-        }
-      }
-    }
-    return true;
-  };
-  walk_block(callee.body);
-  ctx_.resize(depth, solver_.ctx().bool_val(true));
-}
-
-} // namespace
+} // namespace bounds
 
 void check_bounds(const Program &program, const ProcNode &p,
                   const std::set<const ProcNode *> &ill_typed, DiagEngine &diag) {
-  BoundsChecker(program, p, ill_typed, diag).run();
+  bounds::BoundsChecker(program, p, ill_typed, diag).run();
 }
 
 } // namespace exgc::tc

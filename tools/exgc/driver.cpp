@@ -293,15 +293,26 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
     return 1;
   if (opts.verify)
     return verify(*prog, opts, diag, stats);
-  if (opts.emit == EmitKind::Difftest) {
-    if (!add_difftest_pairs(*prog, opts, diag, cases))
-      return 1;
+  if (opts.emit == EmitKind::Difftest && !add_difftest_pairs(*prog, opts, diag, cases))
+    return 1;
+  if (opts.emit == EmitKind::Runall) {
+    // Each proc of the main module against itself: the difftest program's
+    // size search and data, for a run under the sanitizers (test/sanitize/).
+    cases.clear();
+    for (const Decl &d : prog->main().decls)
+      if (const Proc *p = std::get_if<Proc>(&d); p && !(*p)->is_instr)
+        cases.push_back({"proc '" + (*p)->name + "'", (*p)->loc, *p, *p});
+  }
+  if (opts.emit == EmitKind::Difftest || opts.emit == EmitKind::Runall) {
     std::ostringstream cpp;
     bool emitted = emit_difftest(*prog, cases, cpp, diag);
     stats.stage("difftest generation");
     if (!emitted)
       return 1;
-    std::string out = opts.output.empty() ? derived_output(opts.input, "_difftest.cpp") : opts.output;
+    std::string out = opts.output.empty()
+                          ? derived_output(opts.input, opts.emit == EmitKind::Runall ? "_runall.cpp"
+                                                                                    : "_difftest.cpp")
+                          : opts.output;
     return write_file(out, cpp.str(), diag) ? 0 : 1;
   }
   std::vector<Proc> procs;

@@ -10,7 +10,7 @@
 
 namespace exgc {
 
-enum class EmitKind { Cuda, Cpp, Exg, Difftest };
+enum class EmitKind { Cuda, Cpp, Exg, Difftest, Runall };
 enum class DiagFormat { Text, Json };
 
 struct DriverOptions {

@@ -32,7 +32,9 @@ cl::opt<exgc::EmitKind> Emit(
                clEnumValN(exgc::EmitKind::Cpp, "cpp", "CPU reference C++ of the sequential meaning"),
                clEnumValN(exgc::EmitKind::Exg, "exg", "the module printed back as .exg"),
                clEnumValN(exgc::EmitKind::Difftest, "difftest",
-                          "a C++ program testing every schedule step against its input")),
+                          "a C++ program testing every schedule step against its input"),
+               clEnumValN(exgc::EmitKind::Runall, "runall",
+                          "a C++ program running every proc's CPU reference at admissible sizes")),
     cl::cat(Category));
 cl::list<std::string> IncludeDirs("I", cl::desc("Add a directory to the import search path"),
                                   cl::value_desc("dir"), cl::Prefix, cl::cat(Category));

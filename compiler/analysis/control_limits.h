@@ -1,0 +1,18 @@
+// control_limits.h - the range of control values every check assumes -----//
+// Owns: the largest `size` a proc accepts. Z3 reasons over unbounded
+// integers, generated code over int64_t; the bounds check proves every sum,
+// difference, product and negation of index arithmetic within int64_t, and
+// that needs a bound on what comes in. Sizes lie in [1, kMaxSize] and `index`
+// arguments in [-kMaxSize, kMaxSize]; generated functions check both at entry
+// (an argument outside fails the call, like a violated assert), so a constant
+// up to 2^23 times a size still fits in 64 bits.
+#pragma once
+#include <cstdint>
+
+namespace exgc::analysis {
+
+constexpr int64_t kMaxSize = int64_t(1) << 40;
+/// kMaxSize as C++ source, for generated checks.
+inline const char *max_size_text() { return "(int64_t(1) << 40)"; }
+
+} // namespace exgc::analysis
