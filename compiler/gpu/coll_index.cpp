@@ -12,20 +12,18 @@ int64_t floor_div(int64_t a, int64_t b) {
 
 } // namespace
 
-CollIndex CollIndex::thread(int64_t block_dim) {
+CollIndex CollIndex::ranged(Base base, int64_t extent) {
   CollIndex e;
-  e.base_ = Base::Thread;
+  e.base_ = base;
   e.lo_ = 0;
-  e.hi_ = block_dim;
+  e.hi_ = extent;
   return e;
 }
 
+CollIndex CollIndex::thread(int64_t block_dim) { return ranged(Base::Thread, block_dim); }
+
 CollIndex CollIndex::cluster_rank(int64_t cluster_dim) {
-  CollIndex e;
-  e.base_ = Base::ClusterRank;
-  e.lo_ = 0;
-  e.hi_ = cluster_dim;
-  return e;
+  return ranged(Base::ClusterRank, cluster_dim);
 }
 
 CollIndex CollIndex::constant(int64_t v) {

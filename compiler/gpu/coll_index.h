@@ -39,6 +39,7 @@ public:
   std::string c_str(const std::string &tid, const std::string &rank) const;
 
 private:
+  static CollIndex ranged(Base base, int64_t extent); // base in [0, extent)
   struct Op {
     char kind; // '-', '/', '%'
     int64_t c;

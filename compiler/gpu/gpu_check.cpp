@@ -10,14 +10,6 @@ namespace exgc::gpu {
 
 namespace {
 
-bool int_lit(const Expr &e, int64_t &v) {
-  if (const auto *i = e.as<IntImm>()) {
-    v = i->value;
-    return true;
-  }
-  return false;
-}
-
 /// blockDim and clusterDim of a `CudaDeviceFunction(...)`; false when they
 /// are not plain valid integers (codegen reports the configuration).
 bool device_env(const With *w, DeviceEnv &env) {
@@ -26,9 +18,9 @@ bool device_env(const With *w, DeviceEnv &env) {
     return false;
   for (const KwArg &k : c->kwargs) {
     int64_t v = 0;
-    if (k.key == "blockDim" && k.value && int_lit(k.value, v))
+    if (k.key == "blockDim" && k.value && int_literal(k.value, v))
       env.block_dim = v;
-    else if (k.key == "clusterDim" && k.value && int_lit(k.value, v))
+    else if (k.key == "clusterDim" && k.value && int_literal(k.value, v))
       env.cluster_dim = v;
   }
   return env.block_dim >= 32 && env.block_dim <= 1024 && env.block_dim % 32 == 0 &&
@@ -158,7 +150,7 @@ private:
 
   void threads_loop(const For *f) {
     int64_t lo, hi;
-    if (!int_lit(f->lo, lo) || !int_lit(f->hi, hi)) {
+    if (!int_literal(f->lo, lo) || !int_literal(f->hi, hi)) {
       diag_.report(f->loc, DiagKind::ThreadsLoopNotConstant, f->iter.name);
       return void(fail());
     }

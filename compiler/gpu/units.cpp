@@ -5,15 +5,15 @@
 
 namespace exgc::gpu {
 
-namespace {
-
-bool int_lit(const Expr &e, int64_t &v) {
+bool int_literal(const Expr &e, int64_t &v) {
   if (const auto *i = e.as<IntImm>()) {
     v = i->value;
     return true;
   }
   return false;
 }
+
+namespace {
 
 /// A unit and which box coordinate `k *` scales (-1: not scalable).
 struct Shape {
@@ -91,9 +91,9 @@ std::optional<CollUnit> eval_unit(const Expr &e, const DeviceEnv &env, std::stri
   int64_t k = 1;
   Expr u = e;
   if (const auto *m = e.as<BinOp>(); m && m->op == BinOpKind::Mul) {
-    if (int_lit(m->a, k))
+    if (int_literal(m->a, k))
       u = m->b;
-    else if (int_lit(m->b, k))
+    else if (int_literal(m->b, k))
       u = m->a;
     else {
       err = "'" + text + "' is not a collective unit";
@@ -112,7 +112,7 @@ std::optional<CollUnit> eval_unit(const Expr &e, const DeviceEnv &env, std::stri
     name = c->func;
     for (const Expr &a : c->args) {
       int64_t x;
-      if (!int_lit(a, x) || x < 1) {
+      if (!int_literal(a, x) || x < 1) {
         err = "the parameters of '" + text + "' must be positive integers";
         return std::nullopt;
       }

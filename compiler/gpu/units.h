@@ -11,6 +11,9 @@
 
 namespace exgc::gpu {
 
+/// The value of an integer literal; false for any other expression.
+bool int_literal(const Expr &e, int64_t &v);
+
 /// The unit `e` denotes under `env`; empty optional and `err` when `e` is not a
 /// unit, scales one that cannot be scaled, or does not fit the device.
 std::optional<CollUnit> eval_unit(const Expr &e, const DeviceEnv &env, std::string &err);
