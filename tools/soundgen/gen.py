@@ -64,7 +64,8 @@ class ProcGen:
         self.windows = []
         self.calls = []      # callee names called
         self.sums = []       # (acc pattern, first loop iter, inner iter)
-        self.allocs = []
+        self.allocs = []     # (local buffer, extent)
+        self.pairs = []      # adjacent top-level loops
         self.k = 0
         self.lines = []
 
@@ -182,6 +183,32 @@ class ProcGen:
                     lines.append("    " + call)
                 self.calls.append(callee)
                 self.top.append(callee + "(_)")
+            elif r < 0.78:
+                # A local buffer filled then read (reuse_buffer, sink_alloc,
+                # lift_alloc, expand_dim, stage_mem find work here).
+                b, i, j = self.fresh("b"), self.fresh("i"), self.fresh("i")
+                ext = rng.choice(["8", "n", "n + 2"])
+                lines += ["    %s: f32[%s]" % (b, ext),
+                          "    for %s in seq(0, %s):" % (i, ext),
+                          "        %s[%s] = %s[%s] * 2.0" % (b, i, rng.choice(FLOAT_BUFS), i),
+                          "    for %s in seq(0, %s):" % (j, ext),
+                          "        %s[%s] += %s[%s]" % (rng.choice(FLOAT_BUFS), j, b, j)]
+                self.iters += [i, j]
+                self.allocs.append((b, ext))
+                self.top += ["for %s in _: _" % i, "for %s in _: _" % j]
+                self.pairs.append((i, j))
+            elif r < 0.82:
+                # Two loops over one range (fuse, join after cut_loop).
+                lo, hi = rng.choice(BOUNDS)
+                i, j = self.fresh("i"), self.fresh("i")
+                b1, b2 = rng.choice(FLOAT_BUFS), rng.choice(FLOAT_BUFS)
+                lines += ["    for %s in seq(%s, %s):" % (i, lo, hi),
+                          "        %s[%s] = %s[%s] + 1.0" % (b1, self.index(i), b2, i),
+                          "    for %s in seq(%s, %s):" % (j, lo, hi),
+                          "        %s[%s] = %s[%s] * 0.5" % (b2, self.index(j), b1, self.index(j))]
+                self.iters += [i, j]
+                self.top += ["for %s in _: _" % i, "for %s in _: _" % j]
+                self.pairs.append((i, j))
             elif r < 0.9:
                 t = self.fresh("t")
                 lines += ["    %s: f32" % t, "    %s = %s" % (t, self.value([])),
@@ -208,8 +235,15 @@ class ProcGen:
             choices += ["reorder_loops"] * 2 + ["mult_loops"]
         if self.stmts or self.top:
             choices += ["reorder_stmts"] * 3 + ["fission"] * 2
-        if len(self.top) >= 2:
+        if len(self.top) >= 2 and its:
             choices += ["fuse", "join_loops"]
+        if self.pairs:
+            choices += ["fuse_pair", "cut_join", "specialize", "add_if"]
+        if self.allocs:
+            choices += ["reuse_buffer", "sink_alloc", "lift_alloc", "expand_dim", "stage_mem",
+                        "delete_buffer"]
+        if self.stmts:
+            choices += ["bind_expr", "commute_expr"]
         if self.sums:
             choices += ["rfactor"] * 2
         if self.scalars:
@@ -262,6 +296,41 @@ class ProcGen:
         if kind == "join_loops":
             i = it()
             return 'join_loops(p, "%s", "%s #2")' % (i, i)
+        if kind == "fuse_pair":
+            i, j = rng.choice(self.pairs)
+            return 'fuse(p, "%s", "%s")' % (i, j)
+        if kind == "cut_join":
+            i, j = rng.choice(self.pairs)
+            return ['cut_loop(p, "%s", %s)' % (i, rng.choice(['2', '"n"', '"n - 1"', '"m"'])),
+                    'join_loops(p, "%s", "%s #2")' % (i, i)]
+        if kind == "specialize":
+            i, j = rng.choice(self.pairs)
+            return 'specialize(p, "for %s in _: _", ["%s"])' % (
+                rng.choice([i, j]), rng.choice(["n % 4 == 0", "n < 8", "m <= n", "n >= 9"]))
+        if kind == "add_if":
+            i, j = rng.choice(self.pairs)
+            return 'add_if(p, "for %s in _: _", "%s")' % (
+                rng.choice([i, j]), rng.choice(["n >= 1", "m >= 1", "n >= 2", "n + m >= 2"]))
+        if kind in ("reuse_buffer", "sink_alloc", "lift_alloc", "expand_dim", "stage_mem",
+                    "delete_buffer"):
+            b, ext = rng.choice(self.allocs)
+            if kind == "reuse_buffer":
+                return 'reuse_buffer(p, "%s", "%s")' % (b, rng.choice(self.allocs)[0])
+            if kind == "sink_alloc":
+                return 'sink_alloc(p, "%s")' % b
+            if kind == "lift_alloc":
+                return 'lift_alloc(p, "%s")' % b
+            if kind == "delete_buffer":
+                return 'delete_buffer(p, "%s")' % b
+            if kind == "expand_dim":
+                return 'expand_dim(p, "%s", %s, %s)' % (b, rng.choice(['2', '"n"']), rng.choice(['0', '1']))
+            i, j = rng.choice(self.pairs)
+            return 'stage_mem(p, "for %s in _: _", "%s[0:%s]", "%s")' % (
+                rng.choice([i, j]), b, rng.choice([ext, "4"]), self.fresh("st"))
+        if kind == "bind_expr":
+            return 'bind_expr(p, "%s[_] * 2.0", "%s")' % (rng.choice(FLOAT_BUFS), self.fresh("be"))
+        if kind == "commute_expr":
+            return 'commute_expr(p, "%s[_] * 2.0")' % rng.choice(FLOAT_BUFS)
         if kind == "rfactor":
             pat, k, q = rng.choice(self.sums)
             return 'rfactor(p, "%s", ["%s"], "%s")' % (pat, rng.choice([q, k]), self.fresh("part"))
@@ -285,7 +354,10 @@ class ProcGen:
         out = []
         for s in range(count):
             made = []
-            steps = [self.step(made) for _ in range(self.rng.randint(1, max_steps))]
+            steps = []
+            for _ in range(self.rng.randint(1, max_steps)):
+                st = self.step(made)
+                steps += st if isinstance(st, list) else [st]
             out.append(("%s_s%d" % (self.name, s), steps))
         return out
 
