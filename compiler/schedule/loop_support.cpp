@@ -215,6 +215,16 @@ std::set<std::string> declared_names(const ProcNode &p) {
 }
 
 namespace {
+/// Adds what the statements of `b` declare at its level (allocations, windows).
+void add_block_decls(const Block &b, std::set<std::string> &out) {
+  for (const Stmt &t : b) {
+    if (const auto *a = t.as<Alloc>())
+      out.insert(a->name.name);
+    else if (const auto *w = t.as<WindowStmt>())
+      out.insert(w->name.name);
+  }
+}
+
 /// Adds the names visible in `b` on the way down to `target`; true when found.
 bool scope_names(const Block &b, NodeId target, std::set<std::string> &out) {
   for (const Stmt &s : b) {
@@ -227,11 +237,7 @@ bool scope_names(const Block &b, NodeId target, std::set<std::string> &out) {
     if (inside) {
       if (const auto *f = s.as<For>())
         out.insert(f->iter.name);
-      for (const Stmt &t : b)
-        if (const auto *a = t.as<Alloc>())
-          out.insert(a->name.name);
-        else if (const auto *w = t.as<WindowStmt>())
-          out.insert(w->name.name);
+      add_block_decls(b, out);
       return true;
     }
   }
@@ -247,11 +253,7 @@ std::set<std::string> names_in_scope(const ProcNode &p, const Stmt &s) {
     // The block holding `s` itself.
     Located l;
     if (locate(p, s->id, l))
-      for (const Stmt &t : *l.block)
-        if (const auto *a = t.as<Alloc>())
-          out.insert(a->name.name);
-        else if (const auto *w = t.as<WindowStmt>())
-          out.insert(w->name.name);
+      add_block_decls(*l.block, out);
   }
   for (const Block *child : child_blocks(s))
     collect_names(*child, out);
@@ -338,6 +340,11 @@ std::string declared_name(const Block &stmts, uint32_t id) {
       return a->name.name;
     if (const auto *w = s.as<WindowStmt>(); w && w->name.id == id)
       return w->name.name;
+    if (const auto *f = s.as<For>(); f && f->iter.id == id)
+      return f->iter.name;
+    for (const Block *child : child_blocks(s))
+      if (std::string n = declared_name(*child, id); n != "?")
+        return n;
   }
   return "?";
 }

@@ -46,8 +46,8 @@ std::set<std::string> names_in_scope(const ProcNode &p, const Stmt &s);
 /// binding (not only the same spelling)?
 bool same_code(const Block &a, const Block &b);
 
-/// The name `stmts` declare (directly: an allocation or a window) for the
-/// binding of id `id`, "?" when none does.
+/// The name `stmts` declare (an allocation, a window or a loop iterator, at
+/// any depth) for the binding of id `id`, "?" when none does.
 std::string declared_name(const Block &stmts, uint32_t id);
 /// Looks callees up in the program, as seen from `p`.
 analysis::CalleeLookup callee_lookup(Interpreter &in, const Proc &p);
