@@ -9,6 +9,7 @@
 # Every access stays in bounds by construction (buffers are n + m + 16
 # long), so the typecheck accepts the procs and only steps get refused.
 import random
+import re
 
 # Helpers every batch has. `swap2s` reorders two writes that alias when the
 # call passes one buffer twice; `bump` writes its scalar parameter; `dbl` has
@@ -41,6 +42,19 @@ schedule dbls from dbl:
 
 """
 
+def as_type(text, is_int):
+    """`text` written for f32, made an i32 proc (most procs: integer sums wrap
+    the same in any order, so reordered sums compare exactly) or kept f32 with
+    halving instead of doubling (values stay small, sums of quarters exact)."""
+    if not is_int:
+        return text.replace(" * 2.0", " * 0.5").replace(" * 3.0", " * 0.25")
+    text = re.sub(r"\bf32\b", "i32", text)
+    for lit, rep in [("0.25", "1"), ("0.5", "1"), ("2.0", "2"), ("1.0", "1"), ("3.0", "3"),
+                     ("0.0", "0")]:
+        text = text.replace(lit, rep)
+    return re.sub(r"\b(swap2|bump|dbl)(s?)\b", r"\1_i\2", text)
+
+
 # Loop bounds over the sizes n, m (both >= 1). Extents may be negative.
 BOUNDS = [("0", "n"), ("0", "n - 8"), ("4", "n"), ("1", "n - 1"), ("m", "n"), ("0", "m"),
           ("0", "4"), ("0", "8"), ("2", "n + 2"), ("0", "n - 1")]
@@ -68,6 +82,7 @@ class ProcGen:
         self.pairs = []      # adjacent top-level loops
         self.k = 0
         self.lines = []
+        self.is_int = rng.random() < 0.7
 
     def fresh(self, base):
         self.k += 1
@@ -169,8 +184,11 @@ class ProcGen:
                 self.nests.append((k, q))
             elif r < 0.8:
                 callee = rng.choice(["swap2", "swap2", "bump", "dbl"])
-                b1, b2 = rng.choice(FLOAT_BUFS), rng.choice(FLOAT_BUFS)
-                o1, o2 = rng.randrange(4), rng.randrange(4)
+                # Often one buffer twice, often at one offset: aliasing.
+                b1 = rng.choice(FLOAT_BUFS)
+                b2 = b1 if rng.random() < 0.5 else rng.choice(FLOAT_BUFS)
+                o1 = rng.randrange(4)
+                o2 = o1 if rng.random() < 0.5 else rng.randrange(4)
                 if callee == "swap2":
                     call = "swap2(%s[%d:%d], %s[%d:%d])" % (b1, o1, o1 + 2, b2, o2, o2 + 2)
                 elif callee == "bump":
@@ -179,6 +197,8 @@ class ProcGen:
                 else:
                     call = "dbl(4, %s[%d:%d])" % (b1, o1, o1 + 4)
                 lines.append("    " + call)
+                if callee == "bump" and rng.random() < 0.6:
+                    lines.append("    y[1] = %s" % sc) # reads what bump wrote
                 if rng.random() < 0.5:
                     lines.append("    " + call)
                 self.calls.append(callee)
@@ -220,7 +240,7 @@ class ProcGen:
                 lines += ["    %s: i32" % t, "    %s = %s" % (t, v), "    iz[2] = %s" % t]
                 self.int_scalars.append(t)
         self.lines = lines
-        return "\n".join(lines) + "\n"
+        return as_type("\n".join(lines) + "\n", self.is_int)
 
     # ---- schedules --------------------------------------------------------
     def step(self, names_made):
@@ -358,14 +378,14 @@ class ProcGen:
             for _ in range(self.rng.randint(1, max_steps)):
                 st = self.step(made)
                 steps += st if isinstance(st, list) else [st]
-            out.append(("%s_s%d" % (self.name, s), steps))
+            out.append(("%s_s%d" % (self.name, s), [as_type(st, self.is_int) for st in steps]))
         return out
 
 
 def batch(seed, procs, schedules, max_steps):
     """One module: (text, {schedule name: [step lines]})."""
     rng = random.Random(seed)
-    parts = [PRELUDE]
+    parts = [PRELUDE + as_type(PRELUDE, True)]
     scheds = {}
     for k in range(procs):
         g = ProcGen(rng, "f%d" % k)

@@ -3,6 +3,7 @@
 #
 # usage: soundgen.py --exgc EXGC [--cxx CXX] [--seed S] [--batches B] [--procs P]
 #                    [--schedules K] [--steps N] [--out DIR] [--expect-steps M]
+#                    [--stats FILE]
 #
 # Each batch is one generated module (gen.py): random procs and random
 # schedules of random primitive steps. exgc runs it with --emit=difftest;
@@ -109,6 +110,7 @@ def main():
     ap.add_argument("--steps", type=int, default=4)
     ap.add_argument("--out", default=None)
     ap.add_argument("--expect-steps", type=int, default=0)
+    ap.add_argument("--stats", default=None, help="JSON file of the counts, rewritten per batch")
     a = ap.parse_args()
 
     counts = collections.Counter()
@@ -146,6 +148,10 @@ def main():
             shutil.copy(path, out)
             with open(os.path.join(out, os.path.basename(path) + ".out"), "w") as f:
                 f.write(r.stdout)
+        if a.stats:
+            with open(a.stats, "w") as f:
+                json.dump({"batches": b + 1, "accepted": dict(counts), "failing": len(failures),
+                           "problems": len(log)}, f)
         print("batch %d (seed %d): %d accepted steps so far, %d failing" %
               (b, seed, sum(counts.values()), len(failures)), flush=True)
     print("accepted steps per primitive:")
