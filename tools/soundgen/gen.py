@@ -163,11 +163,11 @@ class ProcGen:
             self.scalars.append(t)
         for _ in range(rng.choice([1, 2, 2, 3])):
             r = rng.random()
-            if r < 0.55:
+            if r < 0.4:
                 text, it = self.loop(1, [], 2)
                 lines += text
                 self.top.append("for %s in _: _" % it)
-            elif r < 0.68:
+            elif r < 0.5:
                 acc = rng.choice(FLOAT_BUFS)
                 k, q = self.fresh("k"), self.fresh("r")
                 self.iters += [k, q]
@@ -182,7 +182,7 @@ class ProcGen:
                     acc, src, k, q, rng.choice(FLOAT_BUFS), q))
                 self.sums.append(("%s[_] = _; for %s in _: _" % (acc, k), k, q))
                 self.nests.append((k, q))
-            elif r < 0.8:
+            elif r < 0.62:
                 callee = rng.choice(["swap2", "swap2", "bump", "dbl"])
                 # Often one buffer twice, often at one offset: aliasing.
                 b1 = rng.choice(FLOAT_BUFS)
@@ -203,7 +203,7 @@ class ProcGen:
                     lines.append("    " + call)
                 self.calls.append(callee)
                 self.top.append(callee + "(_)")
-            elif r < 0.78:
+            elif r < 0.74:
                 # A local buffer filled then read (reuse_buffer, sink_alloc,
                 # lift_alloc, expand_dim, stage_mem find work here).
                 b, i, j = self.fresh("b"), self.fresh("i"), self.fresh("i")
@@ -217,7 +217,7 @@ class ProcGen:
                 self.allocs.append((b, ext))
                 self.top += ["for %s in _: _" % i, "for %s in _: _" % j]
                 self.pairs.append((i, j))
-            elif r < 0.82:
+            elif r < 0.86:
                 # Two loops over one range (fuse, join after cut_loop).
                 lo, hi = rng.choice(BOUNDS)
                 i, j = self.fresh("i"), self.fresh("i")
@@ -229,7 +229,7 @@ class ProcGen:
                 self.iters += [i, j]
                 self.top += ["for %s in _: _" % i, "for %s in _: _" % j]
                 self.pairs.append((i, j))
-            elif r < 0.9:
+            elif r < 0.94:
                 t = self.fresh("t")
                 lines += ["    %s: f32" % t, "    %s = %s" % (t, self.value([])),
                           "    %s[1] = %s * 3.0" % (rng.choice(FLOAT_BUFS), t)]
@@ -388,7 +388,7 @@ def batch(seed, procs, schedules, max_steps):
     parts = [PRELUDE + as_type(PRELUDE, True)]
     scheds = {}
     for k in range(procs):
-        g = ProcGen(rng, "f%d" % k)
+        g = ProcGen(rng, "h%d" % k)
         parts.append(g.generate())
         for name, steps in g.schedules(schedules, max_steps):
             scheds[name] = (g.name, steps)

@@ -85,7 +85,7 @@ def accept_loop(exgc, path, parts, scheds, log):
                 progress = True
                 continue
             proc = proc_of_line(text, line)
-            if proc and proc.startswith("f"):
+            if proc and proc.startswith("h"):
                 k = int(proc[1:])
                 if parts[k + 1]:
                     parts[k + 1] = ""
@@ -139,7 +139,7 @@ def main():
             if not m:
                 continue
             if m.group(4) == "ok":
-                if re.match(r"f\d+_s\d+$", m.group(3)): # not the prelude's
+                if re.match(r"h\d+_s\d+$", m.group(3)): # not the prelude's
                     counts[m.group(2)] += 1
             else:
                 bad.append(l)
