@@ -207,16 +207,24 @@ class ProcGen:
                 # A local buffer filled then read (reuse_buffer, sink_alloc,
                 # lift_alloc, expand_dim, stage_mem find work here).
                 b, i, j = self.fresh("b"), self.fresh("i"), self.fresh("i")
-                ext = rng.choice(["8", "n", "n + 2"])
-                lines += ["    %s: f32[%s]" % (b, ext),
-                          "    for %s in seq(0, %s):" % (i, ext),
-                          "        %s[%s] = %s[%s] * 2.0" % (b, i, rng.choice(FLOAT_BUFS), i),
-                          "    for %s in seq(0, %s):" % (j, ext),
-                          "        %s[%s] += %s[%s]" % (rng.choice(FLOAT_BUFS), j, b, j)]
-                self.iters += [i, j]
-                self.allocs.append((b, ext))
-                self.top += ["for %s in _: _" % i, "for %s in _: _" % j]
-                self.pairs.append((i, j))
+                ext = rng.choice(["8", "8", "n", "n + 2"])
+                d = "    "
+                if rng.random() < 0.4: # inside a loop: lift_alloc can work
+                    o = self.fresh("i")
+                    self.iters.append(o)
+                    lines.append("    for %s in seq(0, 2):" % o)
+                    d = "        "
+                lines += [d + "%s: f32[%s]" % (b, ext), d + "for %s in seq(0, %s):" % (i, ext),
+                          d + "    %s[%s] = %s[%s] * 2.0" % (b, i, rng.choice(FLOAT_BUFS), i)]
+                if rng.random() < 0.3: # one loop: sink_alloc can work
+                    lines.append(d + "    %s[%s] += %s[%s]" % (rng.choice(FLOAT_BUFS), i, b, i))
+                    self.iters.append(i)
+                else:
+                    lines += [d + "for %s in seq(0, %s):" % (j, ext),
+                              d + "    %s[%s] += %s[%s]" % (rng.choice(FLOAT_BUFS), j, b, j)]
+                    self.iters += [i, j]
+                    self.pairs.append((i, j))
+                self.allocs.append((b, ext, i))
             elif r < 0.86:
                 # Two loops over one range (fuse, join after cut_loop).
                 lo, hi = rng.choice(BOUNDS)
@@ -333,9 +341,10 @@ class ProcGen:
                 rng.choice([i, j]), rng.choice(["n >= 1", "m >= 1", "n >= 2", "n + m >= 2"]))
         if kind in ("reuse_buffer", "sink_alloc", "lift_alloc", "expand_dim", "stage_mem",
                     "delete_buffer"):
-            b, ext = rng.choice(self.allocs)
+            b, ext, first = rng.choice(self.allocs)
             if kind == "reuse_buffer":
-                return 'reuse_buffer(p, "%s", "%s")' % (b, rng.choice(self.allocs)[0])
+                later = [a for a in self.allocs if a[1] == ext and a[0] != b] or self.allocs
+                return 'reuse_buffer(p, "%s", "%s")' % (b, rng.choice(later)[0])
             if kind == "sink_alloc":
                 return 'sink_alloc(p, "%s")' % b
             if kind == "lift_alloc":
@@ -344,9 +353,8 @@ class ProcGen:
                 return 'delete_buffer(p, "%s")' % b
             if kind == "expand_dim":
                 return 'expand_dim(p, "%s", %s, %s)' % (b, rng.choice(['2', '"n"']), rng.choice(['0', '1']))
-            i, j = rng.choice(self.pairs)
             return 'stage_mem(p, "for %s in _: _", "%s[0:%s]", "%s")' % (
-                rng.choice([i, j]), b, rng.choice([ext, "4"]), self.fresh("st"))
+                first, b, rng.choice([ext, ext, "4"]), self.fresh("st"))
         if kind == "bind_expr":
             return 'bind_expr(p, "%s[_] * 2.0", "%s")' % (rng.choice(FLOAT_BUFS), self.fresh("be"))
         if kind == "commute_expr":
