@@ -210,15 +210,25 @@ void EffectCollector::reads(const Expr &e, Env &env, Effects &out) const {
 void EffectCollector::call(const CallStmt &c, Env &env, Effects &out) const {
   const ProcNode *callee = callees_ ? callees_(c.callee) : nullptr;
   if (!callee || env.depth > 64 || callee->args.size() != c.args.size()) {
-    // Unknown callee: it may read and write every buffer it is given, anywhere.
+    // Unknown callee: it may read and write every buffer it is given,
+    // anywhere; a data scalar passed by name is passed by pointer, so it is
+    // such a buffer too. Other arguments (values, control expressions) are
+    // only read.
     for (const Expr &a : c.args) {
       Sym b;
       if (const auto *r = a.as<Read>())
         b = r->buf;
       else if (const auto *w = a.as<WindowExpr>())
         b = w->buf;
-      else
+      else if (const auto *v = a.as<Var>(); v && is_data(v->type))
+        b = v->name;
+      else {
+        reads(a, env, out);
         continue;
+      }
+      if (const auto *r = a.as<Read>())
+        for (const Expr &x : r->idx)
+          reads(x, env, out);
       for (AccessKind k : {AccessKind::Read, AccessKind::Write}) {
         access(k, b, {}, a->loc, print_expr(a), env, out);
         out.accesses.back().anywhere = true;
@@ -226,6 +236,7 @@ void EffectCollector::call(const CallStmt &c, Env &env, Effects &out) const {
     }
     return;
   }
+  Effects body; // the callee's own effects, filtered below
   Env inner;
   inner.scopes = env.scopes;
   inner.depth = env.depth + 1;
@@ -260,7 +271,7 @@ void EffectCollector::call(const CallStmt &c, Env &env, Effects &out) const {
     } else {
       // A value (a literal, an expression) bound to a data parameter: the
       // parameter is then private to the call.
-      out.defs.insert(p.name.id);
+      body.defs.insert(p.name.id);
       continue;
     }
     out.mentioned.insert(base.id);
@@ -275,7 +286,16 @@ void EffectCollector::call(const CallStmt &c, Env &env, Effects &out) const {
       inner.bufs[p.name.id] = al;
     }
   }
-  block(callee->body, inner, out);
+  // What the callee allocates is private to each run of it: its accesses
+  // never conflict with anything outside this call, and its declarations are
+  // not the caller's (two calls of one callee share the callee's Syms).
+  block(callee->body, inner, body);
+  for (Access &a : body.accesses)
+    if (!body.defs.count(a.buf.id))
+      out.accesses.push_back(std::move(a));
+  for (uint32_t id : body.mentioned)
+    if (!body.defs.count(id))
+      out.mentioned.insert(id);
 }
 
 void EffectCollector::stmt(const Stmt &s, Env &env, Effects &out) const {
@@ -375,6 +395,52 @@ Effects EffectCollector::of_expr(const Expr &e) const {
   Effects out;
   reads(e, env, out);
   return out;
+}
+
+Sym EffectCollector::root_of(const Sym &buf) const {
+  auto it = windows_.find(buf.id);
+  return it == windows_.end() ? buf : it->second.base;
+}
+
+namespace {
+bool first_touch(const Effects &e, const Sym &buf, SrcLoc &at) {
+  for (const Access &a : e.accesses)
+    if (a.buf.id == buf.id) {
+      at = a.loc;
+      return true;
+    }
+  return false;
+}
+bool mentions_root(const EffectCollector &c, const Effects &e, const Sym &buf) {
+  for (uint32_t id : e.mentioned)
+    if (id == buf.id || c.root_of(Sym{"", id}).id == buf.id)
+      return true;
+  return false;
+}
+} // namespace
+
+bool EffectCollector::touches(const Block &code, const Sym &buf, SrcLoc &at) const {
+  for (const Stmt &s : code) {
+    Effects e = of(s);
+    if (first_touch(e, buf, at))
+      return true;
+    if (mentions_root(*this, e, buf)) {
+      at = s->loc;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool EffectCollector::touches(const Expr &x, const Sym &buf, SrcLoc &at) const {
+  Effects e = of_expr(x);
+  if (first_touch(e, buf, at))
+    return true;
+  if (mentions_root(*this, e, buf)) {
+    at = x->loc;
+    return true;
+  }
+  return false;
 }
 
 } // namespace exgc::analysis

@@ -67,6 +67,15 @@ public:
   Effects of(const Stmt &s) const;
   /// The reads of an expression (a condition, a bound).
   Effects of_expr(const Expr &e) const;
+  /// The buffer an access of `buf` touches: the root buffer of a window
+  /// statement of the proc, else `buf` itself.
+  Sym root_of(const Sym &buf) const;
+  /// Does `code` touch buffer `buf` (read, write or reduce it, directly,
+  /// through a window or in a call, or name it or a window of it)? `at` is
+  /// the first such place. The one test of "uses this buffer" the checks
+  /// share (rfactor, butterfly_sum, reuse_buffer, inline_assign, ...).
+  bool touches(const Block &code, const Sym &buf, SrcLoc &at) const;
+  bool touches(const Expr &e, const Sym &buf, SrcLoc &at) const;
 
 private:
   struct Env {

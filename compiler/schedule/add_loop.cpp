@@ -27,6 +27,8 @@ Value add_loop(Interpreter &in, const CallSite &call) {
     ident &= std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
   if (!ident)
     in.fail(call.loc, DiagKind::ScriptArgType, 3, "iter", "add_loop", "a name", "'" + name + "'");
+  if (names_in_scope(*p, s).count(name))
+    in.fail(call.loc, DiagKind::NameInUse, name, p->name);
   Expr hi = control_arg(in, p, call.args[3], 4, "hi", "add_loop", call.loc);
   bool guard = call.args[4].kind == Value::Kind::Bool && call.args[4].int_value;
   analysis::IndexSolver solver;

@@ -84,9 +84,11 @@ Value butterfly_sum(Interpreter &in, const CallSite &call) {
   if (alloc_at == l.block->size())
     in.fail(call.loc, DiagKind::ButterflyNotLocal, b->buf.name);
   // The init (acc is not b: the summand would read acc) and what follows.
+  // Uses through windows and calls count (`w = part[0:2, 0:2]` read after).
+  analysis::EffectCollector coll(*p, callee_lookup(in, p));
+  Block rest(l.block->begin() + static_cast<long>(l.index + 2), l.block->end());
   SrcLoc at;
-  if (first_use(*l.block, l.index, l.index + 1, b->buf.id, at) ||
-      first_use(*l.block, l.index + 2, l.block->size(), b->buf.id, at)) {
+  if (coll.touches(Block{sum.init}, b->buf, at) || coll.touches(rest, b->buf, at)) {
     in.diag().report(call.loc, DiagKind::ButterflyLive, b->buf.name)
         .note(at, "'" + b->buf.name + "' is used here");
     throw ScriptAbort{};

@@ -5,6 +5,7 @@
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/edit.h"
+#include "compiler/schedule/loop_support.h"
 
 namespace exgc::schedule {
 
@@ -29,6 +30,15 @@ Proc callee_of(Interpreter &in, const Proc &p, const std::string &name) {
   if (Proc q = in.program().lookup_from(p.get(), name))
     return q;
   return in.result(name);
+}
+
+std::set<uint32_t> written_params(Interpreter &in, const Proc &f) {
+  analysis::EffectCollector coll(*f, callee_lookup(in, f));
+  std::set<uint32_t> out;
+  for (const analysis::Access &a : coll.of(f->body).accesses)
+    if (a.kind != analysis::AccessKind::Read)
+      out.insert(a.buf.id);
+  return out;
 }
 
 std::unique_ptr<Diagnostic> first_error_at(Interpreter &in, const ProcNode &p,

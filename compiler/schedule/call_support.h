@@ -28,6 +28,10 @@ const CallStmt *call_stmt_arg(Interpreter &in, const CallSite &call, Stmt &s);
 /// call_eqv may have put there; results join the scope when schedules end).
 Proc callee_of(Interpreter &in, const Proc &p, const std::string &name);
 
+/// The Sym ids of the parameters of `f` that its body may write or reduce
+/// into (directly, through windows, or in calls it makes).
+std::set<uint32_t> written_params(Interpreter &in, const Proc &f);
+
 /// Typechecks `p` whole in a scratch engine (types, memories, shapes, bounds,
 /// callee asserts) and returns the first error located at `at` whose kind is
 /// not in `ignore`, or null. The primitives give what they build the step's

@@ -51,11 +51,28 @@ Value divide_loop(Interpreter &in, const CallSite &call) {
     in.fail(call.loc, DiagKind::ScriptArgType, 6, "tail", "divide_loop",
             "\"guard\", \"cut\" or \"cut_and_guard\"", "'" + tail + "'");
 
+  // The new names must not shadow a name visible in or used by the loop:
+  // code after a later step could then mean another binding.
+  std::set<std::string> in_scope = names_in_scope(*p, s);
+  for (int k = 0; k < 2; ++k)
+    if (in_scope.count((*names.list)[k].str))
+      in.fail(call.loc, DiagKind::NameInUse, (*names.list)[k].str, p->name);
+  if ((*names.list)[0].str == (*names.list)[1].str)
+    in.fail(call.loc, DiagKind::NameInUse, (*names.list)[1].str, p->name);
+
   Expr n = op(BinOpKind::Sub, f->hi, f->lo);
   Expr qe = IntImm::make(q);
+  analysis::IndexSolver solver;
+  analysis::DependenceAnalyzer dep(solver);
+  // The loop runs max(hi - lo, 0) times. The guard and perfect forms run no
+  // iteration when hi - lo <= 0 (T <= 0), but a cut tail of `(hi - lo) %
+  // factor` iterations (floor modulo) would run some: require hi >= lo.
+  if (!perfect && tail != "guard")
+    require(in, dep, context_at(p, s), op(BinOpKind::Ge, f->hi, f->lo), call.loc,
+            "that loop '" + f->iter.name + "' does not have a negative extent",
+            DiagKind::LoopExtentMayBeNegative, f->iter.name, print_expr(n),
+            "a tail=\"" + tail + "\" split");
   if (perfect) {
-    analysis::IndexSolver solver;
-    analysis::DependenceAnalyzer dep(solver);
     require(in, dep, context_at(p, s), op(BinOpKind::Eq, op(BinOpKind::Mod, n, qe), IntImm::make(0)),
             call.loc, "that the extent of loop '" + f->iter.name + "' is a multiple of " + std::to_string(q),
             DiagKind::ExtentNotMultiple, print_expr(n), f->iter.name, q);

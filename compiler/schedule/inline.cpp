@@ -13,14 +13,19 @@
 // asserts of `p` and the scopes around the call; stride and offset asserts
 // against the actual windows); a data argument (passed by value, read once
 // before the body runs) reads no buffer the body writes, or inlining would
-// read it after the write.
+// read it after the write. A scalar parameter the body writes is passed by
+// pointer (docs/abi.md): its writes, and the reads after them, go to the
+// argument.
 // Fails when: `call` is not a call (CursorKindMismatch); `f` is an instr
 // (InlineInstr); an assert or another call check of `f` may fail
 // (InlineCallRejected, with the typecheck's message and counterexample); a
-// data argument reads what the body writes (InlineArgWritten).
+// data argument reads what the body writes (InlineArgWritten); the body
+// writes a scalar parameter and the call passes a value, not a scalar or an
+// element the write could go to (InlineParamWritten).
 #include "compiler/analysis/effects.h"
 #include "compiler/analysis/simplify.h"
 #include "compiler/ir/mutator.h"
+#include "compiler/ir/printer.h"
 #include "compiler/schedule/call_support.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/edit.h"
@@ -46,11 +51,27 @@ Value inline_call(Interpreter &in, const CallSite &call) {
   Inliner m;
   m.caller = taken;
   std::vector<std::pair<const Arg *, Expr>> by_value; // data scalar arguments
+  std::set<uint32_t> written = written_params(in, callee);
   for (size_t i = 0; i < callee->args.size() && i < cs->args.size(); ++i) {
     const Arg &a = callee->args[i];
     const Expr &actual = cs->args[i];
     bool buffer = a.type.kind == Type::Kind::Barrier || !a.type.shape.empty();
-    if (!buffer) {
+    if (!buffer && a.type.kind == Type::Kind::Data && written.count(a.name.id)) {
+      // A scalar the callee writes is passed by pointer: the writes go
+      // through to the argument, which must then be a scalar or an element.
+      m.vars[a.name.id] = actual;
+      if (const auto *v = actual.as<Var>(); v && is_data(v->type)) {
+        m.bufs[a.name.id] = {v->name, v->type, false, {}};
+      } else if (const auto *r = actual.as<Read>()) {
+        std::vector<WindowIdx> at;
+        for (const Expr &e : r->idx)
+          at.push_back(WindowIdx::point(e));
+        m.bufs[a.name.id] = {r->buf, r->type, !at.empty(), at};
+      } else {
+        in.fail(call.loc, DiagKind::InlineParamWritten, callee->name, a.name.name,
+                print_expr(actual));
+      }
+    } else if (!buffer) {
       m.vars[a.name.id] = actual;
       if (a.type.kind == Type::Kind::Data)
         by_value.push_back({&a, actual});

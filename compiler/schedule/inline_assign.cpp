@@ -53,9 +53,14 @@ struct OtherUse : IRVisitor {
     IRVisitor::visit_node(op);
   }
   void visit_node(const CallStmt *op) override {
-    for (const Expr &a : op->args)
+    for (const Expr &a : op->args) {
       if (const auto *r = a.as<Read>())
         hit(r->buf.id == x, r->loc);
+      // A data scalar passed by name is passed by pointer: the callee may
+      // write it, and no substitution can stand for it.
+      if (const auto *v = a.as<Var>(); v && is_data(v->type))
+        hit(v->name.id == x, v->loc);
+    }
     IRVisitor::visit_node(op);
   }
 };

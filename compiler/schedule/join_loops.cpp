@@ -3,9 +3,10 @@
 // `for j in seq(mid, hi): s[i := j]` becomes `for i in seq(lo, hi): s`. The
 // first loop keeps its id and mode (cursors to it follow the joined loop).
 // Checked: loop2 directly follows loop1; the bodies are the same code up to
-// the iterator (loop2's body with j renamed to i prints exactly as loop1's:
-// the same statements, names, modes and memories; names are never shadowed,
-// so equal text is equal code); loop1's end equals loop2's start (Z3), and
+// the iterator (loop2's body with j renamed to i is loop1's node for node,
+// each name bound inside matched to its counterpart and every other name the
+// same binding, not only the same spelling: same_code); loop1's end equals
+// loop2's start (Z3), and
 // lo <= mid <= hi: Exo checks only the equality, but when mid < lo or hi <
 // mid one of the loops runs zero times and the joined range would add or drop
 // iterations.
@@ -33,7 +34,7 @@ Value join_loops(Interpreter &in, const CallSite &call) {
   if (l.index + 1 >= l.block->size() || (*l.block)[l.index + 1]->id != s2->id)
     in.fail(call.loc, DiagKind::FuseNotAdjacent, f1->iter.name, f2->iter.name);
   Block renamed = copy_block(f2->body, {{f2->iter.id, iter_var(f1->iter)}}, false);
-  if (print_block(renamed, 0) != print_block(f1->body, 0))
+  if (!same_code(renamed, f1->body))
     in.fail(call.loc, DiagKind::JoinBodiesDiffer, f1->iter.name, f2->iter.name);
 
   analysis::Context ctx = context_at(p, s1);

@@ -8,6 +8,8 @@
 #include "compiler/analysis/simplify.h"
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/printer.h"
+#include "compiler/schedule/call_support.h"
+#include "compiler/schedule/cursor.h"
 
 namespace exgc::schedule {
 
@@ -212,22 +214,149 @@ std::set<std::string> declared_names(const ProcNode &p) {
   return out;
 }
 
+namespace {
+/// Adds what the statements of `b` declare at its level (allocations, windows).
+void add_block_decls(const Block &b, std::set<std::string> &out) {
+  for (const Stmt &t : b) {
+    if (const auto *a = t.as<Alloc>())
+      out.insert(a->name.name);
+    else if (const auto *w = t.as<WindowStmt>())
+      out.insert(w->name.name);
+  }
+}
+
+/// Adds the names visible in `b` on the way down to `target`; true when found.
+bool scope_names(const Block &b, NodeId target, std::set<std::string> &out) {
+  for (const Stmt &s : b) {
+    if (s->id == target)
+      return true;
+    bool inside = false;
+    for (const Block *child : child_blocks(s))
+      if (scope_names(*child, target, out))
+        inside = true;
+    if (inside) {
+      if (const auto *f = s.as<For>())
+        out.insert(f->iter.name);
+      add_block_decls(b, out);
+      return true;
+    }
+  }
+  return false;
+}
+} // namespace
+
+std::set<std::string> names_in_scope(const ProcNode &p, const Stmt &s) {
+  std::set<std::string> out;
+  for (const Arg &a : p.args)
+    out.insert(a.name.name);
+  if (scope_names(p.body, s->id, out)) {
+    // The block holding `s` itself.
+    Located l;
+    if (locate(p, s->id, l))
+      add_block_decls(*l.block, out);
+  }
+  for (const Block *child : child_blocks(s))
+    collect_names(*child, out);
+  if (const auto *a = s.as<Alloc>())
+    out.insert(a->name.name);
+  if (const auto *w = s.as<WindowStmt>())
+    out.insert(w->name.name);
+  return out;
+}
+
+namespace {
+/// Renames every Sym to a canonical one: a name the code binds becomes
+/// `$k` (k-th binding, in order), any other `name#id`, so printing the
+/// result compares code up to the choice of bound names.
+struct Canonical : IRMutator {
+  std::map<uint32_t, Sym> bound;
+  Sym name(const Sym &s) {
+    if (auto it = bound.find(s.id); it != bound.end())
+      return it->second;
+    return Sym{s.name + "#" + std::to_string(s.id), s.id};
+  }
+  Sym bind(const Sym &s) {
+    Sym n{"$" + std::to_string(bound.size()), s.id};
+    bound[s.id] = n;
+    return n;
+  }
+  Expr mutate_node(const Var *op, const Expr &self) override {
+    if (op->name.is_global())
+      return self;
+    return Var::make(name(op->name), op->type, op->loc);
+  }
+  Expr mutate_node(const Read *op, const Expr &self) override {
+    Expr e = IRMutator::mutate_node(op, self);
+    const auto *r = e.as<Read>();
+    return Read::make(name(op->buf), r->idx, r->type, r->loc);
+  }
+  Expr mutate_node(const WindowExpr *op, const Expr &self) override {
+    Expr e = IRMutator::mutate_node(op, self);
+    const auto *w = e.as<WindowExpr>();
+    return WindowExpr::make(name(op->buf), w->idx, w->type, w->loc);
+  }
+  Block mutate_node(const Assign *op, const Stmt &self) override {
+    Block r = IRMutator::mutate_node(op, self);
+    auto n = std::make_shared<Assign>(*r[0].as<Assign>());
+    n->buf = name(op->buf);
+    return {Stmt(n)};
+  }
+  Block mutate_node(const Reduce *op, const Stmt &self) override {
+    Block r = IRMutator::mutate_node(op, self);
+    auto n = std::make_shared<Reduce>(*r[0].as<Reduce>());
+    n->buf = name(op->buf);
+    return {Stmt(n)};
+  }
+  Block mutate_node(const Alloc *op, const Stmt &self) override {
+    Block r = IRMutator::mutate_node(op, self);
+    auto n = std::make_shared<Alloc>(*r[0].as<Alloc>());
+    n->name = bind(op->name);
+    return {Stmt(n)};
+  }
+  Block mutate_node(const WindowStmt *op, const Stmt &self) override {
+    Block r = IRMutator::mutate_node(op, self);
+    auto n = std::make_shared<WindowStmt>(*r[0].as<WindowStmt>());
+    n->name = bind(op->name);
+    return {Stmt(n)};
+  }
+  Block mutate_node(const For *op, const Stmt &self) override {
+    Sym it = bind(op->iter);
+    Block r = IRMutator::mutate_node(op, self);
+    auto n = std::make_shared<For>(*r[0].as<For>());
+    n->iter = it;
+    return {Stmt(n)};
+  }
+};
+} // namespace
+
+bool same_code(const Block &a, const Block &b) {
+  Canonical ca, cb;
+  return print_block(ca.mutate(a), 0) == print_block(cb.mutate(b), 0);
+}
+
 std::string declared_name(const Block &stmts, uint32_t id) {
   for (const Stmt &s : stmts) {
     if (const auto *a = s.as<Alloc>(); a && a->name.id == id)
       return a->name.name;
     if (const auto *w = s.as<WindowStmt>(); w && w->name.id == id)
       return w->name.name;
+    if (const auto *f = s.as<For>(); f && f->iter.id == id)
+      return f->iter.name;
+    for (const Block *child : child_blocks(s))
+      if (std::string n = declared_name(*child, id); n != "?")
+        return n;
   }
   return "?";
 }
 
 analysis::CalleeLookup callee_lookup(Interpreter &in, const Proc &p) {
-  const Program *prog = &in.program();
-  const ProcNode *caller = p.get();
-  return [prog, caller](const std::string &name) -> const ProcNode * {
-    Proc q = prog->lookup_from(caller, name);
-    return q.get();
+  // A schedule's result is callable too (call_eqv puts calls of results in
+  // procs before they join the scope): its effects are its body's, never a
+  // guess.
+  Interpreter *interp = &in;
+  Proc caller = p;
+  return [interp, caller](const std::string &name) -> const ProcNode * {
+    return callee_of(*interp, caller, name).get();
   };
 }
 

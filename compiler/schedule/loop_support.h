@@ -35,8 +35,19 @@ bool two_names(const std::string &s, std::string &a, std::string &b);
 /// Every name `p` declares: arguments, allocations, windows, loop iterators.
 std::set<std::string> declared_names(const ProcNode &p);
 
-/// The name `stmts` declare (directly: an allocation or a window) for the
-/// binding of id `id`, "?" when none does.
+/// The names that code put in place of statement `s` must not declare (it
+/// would shadow them): `p`'s arguments, the iterators of the loops around
+/// `s`, what the blocks around `s` declare, and what `s` declares inside it
+/// (not the iterator of `s` itself, which the new code replaces).
+std::set<std::string> names_in_scope(const ProcNode &p, const Stmt &s);
+
+/// Are `a` and `b` the same code: node for node, with each name they bind
+/// matched to its counterpart in the other, and every other name the same
+/// binding (not only the same spelling)?
+bool same_code(const Block &a, const Block &b);
+
+/// The name `stmts` declare (an allocation, a window or a loop iterator, at
+/// any depth) for the binding of id `id`, "?" when none does.
 std::string declared_name(const Block &stmts, uint32_t id);
 /// Looks callees up in the program, as seen from `p`.
 analysis::CalleeLookup callee_lookup(Interpreter &in, const Proc &p);

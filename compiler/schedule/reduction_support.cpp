@@ -6,27 +6,16 @@
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/cursor.h"
+#include "compiler/schedule/loop_support.h"
 
 namespace exgc::schedule {
 namespace {
 
-/// Whether an expression uses one of the iterators `iters`, or reads `buf`.
+/// Whether an expression uses one of the iterators `iters`.
 struct Uses : IRVisitor {
   std::set<uint32_t> iters;
-  uint32_t buf = 0;
-  bool iter = false, reads_buf = false;
-  void visit_node(const Var *op) override {
-    iter = iter || iters.count(op->name.id);
-    reads_buf = reads_buf || op->name.id == buf; // a scalar is read by name
-  }
-  void visit_node(const Read *op) override {
-    reads_buf = reads_buf || op->buf.id == buf;
-    IRVisitor::visit_node(op);
-  }
-  void visit_node(const WindowExpr *op) override {
-    reads_buf = reads_buf || op->buf.id == buf;
-    IRVisitor::visit_node(op);
-  }
+  bool iter = false;
+  void visit_node(const Var *op) override { iter = iter || iters.count(op->name.id); }
 };
 
 std::string idx_text(const std::vector<Expr> &idx) {
@@ -80,7 +69,6 @@ SumNest find_sum(Interpreter &in, const Proc &p, const Value &block, const char 
   // The perfect nest: loops with one statement each, down to the body.
   Stmt cur = nest;
   Uses uses;
-  uses.buf = s.acc->buf.id;
   while (const auto *f = cur.as<For>()) {
     s.loops.push_back(cur);
     uses.iters.insert(f->iter.id);
@@ -103,6 +91,7 @@ SumNest find_sum(Interpreter &in, const Proc &p, const Value &block, const char 
     in.fail(loc, DiagKind::ReductionShape, prim,
             "'" + s.acc->buf.name + "' at one element for the whole nest");
   const std::string where = idx_text(s.acc->idx);
+  analysis::EffectCollector coll(*p, callee_lookup(in, p));
   for (const Stmt &b : s.body) {
     const auto *r = b.as<Reduce>();
     if (!r || r->buf != s.acc->buf || idx_text(r->idx) != where) {
@@ -112,8 +101,9 @@ SumNest find_sum(Interpreter &in, const Proc &p, const Value &block, const char 
           .note(b->loc, "this statement is not such a reduction");
       throw ScriptAbort{};
     }
-    uses.visit(r->rhs);
-    if (uses.reads_buf) {
+    // Through windows too (`w = y[0:1]` then `y[0] += w[0] * x[k]`).
+    SrcLoc at;
+    if (coll.touches(r->rhs, s.acc->buf, at)) {
       in.diag().report(loc, DiagKind::ReductionReadsAcc, s.acc->buf.name)
           .note(r->loc, "read here");
       throw ScriptAbort{};

@@ -73,19 +73,7 @@ Value reuse_buffer(Interpreter &in, const CallSite &call) {
 
   // `buf` is dead from `replace` on.
   analysis::EffectCollector coll(*p, callee_lookup(in, p));
-  auto touch = [&](const Block &code, SrcLoc &at) {
-    for (const analysis::Access &a : coll.of(code).accesses)
-      if (a.buf.id == buf->name.id) {
-        at = a.loc;
-        return true;
-      }
-    for (const Stmt &s : code)
-      if (analysis::mentions(Block{s}, buf->name)) {
-        at = s->loc;
-        return true;
-      }
-    return false;
-  };
+  auto touch = [&](const Block &code, SrcLoc &at) { return coll.touches(code, buf->name, at); };
   for (size_t level = 0; level < path.size(); ++level) {
     const Block &b = *path[level].first;
     size_t i = path[level].second;

@@ -17,6 +17,7 @@
 // one twice (RfactorIterTwice); a name is in use (NameInUse).
 #include <map>
 
+#include "compiler/ir/printer.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/loop_support.h"
 #include "compiler/schedule/primitives.h"
@@ -55,6 +56,22 @@ Value rfactor(Interpreter &in, const CallSite &call) {
     if (taken.count(n))
       in.fail(call.loc, DiagKind::NameInUse, n, p->name);
 
+  // The partial sums get one element per iteration: a loop that may have a
+  // negative extent (and run zero times) would give `name` a negative size.
+  {
+    analysis::IndexSolver solver;
+    analysis::DependenceAnalyzer dep(solver);
+    for (const For *f : chosen) {
+      Stmt loop;
+      for (const Stmt &l : sum.loops)
+        if (l.as<For>() == f)
+          loop = l;
+      require(in, dep, context_at(p, loop), BinOp::make(BinOpKind::Ge, f->hi, f->lo), call.loc,
+              "that loop '" + f->iter.name + "' does not have a negative extent",
+              DiagKind::LoopExtentMayBeNegative, f->iter.name,
+              print_expr(minus_expr(f->hi, f->lo)), "rfactor's buffer of partial sums");
+    }
+  }
   const SrcLoc loc = call.loc;
   Sym part = Sym::fresh(name);
   std::vector<Expr> extents, pidx, sum_idx;

@@ -1,0 +1,423 @@
+# gen.py - random small procs and random schedules of them ------------------#
+# Owns: the program generator of soundgen (hunt for scheduling steps that
+# exgc accepts and that change a proc's results). One batch is one .exg
+# module: fixed helper procs (and schedules of them, for call_eqv), then
+# random procs, each with a few schedules that chain random primitive steps
+# with random arguments. The procs use loops whose extents may be negative
+# (`seq(0, n - 8)`, `seq(m, n)`), guards, windows, calls that may pass one
+# buffer twice, reductions, data scalars, integer buffers and allocations.
+# Every access stays in bounds by construction (buffers are n + m + 16
+# long), so the typecheck accepts the procs and only steps get refused.
+import random
+import re
+
+# Helpers every batch has. `swap2s` reorders two writes that alias when the
+# call passes one buffer twice; `bump` writes its scalar parameter; `dbl` has
+# a local allocation (fission between two of its calls is fine).
+PRELUDE = """\
+proc swap2(a: [f32][2], b: [f32][2]):
+    a[0] = 1.0
+    b[0] = 2.0
+    a[1] = b[1] + 1.0
+
+schedule swap2s from swap2:
+    p = reorder_stmts(p, "a[0] = _")
+
+proc bump(s: f32, a: [f32][1]):
+    s = a[0] + 1.0
+    a[0] = s * 2.0
+
+schedule bumps from bump:
+    p = rename(p, "bumps")
+
+proc dbl(k: size, a: [f32][k]):
+    t: f32[k]
+    for q in seq(0, k):
+        t[q] = a[q] * 2.0
+    for q2 in seq(0, k):
+        a[q2] = t[q2] + 1.0
+
+schedule dbls from dbl:
+    p = divide_loop(p, "q", 2, ["qo", "qi"], tail="cut")
+
+"""
+
+def as_type(text, is_int):
+    """`text` written for f32, made an i32 proc (most procs: integer sums wrap
+    the same in any order, so reordered sums compare exactly) or kept f32 with
+    halving instead of doubling (values stay small, sums of quarters exact)."""
+    if not is_int:
+        return text.replace(" * 2.0", " * 0.5").replace(" * 3.0", " * 0.25")
+    text = re.sub(r"\bf32\b", "i32", text)
+    for lit, rep in [("0.25", "1"), ("0.5", "1"), ("2.0", "2"), ("1.0", "1"), ("3.0", "3"),
+                     ("0.0", "0")]:
+        text = text.replace(lit, rep)
+    return re.sub(r"\b(swap2|bump|dbl)(s?)\b", r"\1_i\2", text)
+
+
+# Loop bounds over the sizes n, m (both >= 1). Extents may be negative.
+BOUNDS = [("0", "n"), ("0", "n - 8"), ("4", "n"), ("1", "n - 1"), ("m", "n"), ("0", "m"),
+          ("0", "4"), ("0", "8"), ("2", "n + 2"), ("0", "n - 1")]
+ASSERTS = ["", "", "", "assert n >= 5", "assert n >= 9", "assert n % 4 == 0", "assert m <= n",
+           "assert n >= m + 3"]
+FLOAT_BUFS = ["x", "y", "z"]
+
+
+class ProcGen:
+    """One random proc: its text, and what steps may name in it."""
+
+    def __init__(self, rng, name):
+        self.rng = rng
+        self.name = name
+        self.iters = []      # every loop iterator, program order
+        self.nests = []      # (outer, inner) perfectly nested pairs
+        self.stmts = []      # patterns of single statements inside loops
+        self.top = []        # patterns of top-level statements
+        self.scalars = []    # local data scalars assigned once
+        self.int_scalars = []
+        self.windows = []
+        self.calls = []      # callee names called
+        self.sums = []       # (acc pattern, first loop iter, inner iter)
+        self.allocs = []     # (local buffer, extent)
+        self.pairs = []      # adjacent top-level loops
+        self.k = 0
+        self.lines = []
+        self.is_int = rng.random() < 0.7
+
+    def fresh(self, base):
+        self.k += 1
+        return "%s%d" % (base, self.k)
+
+    def index(self, it):
+        # In bounds: iterators lie in [0, max(n, m) + 2) (lower bounds are 0,
+        # 1, 2, 4 or m) and buffers are n + m + 16 long.
+        off = self.rng.choice([0, 0, 1, 2, 3])
+        return it if off == 0 else "%s + %d" % (it, off)
+
+    def value(self, its):
+        r = self.rng.random()
+        b = self.rng.choice(FLOAT_BUFS)
+        if its and r < 0.6:
+            return "%s[%s] * 2.0" % (b, self.index(self.rng.choice(its)))
+        if its and r < 0.8:
+            return "%s[%s] + %s[%s]" % (b, self.index(self.rng.choice(its)),
+                                        self.rng.choice(FLOAT_BUFS), self.index(self.rng.choice(its)))
+        if self.scalars and r < 0.9:
+            return "%s + 1.0" % self.rng.choice(self.scalars)
+        return "%s[%d] + 0.5" % (b, self.rng.randrange(4))
+
+    def body_stmt(self, its, depth):
+        r = self.rng.random()
+        b = self.rng.choice(FLOAT_BUFS)
+        tgt = "%s[%s]" % (b, self.index(self.rng.choice(its)))
+        if r < 0.45:
+            s = "%s = %s" % (tgt, self.value(its))
+        elif r < 0.75:
+            s = "%s += %s" % (tgt, self.value(its))
+        elif r < 0.85 and self.windows:
+            w = self.rng.choice(self.windows)
+            s = "%s[%s] = %s" % (w, self.index(self.rng.choice(its)), self.value(its))
+        else:
+            s = "s0 += %s" % self.value(its)
+        head = s.split("=")[0].rstrip(" +")
+        head = head[:head.index("[")] + "[_]" if "[" in head else head
+        self.stmts.append(head + (" += _" if "+=" in s else " = _"))
+        return ["    " * depth + s]
+
+    def loop(self, depth, outer_its, nest_left):
+        it = self.fresh("i")
+        lo, hi = self.rng.choice(BOUNDS)
+        self.iters.append(it)
+        its = outer_its + [it]
+        out = ["    " * depth + "for %s in seq(%s, %s):" % (it, lo, hi)]
+        if nest_left > 0 and self.rng.random() < 0.6:
+            inner = self.loop(depth + 1, its, nest_left - 1)
+            self.nests.append((it, inner[1]))
+            out += inner[0]
+            if self.rng.random() < 0.3:
+                out += self.body_stmt(its, depth + 1)
+            return out, it
+        body = []
+        if self.rng.random() < 0.2:
+            body.append("    " * (depth + 1) + "if %s < n - 2:" % it)
+            body += self.body_stmt(its, depth + 2)
+        for _ in range(self.rng.choice([1, 1, 2, 3])):
+            body += self.body_stmt(its, depth + 1)
+        return out + body, it
+
+    def generate(self):
+        rng = self.rng
+        args = "n: size, m: size, x: f32[n + m + 16], y: f32[n + m + 16], z: f32[n + m + 16], " \
+               "s0: f32, iz: i32[n + m + 16]"
+        lines = ["proc %s(%s):" % (self.name, args)]
+        a = rng.choice(ASSERTS)
+        if a:
+            lines.append("    " + a)
+        if rng.random() < 0.3:
+            w = self.fresh("w")
+            lines.append("    %s = %s[2:n + m + 12]" % (w, rng.choice(FLOAT_BUFS)))
+            self.windows.append(w)
+        if rng.random() < 0.3:
+            t = self.fresh("t")
+            lines += ["    %s: f32" % t, "    %s = %s" % (t, self.value([]))]
+            self.scalars.append(t)
+        for _ in range(rng.choice([1, 2, 2, 3])):
+            r = rng.random()
+            if r < 0.4:
+                text, it = self.loop(1, [], 2)
+                lines += text
+                self.top.append("for %s in _: _" % it)
+            elif r < 0.5:
+                acc = rng.choice(FLOAT_BUFS)
+                k, q = self.fresh("k"), self.fresh("r")
+                self.iters += [k, q]
+                lo, hi = rng.choice([("0", "n"), ("0", "n - 8"), ("m", "n"), ("0", "4")])
+                lines += ["    %s[0] = 0.0" % acc,
+                          "    for %s in seq(%s, %s):" % (k, lo, hi),
+                          "        for %s in seq(0, 4):" % q]
+                src = rng.choice(FLOAT_BUFS[:2])
+                if self.windows and rng.random() < 0.3:
+                    src = self.windows[0]
+                lines.append("            %s[0] += %s[%s + %s] * %s[%s]" % (
+                    acc, src, k, q, rng.choice(FLOAT_BUFS), q))
+                self.sums.append(("%s[_] = _; for %s in _: _" % (acc, k), k, q))
+                self.nests.append((k, q))
+            elif r < 0.62:
+                callee = rng.choice(["swap2", "swap2", "bump", "dbl"])
+                # Often one buffer twice, often at one offset: aliasing.
+                b1 = rng.choice(FLOAT_BUFS)
+                b2 = b1 if rng.random() < 0.5 else rng.choice(FLOAT_BUFS)
+                o1 = rng.randrange(4)
+                o2 = o1 if rng.random() < 0.5 else rng.randrange(4)
+                if callee == "swap2":
+                    call = "swap2(%s[%d:%d], %s[%d:%d])" % (b1, o1, o1 + 2, b2, o2, o2 + 2)
+                elif callee == "bump":
+                    sc = rng.choice(["s0"] + self.scalars)
+                    call = "bump(%s, %s[%d:%d])" % (sc, b1, o1, o1 + 1)
+                else:
+                    call = "dbl(4, %s[%d:%d])" % (b1, o1, o1 + 4)
+                lines.append("    " + call)
+                if callee == "bump" and rng.random() < 0.6:
+                    lines.append("    y[1] = %s" % sc) # reads what bump wrote
+                if rng.random() < 0.5:
+                    lines.append("    " + call)
+                self.calls.append(callee)
+                self.top.append(callee + "(_)")
+            elif r < 0.74:
+                # A local buffer filled then read (reuse_buffer, sink_alloc,
+                # lift_alloc, expand_dim, stage_mem find work here).
+                b, i, j = self.fresh("b"), self.fresh("i"), self.fresh("i")
+                ext = rng.choice(["8", "8", "n", "n + 2"])
+                d = "    "
+                if rng.random() < 0.4: # inside a loop: lift_alloc can work
+                    o = self.fresh("i")
+                    self.iters.append(o)
+                    lines.append("    for %s in seq(0, 2):" % o)
+                    d = "        "
+                lines += [d + "%s: f32[%s]" % (b, ext), d + "for %s in seq(0, %s):" % (i, ext),
+                          d + "    %s[%s] = %s[%s] * 2.0" % (b, i, rng.choice(FLOAT_BUFS), i)]
+                if rng.random() < 0.3: # one loop: sink_alloc can work
+                    lines.append(d + "    %s[%s] += %s[%s]" % (rng.choice(FLOAT_BUFS), i, b, i))
+                    self.iters.append(i)
+                else:
+                    lines += [d + "for %s in seq(0, %s):" % (j, ext),
+                              d + "    %s[%s] += %s[%s]" % (rng.choice(FLOAT_BUFS), j, b, j)]
+                    self.iters += [i, j]
+                    self.pairs.append((i, j))
+                self.allocs.append((b, ext, i))
+            elif r < 0.86:
+                # Two loops over one range (fuse, join after cut_loop).
+                lo, hi = rng.choice(BOUNDS)
+                i, j = self.fresh("i"), self.fresh("i")
+                b1, b2 = rng.choice(FLOAT_BUFS), rng.choice(FLOAT_BUFS)
+                lines += ["    for %s in seq(%s, %s):" % (i, lo, hi),
+                          "        %s[%s] = %s[%s] + 1.0" % (b1, self.index(i), b2, i),
+                          "    for %s in seq(%s, %s):" % (j, lo, hi),
+                          "        %s[%s] = %s[%s] * 0.5" % (b2, self.index(j), b1, self.index(j))]
+                self.iters += [i, j]
+                self.top += ["for %s in _: _" % i, "for %s in _: _" % j]
+                self.pairs.append((i, j))
+            elif r < 0.94:
+                t = self.fresh("t")
+                lines += ["    %s: f32" % t, "    %s = %s" % (t, self.value([])),
+                          "    %s[1] = %s * 3.0" % (rng.choice(FLOAT_BUFS), t)]
+                self.scalars.append(t)
+            else:
+                t = self.fresh("u")
+                v = rng.choice(["iz[0]", "300", "100", "iz[1] + 1"])
+                lines += ["    %s: i32" % t, "    %s = %s" % (t, v), "    iz[2] = %s" % t]
+                self.int_scalars.append(t)
+        self.lines = lines
+        return as_type("\n".join(lines) + "\n", self.is_int)
+
+    # ---- schedules --------------------------------------------------------
+    def step(self, names_made):
+        rng = self.rng
+        its = self.iters + names_made
+        it = lambda: rng.choice(its)
+        choices = []
+        if its:
+            choices += ["divide_loop"] * 4 + ["cut_loop", "shift_loop", "remove_loop", "unroll_loop",
+                                              "lift_scope", "fission_loop", "add_loop"]
+        if self.nests:
+            choices += ["reorder_loops"] * 2 + ["mult_loops"]
+        if self.stmts or self.top:
+            choices += ["reorder_stmts"] * 3 + ["fission"] * 2
+        if len(self.top) >= 2 and its:
+            choices += ["fuse", "join_loops"]
+        if self.pairs:
+            choices += ["fuse_pair", "cut_join", "specialize", "add_if"]
+        if self.allocs:
+            choices += ["reuse_buffer", "sink_alloc", "lift_alloc", "expand_dim", "stage_mem",
+                        "delete_buffer"]
+        if self.stmts:
+            choices += ["bind_expr", "commute_expr"]
+        if self.sums:
+            choices += ["rfactor"] * 2
+        if self.scalars:
+            choices += ["inline_assign", "set_precision_f"]
+        if self.int_scalars:
+            choices += ["set_precision_i"] * 2
+        if self.calls:
+            choices += ["call_eqv"] * 3 + ["inline"] * 2
+        if self.windows:
+            choices += ["inline_window"]
+        kind = rng.choice(choices)
+        if kind == "divide_loop":
+            o = rng.choice([self.fresh("o"), self.fresh("o"), rng.choice(its)])
+            i2 = self.fresh("e")
+            names_made += [o, i2]
+            tail = rng.choice(["guard", "cut", "cut_and_guard"])
+            extra = ", perfect=True" if rng.random() < 0.15 else ""
+            return 'divide_loop(p, "%s", %d, ["%s", "%s"], tail="%s"%s)' % (
+                it(), rng.choice([2, 3, 4]), o, i2, tail, extra)
+        if kind == "cut_loop":
+            return 'cut_loop(p, "%s", %s)' % (it(), rng.choice(['2', '"n"', '"n - 1"', '"m"', '1']))
+        if kind == "shift_loop":
+            return 'shift_loop(p, "%s", %d)' % (it(), rng.choice([0, 1, 3]))
+        if kind == "remove_loop":
+            return 'remove_loop(p, "%s")' % it()
+        if kind == "unroll_loop":
+            return 'unroll_loop(p, "%s")' % it()
+        if kind == "lift_scope":
+            return 'lift_scope(p, "%s")' % it()
+        if kind == "fission_loop":
+            return 'fission(p, p.find("%s").body()[0])' % it()
+        if kind == "add_loop":
+            return 'add_loop(p, "%s", "%s", %s)' % (
+                rng.choice(self.top or ["for _ in _: _"]), rng.choice([self.fresh("a"), it()]),
+                rng.choice(["2", '"n"', '"m"']))
+        if kind == "reorder_loops":
+            o, i = rng.choice(self.nests)
+            return 'reorder_loops(p, "%s %s")' % (o, i)
+        if kind == "mult_loops":
+            o, i = rng.choice(self.nests)
+            return 'mult_loops(p, "%s %s", "%s")' % (o, i, self.fresh("mm"))
+        if kind == "reorder_stmts":
+            return 'reorder_stmts(p, "%s")' % rng.choice(self.stmts + self.top)
+        if kind == "fission":
+            return 'fission(p, "%s")' % rng.choice(self.stmts + self.top)
+        if kind == "fuse":
+            a = rng.randrange(len(self.top) - 1)
+            return 'fuse(p, "%s", "%s")' % (self.top[a].replace(" in _: _", "").replace("for ", ""),
+                                            self.top[a + 1].replace(" in _: _", "").replace("for ", ""))
+        if kind == "join_loops":
+            i = it()
+            return 'join_loops(p, "%s", "%s #2")' % (i, i)
+        if kind == "fuse_pair":
+            i, j = rng.choice(self.pairs)
+            return 'fuse(p, "%s", "%s")' % (i, j)
+        if kind == "cut_join":
+            i, j = rng.choice(self.pairs)
+            return ['cut_loop(p, "%s", %s)' % (i, rng.choice(['2', '"n"', '"n - 1"', '"m"'])),
+                    'join_loops(p, "%s", "%s #2")' % (i, i)]
+        if kind == "specialize":
+            i, j = rng.choice(self.pairs)
+            return 'specialize(p, "for %s in _: _", ["%s"])' % (
+                rng.choice([i, j]), rng.choice(["n % 4 == 0", "n < 8", "m <= n", "n >= 9"]))
+        if kind == "add_if":
+            i, j = rng.choice(self.pairs)
+            return 'add_if(p, "for %s in _: _", "%s")' % (
+                rng.choice([i, j]), rng.choice(["n >= 1", "m >= 1", "n >= 2", "n + m >= 2"]))
+        if kind in ("reuse_buffer", "sink_alloc", "lift_alloc", "expand_dim", "stage_mem",
+                    "delete_buffer"):
+            b, ext, first = rng.choice(self.allocs)
+            if kind == "reuse_buffer":
+                later = [a for a in self.allocs if a[1] == ext and a[0] != b] or self.allocs
+                return 'reuse_buffer(p, "%s", "%s")' % (b, rng.choice(later)[0])
+            if kind == "sink_alloc":
+                return 'sink_alloc(p, "%s")' % b
+            if kind == "lift_alloc":
+                return 'lift_alloc(p, "%s")' % b
+            if kind == "delete_buffer":
+                return 'delete_buffer(p, "%s")' % b
+            if kind == "expand_dim":
+                return 'expand_dim(p, "%s", %s, %s)' % (b, rng.choice(['2', '"n"']), rng.choice(['0', '1']))
+            return 'stage_mem(p, "for %s in _: _", "%s[0:%s]", "%s")' % (
+                first, b, rng.choice([ext, ext, "4"]), self.fresh("st"))
+        if kind == "bind_expr":
+            return 'bind_expr(p, "%s[_] * 2.0", "%s")' % (rng.choice(FLOAT_BUFS), self.fresh("be"))
+        if kind == "commute_expr":
+            return 'commute_expr(p, "%s[_] * 2.0")' % rng.choice(FLOAT_BUFS)
+        if kind == "rfactor":
+            pat, k, q = rng.choice(self.sums)
+            return 'rfactor(p, "%s", ["%s"], "%s")' % (pat, rng.choice([q, k]), self.fresh("part"))
+        if kind == "inline_assign":
+            return 'inline_assign(p, "%s = _")' % rng.choice(self.scalars)
+        if kind == "set_precision_f":
+            return 'set_precision(p, "%s", "%s")' % (rng.choice(self.scalars), rng.choice(["f64", "f16"]))
+        if kind == "set_precision_i":
+            return 'set_precision(p, "%s", "%s")' % (rng.choice(self.int_scalars),
+                                                    rng.choice(["i8", "u8", "u16", "i32"]))
+        if kind == "call_eqv":
+            c = rng.choice(self.calls)
+            return 'call_eqv(p, "%s(_)", %ss)' % (c, c)
+        if kind == "inline":
+            return 'inline(p, "%s(_)")' % rng.choice(self.calls)
+        if kind == "inline_window":
+            return 'inline_window(p, "%s = _")' % rng.choice(self.windows)
+        raise AssertionError(kind)
+
+    def schedules(self, count, max_steps):
+        out = []
+        for s in range(count):
+            made = []
+            steps = []
+            for _ in range(self.rng.randint(1, max_steps)):
+                st = self.step(made)
+                steps += st if isinstance(st, list) else [st]
+            out.append(("%s_s%d" % (self.name, s), [as_type(st, self.is_int) for st in steps]))
+        return out
+
+
+def batch(seed, procs, schedules, max_steps):
+    """One module: (text, {schedule name: [step lines]})."""
+    rng = random.Random(seed)
+    parts = [PRELUDE + as_type(PRELUDE, True)]
+    scheds = {}
+    for k in range(procs):
+        g = ProcGen(rng, "h%d" % k)
+        parts.append(g.generate())
+        for name, steps in g.schedules(schedules, max_steps):
+            scheds[name] = (g.name, steps)
+    return parts, scheds
+
+
+def render(parts, scheds):
+    """The module text; also the line of each step: {(schedule, i): line}."""
+    text = "\n".join(parts) + "\n"
+    lines = text.count("\n") + 1
+    out = [text]
+    where = {}
+    for name, (proc, steps) in scheds.items():
+        if not steps:
+            continue
+        out.append("schedule %s from %s:\n" % (name, proc))
+        lines += 1
+        for i, st in enumerate(steps):
+            out.append("    p = %s\n" % st)
+            where[lines] = (name, i)
+            lines += 1
+        out.append("\n")
+        lines += 1
+    return "".join(out), where

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+# soundgen.py - hunt for scheduling steps that exgc accepts and that change results
+#
+# usage: soundgen.py --exgc EXGC [--cxx CXX] [--seed S] [--batches B] [--procs P]
+#                    [--schedules K] [--steps N] [--out DIR] [--expect-steps M]
+#                    [--stats FILE]
+#
+# Each batch is one generated module (gen.py): random procs and random
+# schedules of random primitive steps. exgc runs it with --emit=difftest;
+# schedules whose step is refused are cut before that step (rejections are
+# fine) and the module is compiled again, until exgc accepts it. The difftest
+# program then checks every accepted step against its input on random data.
+# Prints the accepted steps per primitive. Exit codes: 0 when every accepted
+# step kept its results; 1 when a step changed a result, exgc crashed, or
+# fewer than --expect-steps steps were accepted (the slice lost its teeth);
+# each failing module is kept in --out with the difftest output beside it.
+import argparse
+import collections
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen  # noqa: E402
+
+STEP_LINE = re.compile(r":(\d+): step '([a-z_]+)' of schedule '([A-Za-z0-9_]+)': (ok|FAILED)(.*)")
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, **kw)
+
+
+def proc_of_line(text, line):
+    """The proc whose text holds `line` (1-based), or None."""
+    name = None
+    for k, l in enumerate(text.split("\n"), 1):
+        if l.startswith("proc "):
+            name = l[5:l.index("(")]
+        elif l.startswith("schedule "):
+            name = None
+        if k == line:
+            return name
+    return None
+
+
+def accept_loop(exgc, path, parts, scheds, log):
+    """Cuts refused steps until exgc accepts the module; returns the text and
+    step lines, or None (a crash, recorded in `log`)."""
+    for _ in range(60):
+        text, where = gen.render(parts, scheds)
+        with open(path, "w") as f:
+            f.write(text)
+        r = run([exgc, path, "--emit=difftest", "-o", path + ".cpp", "--diagnostics=json"])
+        if r.returncode == 0:
+            return text, where
+        if r.returncode != 1:
+            log.append(("crash", path, r.stderr[-2000:]))
+            return None
+        try:
+            diags = json.loads(r.stderr[r.stderr.index("["):])
+        except ValueError:
+            log.append(("unparsed", path, r.stderr[-2000:]))
+            return None
+        progress = False
+        for d in diags:
+            if d.get("severity") != "error":
+                continue
+            line = d.get("line", 0)
+            if line in where:
+                name, i = where[line]
+                if len(scheds[name][1]) > i:
+                    scheds[name] = (scheds[name][0], scheds[name][1][:i])
+                    progress = True
+                continue
+            # A result's re-check: "in proc 'g', the result of schedule 'g'".
+            notes = " ".join(n.get("message", "") for n in d.get("notes", []))
+            m = re.search(r"the result of schedule '([A-Za-z0-9_]+)'", notes + d.get("message", ""))
+            if m and m.group(1) in scheds and scheds[m.group(1)][1]:
+                scheds[m.group(1)] = (scheds[m.group(1)][0], scheds[m.group(1)][1][:-1])
+                progress = True
+                continue
+            proc = proc_of_line(text, line)
+            if proc and proc.startswith("h"):
+                k = int(proc[1:])
+                if parts[k + 1]:
+                    parts[k + 1] = ""
+                    for s in list(scheds):
+                        if scheds[s][0] == proc:
+                            del scheds[s]
+                    progress = True
+        if not progress:
+            log.append(("stuck", path, r.stderr[-2000:]))
+            return None
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--exgc", required=True)
+    ap.add_argument("--cxx", default=shutil.which("clang++") or "g++")  # clang compiles it faster
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--batches", type=int, default=1)
+    ap.add_argument("--procs", type=int, default=30)
+    ap.add_argument("--schedules", type=int, default=4)
+    ap.add_argument("--steps", type=int, default=4)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--expect-steps", type=int, default=0)
+    ap.add_argument("--stats", default=None, help="JSON file of the counts, rewritten per batch")
+    a = ap.parse_args()
+
+    counts = collections.Counter()
+    failures, log = [], []
+    tmp = tempfile.mkdtemp(prefix="soundgen")
+    out = a.out or tmp
+    os.makedirs(out, exist_ok=True)
+    for b in range(a.batches):
+        seed = a.seed * 100003 + b
+        parts, scheds = gen.batch(seed, a.procs, a.schedules, a.steps)
+        path = os.path.join(tmp, "b%d.exg" % seed)
+        got = accept_loop(a.exgc, path, parts, scheds, log)
+        if got is None:
+            shutil.copy(path, out)
+            continue
+        exe = path + ".exe"
+        c = run([a.cxx, "-std=c++17", "-O0", "-w", "-o", exe, path + ".cpp"])
+        if c.returncode != 0:
+            log.append(("compile", path, c.stderr[-2000:]))
+            shutil.copy(path, out)
+            continue
+        r = run([exe], timeout=600)
+        bad = []
+        for l in r.stdout.splitlines():
+            m = STEP_LINE.search(l)
+            if not m:
+                continue
+            if m.group(4) == "ok":
+                if re.match(r"h\d+_s\d+$", m.group(3)): # not the prelude's
+                    counts[m.group(2)] += 1
+            else:
+                bad.append(l)
+        if bad or r.returncode not in (0, 1) or (r.returncode == 1 and not bad):
+            failures.append((path, bad or [r.stdout[-500:]]))
+            shutil.copy(path, out)
+            with open(os.path.join(out, os.path.basename(path) + ".out"), "w") as f:
+                f.write(r.stdout)
+        if a.stats:
+            with open(a.stats, "w") as f:
+                json.dump({"batches": b + 1, "accepted": dict(counts), "failing": len(failures),
+                           "problems": len(log)}, f)
+        print("batch %d (seed %d): %d accepted steps so far, %d failing" %
+              (b, seed, sum(counts.values()), len(failures)), flush=True)
+    print("accepted steps per primitive:")
+    for k, v in sorted(counts.items()):
+        print("  %-16s %d" % (k, v))
+    total = sum(counts.values())
+    print("total accepted steps: %d" % total)
+    for kind, path, msg in log:
+        print("%s: %s\n%s" % (kind.upper(), path, msg))
+    for path, lines in failures:
+        print("MISMATCH in %s:" % os.path.join(out, os.path.basename(path)))
+        for l in lines[:10]:
+            print("  " + l)
+    ok = not failures and not log and total >= a.expect_steps
+    if total < a.expect_steps:
+        print("only %d accepted steps, expected at least %d" % (total, a.expect_steps))
+    shutil.rmtree(tmp, ignore_errors=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
