@@ -6,14 +6,14 @@
 
 namespace exgc::gpu {
 
-namespace {
-
-std::string tuple(const std::vector<int64_t> &v) {
+std::string tuple_str(const std::vector<int64_t> &v) {
   std::string s = "(";
   for (size_t i = 0; i < v.size(); ++i)
     s += (i ? ", " : "") + (v[i] == kAny ? std::string("any") : std::to_string(v[i]));
   return s + ")";
 }
+
+namespace {
 
 int64_t product(const std::vector<int64_t> &v) {
   int64_t p = 1;
@@ -115,7 +115,7 @@ std::vector<int64_t> cuts_inside(const std::vector<int64_t> &domain, size_t i,
 
 int64_t CollType::threads() const { return product(domain); }
 
-std::string CollType::str() const { return tuple(domain) + "/" + tuple(box); }
+std::string CollType::str() const { return tuple_str(domain) + "/" + tuple_str(box); }
 
 int64_t TileDim::base_offset() const {
   int64_t o = 0;
@@ -162,7 +162,7 @@ int64_t Tiling::pitch(size_t dim) const {
 
 int64_t Tiling::threads() const { return product(domain()); }
 
-std::string Tiling::str() const { return "domain=" + tuple(domain()) + ", box=" + tuple(boxes()); }
+std::string Tiling::str() const { return "domain=" + tuple_str(domain()) + ", box=" + tuple_str(boxes()); }
 
 namespace {
 
@@ -174,8 +174,8 @@ std::optional<CollType> unpack(const CollUnit &u, const DeviceEnv &env, int64_t 
   for (size_t i = 0; i < u.domain.size(); ++i) {
     if (u.domain[i] < 1 || (u.box[i] != kAny && (u.box[i] < 1 || u.box[i] > u.domain[i]))) {
       err = "the unit " + u.name + " does not fit blockDim=" + std::to_string(env.block_dim) +
-            ", clusterDim=" + std::to_string(env.cluster_dim) + ": " + tuple(u.domain) + "/" +
-            tuple(u.box);
+            ", clusterDim=" + std::to_string(env.cluster_dim) + ": " + tuple_str(u.domain) + "/" +
+            tuple_str(u.box);
       return std::nullopt;
     }
     if (u.domain[i] == 1)
@@ -226,7 +226,7 @@ std::optional<CollType> unpack_aligned(const CollUnit &u, const DeviceEnv &env, 
 
 bool complete(Tiling &t, CollType &c, std::string &err) {
   if (t.threads() != c.threads()) {
-    err = "domain completion for " + tuple(t.domain()) + " and " + tuple(c.domain) +
+    err = "domain completion for " + tuple_str(t.domain()) + " and " + tuple_str(c.domain) +
           " failed: they cover different numbers of threads";
     return false;
   }
@@ -238,7 +238,7 @@ bool complete(Tiling &t, CollType &c, std::string &err) {
   int64_t prev = 0;
   for (int64_t p : all) {
     if (prev && p % prev != 0) {
-      err = "domain completion for " + tuple(t.domain()) + " and " + tuple(c.domain) +
+      err = "domain completion for " + tuple_str(t.domain()) + " and " + tuple_str(c.domain) +
             " failed: " + std::to_string(prev) + " doesn't divide " + std::to_string(p);
       return false;
     }
@@ -356,7 +356,7 @@ bool at_scope(const Tiling &t, const CollType &c, std::string &err) {
       ok = false;
   }
   if (!ok)
-    err = tt.str() + "; expected box=" + tuple(expected);
+    err = tt.str() + "; expected box=" + tuple_str(expected);
   return ok;
 }
 

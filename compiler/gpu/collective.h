@@ -18,6 +18,9 @@
 
 namespace exgc::gpu {
 
+/// "(8, 32)", with "any" for kAny.
+std::string tuple_str(const std::vector<int64_t> &v);
+
 /// A box coordinate that may be anything ("don't care", the reference's ⊤).
 constexpr int64_t kAny = -1;
 

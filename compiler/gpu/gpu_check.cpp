@@ -39,7 +39,15 @@ class KernelChecker {
 public:
   KernelChecker(DiagEngine &diag, KernelFacts &facts)
       : diag_(diag), facts_(facts), shards_(diag, facts.env, facts.shards),
-        tiling_(Tiling::device(facts.env)) {}
+        tiling_(Tiling::device(facts.env)), one_thread_(scope_type("standalone_thread")),
+        warpgroup_(scope_type("cuda_warpgroup")) {
+    for (const auto &[name, scope] : {std::pair{"standalone_thread", FenceScope::Thread},
+                                      std::pair{"cuda_warp", FenceScope::Warp},
+                                      std::pair{"cuda_cta_in_cluster", FenceScope::Cta},
+                                      std::pair{"cuda_cluster", FenceScope::Cluster}})
+      if (std::optional<CollType> c = scope_type(name))
+        fence_scopes_.push_back({*c, scope});
+  }
 
   bool ok() const { return ok_; }
 
@@ -94,6 +102,13 @@ private:
   }
   bool fail() { return ok_ = false; }
 
+  /// A unit of the table, aligned for scope checks under this device.
+  std::optional<CollType> scope_type(const char *unit) const {
+    std::string err;
+    std::optional<CollUnit> u = named_unit(unit, facts_.env);
+    return u ? unpack_aligned(*u, facts_.env, err) : std::nullopt;
+  }
+
   void stmt(const Stmt &s) {
     if (const auto *a = s.as<Assign>())
       return store(s, a->buf, a->idx, a->rhs);
@@ -140,9 +155,7 @@ private:
       ix.push_back(&e);
     use(buf, ix, s->loc);
     std::string err;
-    std::optional<CollUnit> one = named_unit("standalone_thread", facts_.env);
-    std::optional<CollType> c = unpack_aligned(*one, facts_.env, err);
-    if (c && !at_scope(tiling_, *c, err)) {
+    if (one_thread_ && !at_scope(tiling_, *one_thread_, err)) {
       diag_.report(s->loc, DiagKind::CollectiveWrite, buf.name, scope_words(tiling_));
       fail();
     }
@@ -194,31 +207,19 @@ private:
   }
 
   void fence(const Fence *f) {
+    std::string err;
     if (f->first == "wgmma_fence_1" || f->second == "wgmma_fence_2") {
-      std::string err;
-      std::optional<CollType> c = unpack_aligned(*named_unit("cuda_warpgroup", facts_.env),
-                                                 facts_.env, err);
-      if (!c || !at_scope(tiling_, *c, err)) {
+      if (!warpgroup_ || !at_scope(tiling_, *warpgroup_, err)) {
         diag_.report(f->loc, DiagKind::WgmmaFenceScope, scope_words(tiling_));
         fail();
       }
       return; // codegen says what it cannot emit
     }
-    static const std::pair<const char *, FenceScope> kScopes[] = {
-        {"standalone_thread", FenceScope::Thread},
-        {"cuda_warp", FenceScope::Warp},
-        {"cuda_cta_in_cluster", FenceScope::Cta},
-        {"cuda_cluster", FenceScope::Cluster},
-    };
-    for (const auto &[name, scope] : kScopes) {
-      std::string err;
-      std::optional<CollUnit> u = named_unit(name, facts_.env);
-      std::optional<CollType> c = u ? unpack_aligned(*u, facts_.env, err) : std::nullopt;
-      if (c && at_scope(tiling_, *c, err)) {
+    for (const auto &[type, scope] : fence_scopes_)
+      if (at_scope(tiling_, type, err)) {
         facts_.fences[f] = scope;
         return;
       }
-    }
     diag_.report(f->loc, DiagKind::FenceScope, scope_words(tiling_));
     fail();
   }
@@ -228,6 +229,9 @@ private:
   ShardTracker shards_;
   Tiling tiling_;
   ThreadIters iters_;
+  // Scope types of this device, unpacked once.
+  std::optional<CollType> one_thread_, warpgroup_;
+  std::vector<std::pair<CollType, FenceScope>> fence_scopes_;
   bool ok_ = true;
 };
 

@@ -31,13 +31,6 @@ std::string names(const std::vector<std::string> &v) {
   return s;
 }
 
-std::string tuple(const std::vector<int64_t> &v) {
-  std::string s = "(";
-  for (size_t i = 0; i < v.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + ")";
-}
-
 /// Dimensions where one owner is a single point (its box must be 1).
 bool subdivided(const CollType &c, size_t i) { return c.box[i] == 1 && c.domain[i] > 1; }
 
@@ -152,7 +145,7 @@ bool ShardTracker::use(const Sym &buf, const std::vector<const Expr *> &idx, con
   }
   if (pitches != tr.pitches || base != tr.base) {
     std::string why = pitches != tr.pitches
-                          ? "thread pitches " + tuple(pitches) + " here, " + tuple(tr.pitches) +
+                          ? "thread pitches " + tuple_str(pitches) + " here, " + tuple_str(tr.pitches) +
                                 " there"
                           : "its first owner is thread " + std::to_string(base) + " here, " +
                                 std::to_string(tr.base) + " there";
