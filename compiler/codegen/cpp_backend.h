@@ -19,7 +19,10 @@ namespace exgc {
 /// Writes the CPU reference of `procs` (typechecked procs of `program`) to
 /// `out`. Returns false after reporting what it cannot translate (f16, bf16
 /// and fp8 element types, recursion); nothing useful is written then.
+/// `f32_in_f64` computes f32 in double: the difftest compares a proc with its
+/// rewrite, and a rewrite may reassociate a long f32 sum, whose rounding
+/// error would then hide among (or pose as) real differences.
 bool emit_cpp(const Program &program, const std::vector<Proc> &procs, std::ostream &out,
-              DiagEngine &diag);
+              DiagEngine &diag, bool f32_in_f64 = false);
 
 } // namespace exgc
