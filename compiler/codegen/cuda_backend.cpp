@@ -102,7 +102,10 @@ public:
     // parallel reading it rejects, and kernels are emitted from its facts.
     bool checked = true;
     for (const Proc &p : all)
-      checked = gpu::check_gpu_semantics(*p, diag_, facts_) && checked;
+      checked = gpu::check_gpu_semantics(
+                    *p, [&](const std::string &name) { return fx_.callee(p.get(), name); },
+                    diag_, facts_) &&
+                checked;
     if (!checked)
       return false;
     for (const Proc &p : all)

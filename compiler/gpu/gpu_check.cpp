@@ -1,6 +1,7 @@
 // gpu_check.cpp - the GPU semantics stage ----------------------------------//
 #include "compiler/gpu/gpu_check.h"
 
+#include "compiler/analysis/effects.h"
 #include "compiler/gpu/sharding.h"
 #include "compiler/gpu/units.h"
 #include "compiler/ir/printer.h"
@@ -37,8 +38,8 @@ std::string scope_words(const Tiling &t) {
 
 class KernelChecker {
 public:
-  KernelChecker(DiagEngine &diag, KernelFacts &facts)
-      : diag_(diag), facts_(facts), shards_(diag, facts.env, facts.shards),
+  KernelChecker(DiagEngine &diag, const CalleeLookup &callee, KernelFacts &facts)
+      : diag_(diag), callee_(callee), facts_(facts), shards_(diag, facts.env, facts.shards),
         tiling_(Tiling::device(facts.env)), one_thread_(scope_type("standalone_thread")),
         warpgroup_(scope_type("cuda_warpgroup")) {
     for (const auto &[name, scope] : {std::pair{"standalone_thread", FenceScope::Thread},
@@ -134,7 +135,7 @@ private:
       return block(i->else_body);
     }
     if (const auto *c = s.as<CallStmt>())
-      return exprs(c->args);
+      return call(c);
     if (const auto *w = s.as<With>()) {
       const auto *c = w->ctx.as<Call>();
       if (c && c->func == "CudaWarps") {
@@ -206,6 +207,71 @@ private:
     tiling_ = saved;
   }
 
+  /// An instruction runs at exactly its collective (reference 1.7: the
+  /// default is one thread). Instruction-internal distribution and trailing
+  /// barriers are not checked yet, so such calls are refused, not passed.
+  void call(const CallStmt *c) {
+    Proc callee = callee_ ? callee_(c->callee) : nullptr;
+    if (!callee)
+      return exprs(c->args); // typecheck resolved every call; codegen names what it cannot emit
+    if (!callee->is_instr) {
+      diag_.report(c->loc, DiagKind::GpuCheckNotSupported,
+                   "a call of the proc '" + callee->name + "' in device code");
+      return void(fail());
+    }
+    for (const char *key : {"distributed", "barrier"})
+      if (callee->attr(key)) {
+        diag_.report(c->loc, DiagKind::GpuCheckNotSupported,
+                     "a call of '" + callee->name + "', an instruction with '" + key + ":'");
+        return void(fail());
+      }
+    exprs(c->args);
+    std::string err;
+    const InstrAttr *coll = callee->attr("collective");
+    std::optional<CollUnit> unit;
+    if (coll && coll->values.size() == 1)
+      unit = eval_unit(bind_params(*callee, *c, coll->values[0]), facts_.env, err);
+    else if (!coll)
+      unit = named_unit("standalone_thread", facts_.env);
+    else
+      err = "'collective:' names one unit";
+    std::optional<CollType> want = unit ? unpack_aligned(*unit, facts_.env, err) : std::nullopt;
+    if (!want) {
+      diag_.report(c->loc, DiagKind::InstrCollectiveUnit, callee->name, err);
+      return void(fail());
+    }
+    if (!at_scope(tiling_, *want, err)) {
+      std::string unit_text = coll ? print_expr(coll->values[0]) : "one thread";
+      diag_.report(c->loc, DiagKind::InstrCollective, callee->name, unit_text,
+                   scope_words(tiling_), err);
+      fail();
+    }
+  }
+
+  /// `e` (an expression over `instr`'s parameters) with this call's values
+  /// in place of the parameters: keyword arguments for template parameters,
+  /// positional ones for the rest.
+  static Expr bind_params(const ProcNode &instr, const CallStmt &c, const Expr &e) {
+    std::map<uint32_t, Expr> values;
+    size_t next = 0;
+    const InstrAttr *tmpl = instr.attr("template");
+    for (const Arg &a : instr.args) {
+      bool is_template = false;
+      if (tmpl)
+        for (const Expr &t : tmpl->values)
+          if (const auto *v = t.as<Var>(); v && v->name.name == a.name.name)
+            is_template = true;
+      if (is_template) {
+        for (const KwArg &k : c.kwargs)
+          if (k.key == a.name.name)
+            values[a.name.id] = k.value;
+      } else if (next < c.args.size()) {
+        values[a.name.id] = c.args[next++];
+      }
+    }
+    return analysis::substitute(e, values);
+  }
+
   void fence(const Fence *f) {
     std::string err;
     if (f->first == "wgmma_fence_1" || f->second == "wgmma_fence_2") {
@@ -225,6 +291,7 @@ private:
   }
 
   DiagEngine &diag_;
+  const CalleeLookup &callee_;
   KernelFacts &facts_;
   ShardTracker shards_;
   Tiling tiling_;
@@ -238,7 +305,8 @@ private:
 /// Finds the device functions of a proc; host statements are not checked here.
 class DeviceFunctions : public IRVisitor {
 public:
-  DeviceFunctions(DiagEngine &diag, GpuFacts &out) : diag_(diag), out_(out) {}
+  DeviceFunctions(const CalleeLookup &callee, DiagEngine &diag, GpuFacts &out)
+      : callee_(callee), diag_(diag), out_(out) {}
   bool ok = true;
 
 protected:
@@ -258,20 +326,22 @@ protected:
     if (body == &w->body)
       return;
     KernelFacts &kf = out_.kernels[w] = facts;
-    KernelChecker k(diag_, kf);
+    KernelChecker k(diag_, callee_, kf);
     k.block(*body);
     ok = ok && k.ok();
   }
 
 private:
+  const CalleeLookup &callee_;
   DiagEngine &diag_;
   GpuFacts &out_;
 };
 
 } // namespace
 
-bool check_gpu_semantics(const ProcNode &proc, DiagEngine &diag, GpuFacts &out) {
-  DeviceFunctions d(diag, out);
+bool check_gpu_semantics(const ProcNode &proc, const CalleeLookup &callee, DiagEngine &diag,
+                         GpuFacts &out) {
+  DeviceFunctions d(callee, diag, out);
   d.visit(proc.body);
   return d.ok;
 }

@@ -3,20 +3,28 @@
 // sequential meaning, as far as they need no sizes (reference
 // exo_gpu_semantics.md sections 1-3): which collective runs each statement of
 // a device function; `cuda_threads` loops fit their collective; writes are
-// executed by one thread; Fences are at a scope the hardware can order;
+// executed by one thread; Fences are at a scope the hardware can order; an
+// instruction runs at exactly its `collective:`;
 // distributed memory (registers per thread, shared memory per CTA) is indexed
 // so that every logical element has one owner. Runs after typecheck and
 // schedules, before codegen, which takes its facts (facts.h).
 // The kernel's structure (`cuda_tasks` nest, blockDim) is still checked by
 // codegen; a kernel this stage cannot read is left to codegen's errors.
 #pragma once
+#include <functional>
+#include <string>
+
 #include "compiler/gpu/facts.h"
 #include "compiler/support/diagnostics.h"
 
 namespace exgc::gpu {
 
+/// The proc or instruction a call in the checked proc names (null if none).
+using CalleeLookup = std::function<Proc(const std::string &name)>;
+
 /// Checks every `with CudaDeviceFunction` of `proc` and records its facts in
 /// `out`. False after reporting at least one error.
-bool check_gpu_semantics(const ProcNode &proc, DiagEngine &diag, GpuFacts &out);
+bool check_gpu_semantics(const ProcNode &proc, const CalleeLookup &callee, DiagEngine &diag,
+                         GpuFacts &out);
 
 } // namespace exgc::gpu

@@ -251,7 +251,8 @@ int verify(const Program &prog, const DriverOptions &opts, DiagEngine &diag, Sta
     return 1;
   gpu::GpuFacts facts;
   for (const Proc &p : procs)
-    gpu::check_gpu_semantics(*p, diag, facts);
+    gpu::check_gpu_semantics(
+        *p, [&](const std::string &name) { return prog.lookup_from(p.get(), name); }, diag, facts);
   stats.stage("GPU semantics");
   bool checked = false;
   for (const Decl &d : prog.main().decls)
