@@ -88,13 +88,12 @@ bool first_use(const Block &stmts, size_t from, size_t to, uint32_t buf, SrcLoc 
 }
 
 Stmt stmt_arg(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc) {
-  Cursor c = v.kind == Value::Kind::Cursor ? v.cursor : find_stmt(in, p, v.str, loc);
-  return resolve(in, p, c, loc).stmt;
+  return resolve(in, p, cursor_arg(in, p, v, loc), loc).stmt;
 }
 
 Block block_arg(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc, const char *prim,
                 Located *where) {
-  Cursor c = v.kind == Value::Kind::Cursor ? v.cursor : find_stmt(in, p, v.str, loc);
+  Cursor c = cursor_arg(in, p, v, loc);
   if (c.kind != Cursor::Kind::Stmt && c.kind != Cursor::Kind::Block)
     in.fail(loc, DiagKind::CursorKindMismatch, std::string("'") + prim + "'", "statements");
   Located l = resolve(in, p, c, loc);

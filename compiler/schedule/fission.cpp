@@ -80,7 +80,7 @@ Value fission(Interpreter &in, const CallSite &call) {
   int64_t n = call.args[2].kind == Value::Kind::Int ? call.args[2].int_value : 1;
   if (n < 1)
     in.fail(call.loc, DiagKind::ScriptArgType, 3, "n_lifts", "fission", "a positive int", std::to_string(n));
-  Cursor c = g.kind == Value::Kind::Cursor ? g.cursor : find_stmt(in, p, g.str, call.loc);
+  Cursor c = cursor_arg(in, p, g, call.loc);
   Located l = resolve(in, p, c, call.loc);
   size_t k = c.kind == Cursor::Kind::GapBefore ? l.index : l.index + c.count;
   for (int64_t level = 0; level < n; ++level) {

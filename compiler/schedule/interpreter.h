@@ -58,10 +58,12 @@ public:
 
   DiagEngine &diag() { return diag_; }
   const ScriptBudget &budget() const { return budget_; }
-  /// The newest proc a chain of rewrites made from `p` (cursors navigate there).
-  /// A step that returned its input unchanged records no successor, and the
-  /// walk stops after as many hops as there are records, so it always ends.
-  Proc newest(const Proc &p) const;
+  /// How `p` came about, newest first: `p` and the step that made it, then
+  /// that step's input and the step that made it, and so on, ending at a proc
+  /// no step made (a proc of the program). A schedule's result is made from
+  /// the proc its script returned, by no step (null). A step that returned
+  /// its input unchanged made nothing, so the lineage has no cycle.
+  std::vector<std::pair<Proc, const Step *>> lineage(const Proc &p) const;
   /// The proc `p` was made from by the steps and schedules that ran (itself
   /// when no step made it): two procs with one origin compute the same thing,
   /// unless an unsafe step made one of them (`*unsafe` is then set).
@@ -122,15 +124,23 @@ private:
   /// the statement and history budgets.
   void record_step(const std::string &primitive, SrcLoc loc, const Proc &before,
                    const Proc &after);
+  /// Records that `made` came from `from` (by step `step` of history_, or
+  /// kNoStep for a schedule's result), unless `made` already has a lineage
+  /// or starts `from`'s (a step that handed back an older proc).
+  void record_derivation(const Proc &made, const Proc &from, size_t step);
+  static constexpr size_t kNoStep = SIZE_MAX;
 
   const Program &program_;
   DiagEngine &diag_;
   std::map<std::string, Proc> results_;
   enum class RunState { Running, Done, Failed };
   std::map<std::string, RunState> state_; // cycle detection, failed dependencies
-  // Input proc -> what a primitive made of it; newest() compresses paths.
-  mutable std::map<const ProcNode *, Proc> successor_;
-  std::map<const ProcNode *, size_t> made_by_; // proc -> the first step that made it
+  struct Derivation {
+    Proc from;
+    size_t step;             // index into history_, or kNoStep
+    const ProcNode *root;    // the end of from's lineage
+  };
+  std::map<const ProcNode *, Derivation> derived_; // proc -> how it was first made
   std::map<const ProcNode *, int64_t> stmt_counts_; // procs steps returned -> statements
   std::vector<Step> history_;
   std::map<std::string, Proc> inputs_;

@@ -14,8 +14,9 @@ using K = ParamKind;
 
 const std::vector<PrimitiveSpec> &table() {
   static const std::vector<PrimitiveSpec> t = {
-#define EXGC_PRIMITIVE(name, fn, params) {#name, std::vector<Param> params, fn},
-#define EXGC_PLANNED(name) {#name, {}, nullptr},
+#define EXGC_PRIMITIVE(name, fn, params) {#name, std::vector<Param> params, fn, false},
+#define EXGC_UNSAFE_PRIMITIVE(name, fn, params) {#name, std::vector<Param> params, fn, true},
+#define EXGC_PLANNED(name) {#name, {}, nullptr, false},
 #include "compiler/schedule/primitives.def"
   };
   return t;
@@ -28,6 +29,11 @@ const PrimitiveSpec *find_primitive(const std::string &name) {
     if (name == p.name)
       return &p;
   return nullptr;
+}
+
+bool is_unsafe_primitive(const std::string &name) {
+  const PrimitiveSpec *p = find_primitive(name);
+  return p && p->unsafe;
 }
 
 const char *param_kind_name(ParamKind k) {

@@ -33,10 +33,13 @@ struct PrimitiveSpec {
   const char *name;
   std::vector<Param> params;
   PrimitiveFn fn; // null: planned but not implemented yet
+  bool unsafe;    // skips its safety check (EXGC_UNSAFE_PRIMITIVE)
 };
 
 /// The primitive named `name`, or null when no primitive has that name.
 const PrimitiveSpec *find_primitive(const std::string &name);
 const char *param_kind_name(ParamKind k);
+/// Whether `name` is a primitive that skips its safety check.
+bool is_unsafe_primitive(const std::string &name);
 
 } // namespace exgc::schedule

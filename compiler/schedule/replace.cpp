@@ -72,7 +72,7 @@ void bind_args(Interpreter &in, const ProcNode &p, Unifier &u, const std::vector
 Value replace_block(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
   const Value &block = call.args[1];
-  Cursor c = block.kind == Value::Kind::Cursor ? block.cursor : find_stmt(in, p, block.str, call.loc);
+  Cursor c = cursor_arg(in, p, block, call.loc);
   if (c.kind == Cursor::Kind::GapBefore || c.kind == Cursor::Kind::GapAfter)
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'replace'", "statements");
   Located l = resolve(in, p, c, call.loc);

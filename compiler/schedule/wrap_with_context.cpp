@@ -67,7 +67,7 @@ Value wrap_with_context(Interpreter &in, const CallSite &call) {
   const Proc &p = call.args[0].proc;
   const Value &bv = call.args[1];
   const Expr &ctx = call.args[2].meta;
-  Cursor c = bv.kind == Value::Kind::Cursor ? bv.cursor : find_stmt(in, p, bv.str, call.loc);
+  Cursor c = cursor_arg(in, p, bv, call.loc);
   if (c.kind != Cursor::Kind::Stmt && c.kind != Cursor::Kind::Block)
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'wrap_with_context'", "statements");
   std::string name;
