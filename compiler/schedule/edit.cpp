@@ -154,10 +154,11 @@ struct ExprReplacer : IRMutator {
 
 } // namespace
 
-Expr expr_arg(Interpreter &in, const Proc &p, const Value &v, int position, const char *param,
-              const char *prim, SrcLoc loc, NodeId &holder) {
+Expr expr_arg(Interpreter &in, const Proc &p, const PrimArg &arg, NodeId &holder) {
+  const Value &v = arg.value;
+  const SrcLoc loc = arg.loc;
   if (v.kind != Value::Kind::Str)
-    in.fail(loc, DiagKind::ScriptArgType, position, param, prim, "an expression pattern",
+    fail_arg(in, arg, "an expression pattern",
             v.type_name());
   std::string text = v.str;
   int64_t nth = split_nth(text);

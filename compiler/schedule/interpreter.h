@@ -21,11 +21,29 @@
 
 namespace exgc::schedule {
 
+/// One argument of a primitive call and what its errors name ("argument 3,
+/// 'cut' to cut_loop"), all taken from primitives.def by CallSite::arg.
+struct PrimArg {
+  const Value &value;
+  int position;       // from 1, in the order primitives.def declares
+  const char *param;  // the parameter's name there
+  const char *prim;   // the primitive's name
+  SrcLoc loc;         // the call
+  /// The same argument with another value: an element of a list argument.
+  PrimArg with(const Value &v) const { return {v, position, param, prim, loc}; }
+};
+
 /// What a primitive sees of its call.
 struct CallSite {
   SrcLoc loc;           // the call in the script
   std::string name;     // the primitive's name
-  std::vector<Value> args; // bound positionally in parameter order (None when absent)
+  std::vector<Value> args; // bound in parameter order (None when absent)
+  std::vector<const char *> params; // the parameters' names, from primitives.def
+  /// The argument for parameter `param`; a name primitives.def does not
+  /// declare for this primitive is a bug of ours.
+  PrimArg arg(const char *param) const;
+  /// The proc every primitive's first parameter `p` names.
+  const Proc &proc() const { return args.front().proc; }
 };
 
 /// Thrown (internally only) to abandon a script after its error was reported.
@@ -150,6 +168,13 @@ private:
   int64_t steps_ = 0;
   int64_t history_stmts_ = 0;
 };
+
+/// Reports that argument `a` is not what its primitive takes ("argument 3,
+/// 'cut' to cut_loop: expected X, got Y", ScriptArgType) and aborts.
+[[noreturn]] inline void fail_arg(Interpreter &in, const PrimArg &a, const std::string &expected,
+                                  const std::string &got) {
+  in.fail(a.loc, DiagKind::ScriptArgType, a.position, a.param, a.prim, expected, got);
+}
 
 /// Statements of `b`, nested bodies counted (what code generation emits).
 int64_t count_stmts(const Block &b);

@@ -31,6 +31,14 @@ const PrimitiveSpec *find_primitive(const std::string &name) {
   return nullptr;
 }
 
+PrimArg CallSite::arg(const char *param) const {
+  for (size_t i = 0; i < params.size(); ++i)
+    if (std::string(params[i]) == param)
+      return {args[i], static_cast<int>(i + 1), params[i], name.c_str(), loc};
+  EXGC_CHECK(false) << "primitive " << name << " has no parameter " << param;
+  EXGC_UNREACHABLE("unknown parameter");
+}
+
 bool is_unsafe_primitive(const std::string &name) {
   const PrimitiveSpec *p = find_primitive(name);
   return p && p->unsafe;

@@ -191,7 +191,9 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
   EXGC_CHECK(spec) << "function value without a definition: " << fn;
   if (!spec->fn)
     fail(e.loc, DiagKind::PrimitiveNotImplemented, fn);
-  CallSite site{e.loc, fn, std::vector<Value>(spec->params.size())};
+  CallSite site{e.loc, fn, std::vector<Value>(spec->params.size()), {}};
+  for (const Param &param : spec->params)
+    site.params.push_back(param.name);
   // Where argument i was written (positional or keyword), for its errors.
   std::vector<SrcLoc> arg_locs(spec->params.size(), e.loc);
   auto at_arg = [&](size_t i) { return arg_locs[i]; };

@@ -95,30 +95,30 @@ TEST(Cursor, NavigationIsReplayedInTheProcTheCursorIsUsedWith) {
   EXPECT_EQ(r2->result("g"), expected);
 }
 
-TEST(Cursor, ForwardsAlongAChainOfSteps) {
-  auto r = run(std::string(kProc) + "schedule g from f:\n"
-                                    "    c = p.find(\"x[_] = _\")\n"
-                                    "    p = divide_loop(p, \"i\", 4, [\"io\", \"ii\"], perfect=False)\n"
-                                    "    p = rename(p, \"f2\")\n"
-                                    "    p = insert_pass(p, c.after())\n");
+/// Runs schedule `g` of kProc with `script` and checks that its result holds
+/// `expected` (a few printed lines).
+void expect_result_holds(const std::string &script, const std::string &expected) {
+  auto r = run(std::string(kProc) + "schedule g from f:\n" + script);
   ASSERT_TRUE(r->ok) << r->messages();
-  EXPECT_NE(r->result("g").find("x[4 * io + ii] = 1.0\n                pass\n"),
-            std::string::npos)
-      << r->result("g");
+  EXPECT_NE(r->result("g").find(expected), std::string::npos) << r->result("g");
+}
+
+TEST(Cursor, ForwardsAlongAChainOfSteps) {
+  expect_result_holds("    c = p.find(\"x[_] = _\")\n"
+                      "    p = divide_loop(p, \"i\", 4, [\"io\", \"ii\"], perfect=False)\n"
+                      "    p = rename(p, \"f2\")\n"
+                      "    p = insert_pass(p, c.after())\n",
+                      "x[4 * io + ii] = 1.0\n                pass\n");
 }
 
 // Two procs derived from one: a cursor made on one names, in the other, the
 // statement both kept from their common ancestor.
 TEST(Cursor, BranchesShareTheStatementsOfTheirAncestor) {
-  auto r = run(std::string(kProc) + "schedule g from f:\n"
-                                    "    a = rename(p, \"a\")\n"
-                                    "    b = divide_loop(p, \"i\", 4, [\"io\", \"ii\"])\n"
-                                    "    c = a.find(\"x[_] = _\")\n"
-                                    "    p = insert_pass(b, c.before())\n");
-  ASSERT_TRUE(r->ok) << r->messages();
-  EXPECT_NE(r->result("g").find("pass\n                x[4 * io + ii] = 1.0"),
-            std::string::npos)
-      << r->result("g");
+  expect_result_holds("    a = rename(p, \"a\")\n"
+                      "    b = divide_loop(p, \"i\", 4, [\"io\", \"ii\"])\n"
+                      "    c = a.find(\"x[_] = _\")\n"
+                      "    p = insert_pass(b, c.before())\n",
+                      "pass\n                x[4 * io + ii] = 1.0");
 }
 
 TEST(Cursor, DeletedStatementNamesTheStepThatDeletedIt) {
