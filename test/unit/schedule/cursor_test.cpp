@@ -68,6 +68,17 @@ std::unique_ptr<Run> run(const std::string &text) {
   return r;
 }
 
+/// Checks that `r` failed with exactly one diagnostic, of kind `k` at `line`.
+const Diagnostic *only_error(const Run &r, DiagKind k, uint32_t line) {
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.diag.diagnostics().size(), 1u) << r.messages();
+  const Diagnostic *d = r.first(k);
+  EXPECT_TRUE(d) << r.messages();
+  if (d)
+    EXPECT_EQ(d->loc.line, line);
+  return d;
+}
+
 // The issue-12 script: `c.parent()` is the guard around the store in the
 // proc it is used with, whether or not an unrelated proc was derived from p
 // in between (before, cursors navigated in the proc derived last).
@@ -133,14 +144,11 @@ TEST(Cursor, DeletedStatementNamesTheStepThatDeletedIt) {
                "    p = delete_pass(p)\n"
                "    p = rename(p, \"f3\")\n"
                "    p = insert_pass(p, c.after())\n");
-  EXPECT_FALSE(r->ok);
-  const Diagnostic *d = r->first(DiagKind::CursorDeleted);
-  ASSERT_TRUE(d) << r->messages();
-  EXPECT_EQ(d->loc.line, 11u);
+  const Diagnostic *d = only_error(*r, DiagKind::CursorDeleted, 11);
+  ASSERT_TRUE(d);
   ASSERT_EQ(d->notes.size(), 1u) << r->messages();
   EXPECT_EQ(d->notes[0].loc.line, 9u);
   EXPECT_EQ(d->notes[0].message, "'delete_pass' deleted it here");
-  EXPECT_EQ(r->diag.diagnostics().size(), 1u) << r->messages();
 }
 
 TEST(Cursor, ProcNotDerivedFromTheCursorsProcAndSharingNothingIsRefused) {
@@ -151,9 +159,8 @@ TEST(Cursor, ProcNotDerivedFromTheCursorsProcAndSharingNothingIsRefused) {
                                     "schedule g from f:\n"
                                     "    c = other.find(\"j\")\n"
                                     "    p = set_loop_mode(p, c, seq)\n");
-  EXPECT_FALSE(r->ok);
-  const Diagnostic *d = r->first(DiagKind::CursorGone);
-  ASSERT_TRUE(d) << r->messages();
+  const Diagnostic *d = only_error(*r, DiagKind::CursorGone, 11);
+  ASSERT_TRUE(d);
   EXPECT_EQ(d->message, "a cursor made on 'other' cannot be used with 'f': 'f' is not derived "
                         "from it and does not hold its statement");
 }
@@ -172,11 +179,7 @@ TEST(Cursor, ReplayedNavigationFailsAtTheUse) {
                "    n = c.next()\n"
                "    p = fission(p, c.after())\n"
                "    p = insert_pass(p, n.after())\n");
-  EXPECT_FALSE(r->ok);
-  const Diagnostic *d = r->first(DiagKind::CursorNoSibling);
-  ASSERT_TRUE(d) << r->messages();
-  EXPECT_EQ(d->loc.line, 10u);
-  EXPECT_EQ(r->diag.diagnostics().size(), 1u) << r->messages();
+  only_error(*r, DiagKind::CursorNoSibling, 10);
 }
 
 TEST(Cursor, LineageEndsAtTheProgramsProcAndSkipsUnchangedSteps) {
