@@ -74,8 +74,9 @@ const Diagnostic *only_error(const Run &r, DiagKind k, uint32_t line) {
   EXPECT_EQ(r.diag.diagnostics().size(), 1u) << r.messages();
   const Diagnostic *d = r.first(k);
   EXPECT_TRUE(d) << r.messages();
-  if (d)
+  if (d) {
     EXPECT_EQ(d->loc.line, line);
+  }
   return d;
 }
 
