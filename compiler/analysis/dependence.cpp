@@ -66,10 +66,7 @@ bool context_of(const ProcNode &p, NodeId node, Context &out) {
   return find_context(p.body, node, out.scopes);
 }
 
-DependenceAnalyzer::DependenceAnalyzer(IndexSolver &solver) : solver_(solver) {
-  if (const char *r = std::getenv("EXGC_SOLVER_RLIMIT"))
-    solver_.set_rlimit(static_cast<unsigned>(std::strtoul(r, nullptr, 10)));
-}
+DependenceAnalyzer::DependenceAnalyzer(IndexSolver &solver) : solver_(solver) {}
 
 bool DependenceAnalyzer::kinds_conflict(AccessKind a, AccessKind b) {
   if (a == AccessKind::Read && b == AccessKind::Read)

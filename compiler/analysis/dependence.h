@@ -59,7 +59,6 @@ enum class Answer { NoConflict, Conflict, Unknown };
 
 class DependenceAnalyzer {
 public:
-  /// Honors EXGC_SOLVER_RLIMIT (tests force Unknown answers with it).
   explicit DependenceAnalyzer(IndexSolver &solver);
 
   /// Is there a conflicting pair (a in one, b in two)? Each side runs under

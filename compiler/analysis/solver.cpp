@@ -25,25 +25,31 @@ std::string Counterexample::value_of(const std::string &name) const {
   return "";
 }
 
-IndexSolver::IndexSolver(unsigned timeout_ms)
-    : shared_(shared_for(timeout_ms)), ctx_(shared_->ctx), timeout_ms_(timeout_ms) {}
+namespace {
+std::atomic<unsigned> default_limit{IndexSolver::kDefaultRlimit};
+} // namespace
 
-std::shared_ptr<IndexSolver::Shared> IndexSolver::shared_for(unsigned timeout_ms) {
+void IndexSolver::set_default_rlimit(unsigned rlimit) { default_limit = rlimit; }
+unsigned IndexSolver::default_rlimit() { return default_limit; }
+
+IndexSolver::IndexSolver()
+    : shared_(shared_for_thread()), ctx_(shared_->ctx), rlimit_(default_limit) {}
+
+std::shared_ptr<IndexSolver::Shared> IndexSolver::shared_for_thread() {
   // Per thread: Z3 contexts are not thread-safe. Kept alive by the solvers
-  // using it, and by this table for the next one.
-  thread_local std::map<unsigned, std::shared_ptr<Shared>> table;
-  std::shared_ptr<Shared> &s = table[timeout_ms];
-  if (!s)
-    s = std::make_shared<Shared>();
-  return s;
+  // using it, and by this slot for the next one.
+  thread_local std::shared_ptr<Shared> shared;
+  if (!shared)
+    shared = std::make_shared<Shared>();
+  return shared;
 }
 
 std::unique_ptr<z3::solver> &IndexSolver::solver() {
-  std::unique_ptr<z3::solver> &slot = rlimit_ ? own_solver_ : shared_->solver;
+  std::unique_ptr<z3::solver> &slot = shared_->solvers[rlimit_];
   if (!slot) {
     slot = std::make_unique<z3::solver>(ctx_);
     z3::params p(ctx_);
-    p.set("timeout", timeout_ms_);
+    // Z3 counts the limit from where each check starts.
     if (rlimit_)
       p.set("rlimit", rlimit_);
     slot->set(p);
@@ -240,21 +246,34 @@ void IndexSolver::collect_vars(const z3::expr &e, std::vector<z3::expr> &out,
 
 namespace {
 std::atomic<size_t> total_queries{0}, total_hits{0};
+std::atomic<uint64_t> max_used{0};
+
+/// Z3's resource count so far in the context of `s` (it only grows).
+uint64_t rlimit_count(const z3::solver &s) {
+  z3::stats st = s.statistics();
+  for (unsigned i = 0; i < st.size(); ++i)
+    if (st.key(i) == "rlimit count")
+      return st.is_uint(i) ? st.uint_value(i) : static_cast<uint64_t>(st.double_value(i));
+  return 0;
+}
 } // namespace
 
 IndexSolver::Totals IndexSolver::totals() {
   Totals t;
   t.queries = total_queries.load();
   t.cache_hits = total_hits.load();
+  t.max_rlimit_used = max_used.load();
   return t;
 }
 
-Validity IndexSolver::run(const std::vector<z3::expr> &facts, const std::string &key,
+Validity IndexSolver::run(const std::vector<z3::expr> &facts, const std::string &query,
                           Counterexample *cex) {
   ++num_queries_;
   ++total_queries;
-  auto hit = cache_.find(key);
-  if (hit != cache_.end()) {
+  // A limit can change the answer (Unknown), so it is part of the question.
+  std::string key = std::to_string(rlimit_) + ":" + query;
+  auto hit = shared_->cache.find(key);
+  if (hit != shared_->cache.end()) {
     ++num_hits_;
     ++total_hits;
     if (cex)
@@ -284,7 +303,12 @@ Validity IndexSolver::run(const std::vector<z3::expr> &facts, const std::string 
   CacheEntry entry{Validity::Unknown, {}, ""};
   z3::check_result r;
   try {
+    uint64_t before = rlimit_count(s);
     r = s.check();
+    uint64_t after = rlimit_count(s);
+    uint64_t used = after >= before ? after - before : after;
+    for (uint64_t m = max_used.load(); used > m && !max_used.compare_exchange_weak(m, used);) {
+    }
   } catch (const z3::exception &ex) {
     r = z3::unknown;
     entry.reason = ex.msg();
@@ -338,7 +362,7 @@ Validity IndexSolver::run(const std::vector<z3::expr> &facts, const std::string 
   last_reason_ = entry.reason;
   if (cex)
     *cex = entry.cex;
-  return cache_.emplace(key, std::move(entry)).first->second.result;
+  return shared_->cache.emplace(key, std::move(entry)).first->second.result;
 }
 
 Validity IndexSolver::is_valid(const std::vector<z3::expr> &assumptions, const z3::expr &goal,

@@ -10,8 +10,14 @@
 // and its remainder (-7 / 2 == -4, -7 % 2 == 1). Z3's integer div/mod are
 // Euclidean, which equals floor for a positive divisor, so they are used as is
 // (a divisor that is not a positive literal is never translated).
-// An answer Z3 cannot give (timeout, unknown) is Validity::Unknown: callers
-// report it as "could not prove", never as success.
+// An answer Z3 cannot give (resource limit reached, unknown) is
+// Validity::Unknown: callers report it as "could not prove", never as success.
+//
+// Deterministic: each query is bounded by Z3's resource count (`rlimit`),
+// not by wall-clock time, so the same input gets the same answers on every
+// machine and under any load (docs/cli.md). All IndexSolvers of a thread
+// share one Z3 context and one query cache: a compilation asks each question
+// once, whichever step asks it.
 #pragma once
 #include <z3++.h>
 
@@ -41,18 +47,22 @@ struct Counterexample {
 
 class IndexSolver {
 public:
-  /// `timeout_ms` bounds each query; past it the answer is Unknown.
-  explicit IndexSolver(unsigned timeout_ms = 5000);
+  /// The resource limit of each query unless set_default_rlimit changed it.
+  /// Calibrated (docs/cli.md, "Determinism"): the largest query of the tests
+  /// and examples (examples/gemm_sm80.exg) uses 1,736 units, under 1/50 of it;
+  /// a query that reaches it runs for well under a second.
+  static constexpr unsigned kDefaultRlimit = 100000;
+  IndexSolver();
   IndexSolver(const IndexSolver &) = delete;
   IndexSolver &operator=(const IndexSolver &) = delete;
 
   z3::context &ctx() { return ctx_; }
-  /// Bounds each query by Z3's deterministic resource count (0: no bound).
-  /// Tests use a tiny one to see how an Unknown answer is reported.
-  void set_rlimit(unsigned rlimit) {
-    rlimit_ = rlimit;
-    own_solver_.reset();
-  }
+  /// Bounds each query of this solver by `rlimit` resource units (0: no
+  /// bound). Tests use a tiny one to see how an Unknown answer is reported.
+  void set_rlimit(unsigned rlimit) { rlimit_ = rlimit; }
+  /// The limit new IndexSolvers get (the driver's --solver-rlimit).
+  static void set_default_rlimit(unsigned rlimit);
+  static unsigned default_rlimit();
 
   /// The integer variable of binding `s` (shown as `s.name` in counterexamples).
   z3::expr var(const Sym &s);
@@ -86,7 +96,7 @@ public:
   /// Can `facts` all hold at once? Unknown when Z3 gives up.
   Validity is_satisfiable(const std::vector<z3::expr> &facts, Counterexample *model = nullptr);
 
-  /// How the last Unknown came about ("timeout", "incomplete", ...).
+  /// How the last Unknown came about ("max. resource limit exceeded", ...).
   const std::string &last_unknown_reason() const { return last_reason_; }
   size_t num_queries() const { return num_queries_; }
   size_t num_cache_hits() const { return num_hits_; }
@@ -96,6 +106,8 @@ public:
   /// given to Z3.
   struct Totals {
     size_t queries = 0, cache_hits = 0;
+    /// The most resource units one query given to Z3 used.
+    uint64_t max_rlimit_used = 0;
   };
   static Totals totals();
 
@@ -108,26 +120,25 @@ private:
   Validity run(const std::vector<z3::expr> &facts, const std::string &key, Counterexample *cex);
   void collect_vars(const z3::expr &e, std::vector<z3::expr> &out, std::vector<unsigned> &seen);
 
-  /// A Z3 context and incremental solver, shared by the IndexSolvers of a
-  /// thread that have the same timeout and no rlimit: making a context and
-  /// a solver costs more than most queries, and every primitive step makes
-  /// an IndexSolver. Queries stay independent (push, add, check, pop).
+  /// The Z3 context of a thread, its incremental solvers (one per resource
+  /// limit) and the answers they gave: making a context and a solver costs
+  /// more than most queries, and every primitive step makes an IndexSolver.
+  /// Queries stay independent (push, add, check, pop); an answer is cached
+  /// under the query's text and the limit it ran under.
   struct Shared {
     z3::context ctx;
-    std::unique_ptr<z3::solver> solver;
+    std::map<unsigned, std::unique_ptr<z3::solver>> solvers;
+    std::unordered_map<std::string, CacheEntry> cache;
   };
-  static std::shared_ptr<Shared> shared_for(unsigned timeout_ms);
+  static std::shared_ptr<Shared> shared_for_thread();
   /// The solver queries go to (made on first use).
   std::unique_ptr<z3::solver> &solver();
 
   std::shared_ptr<Shared> shared_;
   z3::context &ctx_;
-  std::unique_ptr<z3::solver> own_solver_; // with an rlimit: not shared
-  unsigned timeout_ms_;
-  unsigned rlimit_ = 0;
+  unsigned rlimit_;
   std::map<std::pair<uint32_t, std::string>, std::vector<z3::expr>> bound_;
   std::unordered_map<std::string, std::string> display_; // Z3 constant name -> shown name
-  std::unordered_map<std::string, CacheEntry> cache_;
   CallHook call_hook_;
   std::string last_reason_;
   size_t num_queries_ = 0, num_hits_ = 0;

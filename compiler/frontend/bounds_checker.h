@@ -63,9 +63,6 @@ public:
                 const std::set<const ProcNode *> &ill_typed, DiagEngine &diag)
       : prog_(prog), proc_(p), ill_typed_(ill_typed), diag_(diag) {
     solver_.set_call_hook([this](const Call &c, z3::expr &out) { return stride_or_offset(c, out); });
-    // Test hook: a tiny resource limit makes Z3 give up, deterministically.
-    if (const char *r = std::getenv("EXGC_SOLVER_RLIMIT"))
-      solver_.set_rlimit(static_cast<unsigned>(std::strtoul(r, nullptr, 10)));
   }
 
   void run() {

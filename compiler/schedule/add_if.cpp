@@ -21,11 +21,11 @@
 namespace exgc::schedule {
 
 Value add_if(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Located l;
-  Block stmts = block_arg(in, p, call.args[1], call.loc, "add_if", &l);
+  Block stmts = block_arg(in, p, call.arg("block").value, call.loc, "add_if", &l);
   analysis::Context ctx = context_at(p, stmts.front());
-  Expr cond = control_expr_arg(in, *p, ctx, call.args[2], 3, "cond", "add_if", true, call.loc);
+  Expr cond = control_expr_arg(in, *p, ctx, call.arg("cond"), true);
   analysis::IndexSolver solver;
   analysis::DependenceAnalyzer dep(solver);
   require(in, dep, ctx, cond, call.loc, "that '" + print_expr(cond) + "' holds",

@@ -19,18 +19,18 @@
 namespace exgc::schedule {
 
 Value add_loop(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
-  const std::string &name = call.args[2].str;
+  const Proc &p = call.proc();
+  Stmt s = stmt_arg(in, p, call.arg("stmt").value, call.loc);
+  const std::string &name = call.arg("iter").value.str;
   bool ident = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
   for (char ch : name)
     ident &= std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
   if (!ident)
-    in.fail(call.loc, DiagKind::ScriptArgType, 3, "iter", "add_loop", "a name", "'" + name + "'");
+    fail_arg(in, call.arg("iter"), "a name", "'" + name + "'");
   if (names_in_scope(*p, s).count(name))
     in.fail(call.loc, DiagKind::NameInUse, name, p->name);
-  Expr hi = control_arg(in, p, call.args[3], 4, "hi", "add_loop", call.loc);
-  bool guard = call.args[4].kind == Value::Kind::Bool && call.args[4].int_value;
+  Expr hi = control_arg(in, p, call.arg("hi"));
+  bool guard = call.arg("guard").value.kind == Value::Kind::Bool && call.arg("guard").value.int_value;
   analysis::IndexSolver solver;
   analysis::DependenceAnalyzer dep(solver);
   require(in, dep, context_at(p, s), BinOp::make(BinOpKind::Ge, hi, IntImm::make(1)), call.loc,

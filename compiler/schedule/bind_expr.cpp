@@ -98,9 +98,9 @@ struct ReplaceText : IRMutator {
 } // namespace
 
 Value bind_expr(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  const std::string &pattern = call.args[1].str;
-  const std::string &name = call.args[2].str;
+  const Proc &p = call.proc();
+  const std::string &pattern = call.arg("exprs").value.str;
+  const std::string &name = call.arg("name").value.str;
   FragExprP pat;
   FragmentError err;
   if (!parse_expr_fragment(pattern, pat, err))

@@ -43,9 +43,9 @@ bool is_zero_literal(const Expr &e) {
 } // namespace
 
 Value butterfly_sum(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  SumNest sum = find_sum(in, p, call.args[1], "butterfly_sum", call.loc);
-  const std::string &name = call.args[2].str;
+  const Proc &p = call.proc();
+  SumNest sum = find_sum(in, p, call.arg("block").value, "butterfly_sum", call.loc);
+  const std::string &name = call.arg("name").value.str;
   const char *prim = "butterfly_sum";
   for (const Stmt &l : sum.loops) {
     const For *f = l.as<For>();

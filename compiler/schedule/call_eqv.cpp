@@ -114,10 +114,10 @@ void check_no_alias(Interpreter &in, const Proc &p, const Stmt &s, const CallStm
 } // namespace
 
 Value call_eqv(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Stmt s;
   const CallStmt *cs = call_stmt_arg(in, call, s);
-  const Proc &g = call.args[2].proc;
+  const Proc &g = call.arg("proc").value.proc;
   std::string name = callee_name(in, g);
   for (const auto &[result, q] : in.results())
     if (name.empty() && q.get() == g.get())

@@ -19,7 +19,7 @@ std::string callee_name(Interpreter &in, const Proc &callee) {
 }
 
 const CallStmt *call_stmt_arg(Interpreter &in, const CallSite &call, Stmt &s) {
-  s = stmt_arg(in, call.args[0].proc, call.args[1], call.loc);
+  s = stmt_arg(in, call.proc(), call.arg("call").value, call.loc);
   const auto *cs = s.as<CallStmt>();
   if (!cs)
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'" + call.name + "'", "a call");

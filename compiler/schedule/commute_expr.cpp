@@ -17,9 +17,11 @@
 namespace exgc::schedule {
 namespace {
 
-Proc commute_one(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc) {
+/// `expr` names one expression (one element of the `exprs` list).
+Proc commute_one(Interpreter &in, const Proc &p, const PrimArg &expr) {
+  SrcLoc loc = expr.loc;
   NodeId holder = 0;
-  Expr e = expr_arg(in, p, v, 2, "exprs", "commute_expr", loc, holder);
+  Expr e = expr_arg(in, p, expr, holder);
   const auto *b = e.as<BinOp>();
   if (!b || (b->op != BinOpKind::Add && b->op != BinOpKind::Mul))
     in.fail(loc, DiagKind::NotCommutative, print_expr(e));
@@ -29,14 +31,14 @@ Proc commute_one(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc) {
 } // namespace
 
 Value commute_expr(Interpreter &in, const CallSite &call) {
-  Proc p = call.args[0].proc;
-  const Value &v = call.args[1];
-  if (v.kind == Value::Kind::List) {
-    for (const Value &item : *v.list)
-      p = commute_one(in, p, item, call.loc);
+  Proc p = call.proc();
+  PrimArg exprs = call.arg("exprs");
+  if (exprs.value.kind == Value::Kind::List) {
+    for (const Value &item : *exprs.value.list)
+      p = commute_one(in, p, exprs.with(item));
     return Value::of_proc(p);
   }
-  return Value::of_proc(commute_one(in, p, v, call.loc));
+  return Value::of_proc(commute_one(in, p, exprs));
 }
 
 } // namespace exgc::schedule

@@ -4,6 +4,7 @@
 #include "compiler/schedule/pattern.h"
 
 #include <cctype>
+#include <map>
 
 namespace exgc::schedule {
 namespace {
@@ -30,12 +31,15 @@ void preorder(const Block &b, std::vector<Stmt> &out) {
   }
 }
 
+/// A cursor to what `find` gave in `p` (navigation sets its own `found`).
 Cursor make_cursor(const Proc &p, Cursor::Kind k, NodeId node, size_t count = 1) {
   Cursor c;
   c.kind = k;
   c.node = node;
   c.count = count;
   c.proc = p;
+  c.found = node;
+  c.found_count = count;
   return c;
 }
 
@@ -69,8 +73,7 @@ Cursor gap_arg(Interpreter &in, const Proc &p, const Value &v, const char *prim,
       (v.cursor.kind != Cursor::Kind::GapBefore && v.cursor.kind != Cursor::Kind::GapAfter))
     in.fail(loc, DiagKind::CursorKindMismatch, "'" + std::string(prim) + "'",
             "a gap ('c.before()' or 'c.after()')");
-  resolve(in, p, v.cursor, loc);
-  return v.cursor;
+  return forward_cursor(in, p, v.cursor, loc);
 }
 
 std::string context_name(const With &w) {
@@ -93,82 +96,162 @@ bool in_device_function(const ProcNode &p, NodeId node) {
   return false;
 }
 
+namespace {
 
-Located resolve(Interpreter &in, const Proc &p, const Cursor &c, SrcLoc loc) {
-  Located l;
-  if (!locate(*p, c.node, l) || l.index + c.count > l.block->size())
-    in.fail(loc, DiagKind::CursorGone, p->name);
-  return l;
+/// Where the statements of `c` sit in `c.proc`; false when they are not all there.
+bool locate_all(const Cursor &c, Located &out) {
+  return locate(*c.proc, c.node, out) && out.index + c.count <= out.block->size();
 }
 
-Value cursor_method(Interpreter &in, const Proc &p, const Cursor &c, const std::string &method,
-                    const std::vector<Value> &args, SrcLoc loc) {
-  Located l = resolve(in, p, c, loc);
-  auto need_stmt = [&](const char *what) {
-    if (c.kind != Cursor::Kind::Stmt && c.kind != Cursor::Kind::Block)
-      in.fail(loc, DiagKind::CursorKindMismatch, "'" + method + "'", what);
+/// `at` (a cursor into at.proc, its statements there) moved one navigation step.
+Cursor navigate(Interpreter &in, const Cursor &at, const CursorNav &nav, SrcLoc loc) {
+  using Op = CursorNav::Op;
+  Located l;
+  EXGC_CHECK(locate_all(at, l)) << "navigating from a cursor that is not in its proc";
+  const Proc &p = at.proc;
+  auto need_stmt = [&](const char *method) {
+    if (at.kind != Cursor::Kind::Stmt && at.kind != Cursor::Kind::Block)
+      in.fail(loc, DiagKind::CursorKindMismatch, "'" + std::string(method) + "'", "a statement");
   };
-  if (method == "parent") {
-    need_stmt("a statement");
+  switch (nav.op) {
+  case Op::Parent:
+    need_stmt("parent");
     if (!l.parent)
       in.fail(loc, DiagKind::CursorNoParent);
-    return Value::of_cursor(make_cursor(p, Cursor::Kind::Stmt, l.parent->id));
-  }
-  if (method == "body") {
-    need_stmt("a statement");
+    return make_cursor(p, Cursor::Kind::Stmt, l.parent->id);
+  case Op::Body: {
+    need_stmt("body");
     std::vector<const Block *> blocks = child_blocks(l.stmt);
     if (blocks.empty() || blocks[0]->empty())
       in.fail(loc, DiagKind::CursorKindMismatch, "'body'", "a loop, an if or a with block");
-    return Value::of_cursor(
-        make_cursor(p, Cursor::Kind::Block, (*blocks[0])[0]->id, blocks[0]->size()));
+    return make_cursor(p, Cursor::Kind::Block, (*blocks[0])[0]->id, blocks[0]->size());
   }
-  if (method == "next" || method == "prev") {
-    need_stmt("a statement");
-    size_t last = l.index + c.count - 1;
-    if (method == "next" ? last + 1 >= l.block->size() : l.index == 0)
-      in.fail(loc, DiagKind::CursorNoSibling, method == "next" ? "next" : "previous");
-    size_t i = method == "next" ? last + 1 : l.index - 1;
-    return Value::of_cursor(make_cursor(p, Cursor::Kind::Stmt, (*l.block)[i]->id));
+  case Op::Next:
+  case Op::Prev: {
+    bool next = nav.op == Op::Next;
+    need_stmt(next ? "next" : "prev");
+    size_t last = l.index + at.count - 1;
+    if (next ? last + 1 >= l.block->size() : l.index == 0)
+      in.fail(loc, DiagKind::CursorNoSibling, next ? "next" : "previous");
+    return make_cursor(p, Cursor::Kind::Stmt, (*l.block)[next ? last + 1 : l.index - 1]->id);
   }
-  if (method == "before")
-    return Value::of_cursor(make_cursor(p, Cursor::Kind::GapBefore, c.node));
-  if (method == "after") {
-    NodeId last = (*l.block)[l.index + c.count - 1]->id;
-    return Value::of_cursor(make_cursor(p, Cursor::Kind::GapAfter, last));
-  }
-  if (method == "expand") {
+  case Op::Before: return make_cursor(p, Cursor::Kind::GapBefore, at.node);
+  case Op::After:
+    return make_cursor(p, Cursor::Kind::GapAfter, (*l.block)[l.index + at.count - 1]->id);
+  case Op::Expand: {
     // expand(a, b): a more statements before, b more after.
-    int64_t before = args.size() > 0 && args[0].kind == Value::Kind::Int ? args[0].int_value : 0;
-    int64_t after = args.size() > 1 && args[1].kind == Value::Kind::Int ? args[1].int_value : 0;
-    if (before < 0 || after < 0 || static_cast<size_t>(before) > l.index ||
-        l.index + c.count + static_cast<size_t>(after) > l.block->size())
-      in.fail(loc, DiagKind::ScriptIndexRange, std::to_string(before) + ", " + std::to_string(after),
+    if (nav.a < 0 || nav.b < 0 || static_cast<size_t>(nav.a) > l.index ||
+        l.index + at.count + static_cast<size_t>(nav.b) > l.block->size())
+      in.fail(loc, DiagKind::ScriptIndexRange, std::to_string(nav.a) + ", " + std::to_string(nav.b),
               std::to_string(l.block->size()));
-    size_t first = l.index - static_cast<size_t>(before);
-    return Value::of_cursor(make_cursor(p, Cursor::Kind::Block, (*l.block)[first]->id,
-                                        c.count + static_cast<size_t>(before + after)));
+    size_t first = l.index - static_cast<size_t>(nav.a);
+    return make_cursor(p, Cursor::Kind::Block, (*l.block)[first]->id,
+                       at.count + static_cast<size_t>(nav.a + nav.b));
   }
-  in.fail(loc, DiagKind::ScriptNoMethod, "a cursor", method);
+  case Op::Index:
+  case Op::Slice: {
+    int64_t n = static_cast<int64_t>(at.count);
+    bool slice = nav.op == Op::Slice;
+    int64_t hi = slice ? nav.b : nav.a < n ? nav.a + 1 : n + 1; // no overflow at INT64_MAX
+    if (nav.a < 0 || hi > n || nav.a >= hi)
+      in.fail(loc, DiagKind::ScriptIndexRange,
+              slice ? std::to_string(nav.a) + ":" + std::to_string(nav.b) : std::to_string(nav.a),
+              std::to_string(n));
+    NodeId first = (*l.block)[l.index + static_cast<size_t>(nav.a)]->id;
+    if (!slice)
+      return make_cursor(p, Cursor::Kind::Stmt, first);
+    return make_cursor(p, Cursor::Kind::Block, first, static_cast<size_t>(hi - nav.a));
+  }
+  }
+  EXGC_UNREACHABLE("cursor navigation");
 }
 
-Value cursor_index(Interpreter &in, const Proc &p, const Cursor &c, int64_t lo, int64_t hi,
-                   bool is_slice, SrcLoc loc) {
-  Located l = resolve(in, p, c, loc);
+/// `c` moved by `nav` in the proc it was made from; the result keeps what
+/// `find` gave and the path so far, for forwarding.
+Value navigated(Interpreter &in, const Cursor &c, const CursorNav &nav, SrcLoc loc) {
+  Cursor out = navigate(in, c, nav, loc);
+  out.found = c.found;
+  out.found_count = c.found_count;
+  out.path = c.path;
+  out.path.push_back(nav);
+  return Value::of_cursor(std::move(out));
+}
+
+/// Reports why `c` cannot be forwarded to `q` (q lacks what `find` gave) and aborts.
+[[noreturn]] void fail_forward(Interpreter &in, const Proc &q, const Cursor &c, SrcLoc loc) {
+  auto holds = [&](const Proc &p) {
+    Located l;
+    return locate(*p, c.found, l) && l.index + c.found_count <= l.block->size();
+  };
+  // Walking back from q: the step nearest q whose input held the statements
+  // and whose result did not deleted them, if c's proc is an ancestor.
+  const Interpreter::Step *deleted_by = nullptr;
+  for (const auto &[proc, step] : in.lineage(q)) {
+    if (proc.get() == c.proc.get()) {
+      auto d = in.diag().report(loc, DiagKind::CursorDeleted, c.proc->name);
+      if (deleted_by)
+        d.note(deleted_by->loc, "'" + deleted_by->primitive + "' deleted it here");
+      throw ScriptAbort{};
+    }
+    if (!deleted_by && step && holds(step->before))
+      deleted_by = step;
+  }
+  in.fail(loc, DiagKind::CursorGone, c.proc->name, q->name);
+}
+
+} // namespace
+
+Cursor forward_cursor(Interpreter &in, const Proc &q, const Cursor &c, SrcLoc loc) {
+  if (q.get() == c.proc.get())
+    return c;
+  Cursor at = make_cursor(q, c.found_count > 1 ? Cursor::Kind::Block : Cursor::Kind::Stmt, c.found,
+                          c.found_count);
+  Located l;
+  if (!locate_all(at, l))
+    fail_forward(in, q, c, loc);
+  for (const CursorNav &nav : c.path)
+    at = navigate(in, at, nav, loc);
+  return at;
+}
+
+Cursor cursor_arg(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc) {
+  if (v.kind == Value::Kind::Cursor)
+    return forward_cursor(in, p, v.cursor, loc);
+  return find_stmt(in, p, v.str, loc);
+}
+
+Located resolve(Interpreter &in, const Proc &p, const Cursor &c, SrcLoc loc) {
+  Located l;
+  EXGC_CHECK(locate_all(forward_cursor(in, p, c, loc), l)) << "a forwarded cursor not in its proc";
+  return l;
+}
+
+Value cursor_method(Interpreter &in, const Cursor &c, const std::string &method,
+                    const std::vector<Value> &args, SrcLoc loc) {
+  using Op = CursorNav::Op;
+  static const std::map<std::string, Op> methods = {
+      {"parent", Op::Parent}, {"body", Op::Body},   {"next", Op::Next},    {"prev", Op::Prev},
+      {"before", Op::Before}, {"after", Op::After}, {"expand", Op::Expand}};
+  auto m = methods.find(method);
+  if (m == methods.end())
+    in.fail(loc, DiagKind::ScriptNoMethod, "a cursor", method);
+  CursorNav nav{m->second};
+  if (nav.op == Op::Expand) {
+    nav.a = args.size() > 0 && args[0].kind == Value::Kind::Int ? args[0].int_value : 0;
+    nav.b = args.size() > 1 && args[1].kind == Value::Kind::Int ? args[1].int_value : 0;
+  }
+  return navigated(in, c, nav, loc);
+}
+
+Value cursor_index(Interpreter &in, const Cursor &c, int64_t lo, int64_t hi, bool is_slice,
+                   SrcLoc loc) {
+  // Negative positions count from the end of the block in c's proc.
   int64_t n = static_cast<int64_t>(c.count);
   if (lo < 0)
     lo += n;
   if (is_slice && hi < 0)
     hi += n;
-  if (!is_slice)
-    hi = lo < n ? lo + 1 : n + 1; // no overflow at INT64_MAX
-  if (lo < 0 || hi > n || lo >= hi)
-    in.fail(loc, DiagKind::ScriptIndexRange, is_slice ? std::to_string(lo) + ":" + std::to_string(hi)
-                                                      : std::to_string(lo),
-            std::to_string(n));
-  NodeId first = (*l.block)[l.index + static_cast<size_t>(lo)]->id;
-  if (!is_slice)
-    return Value::of_cursor(make_cursor(p, Cursor::Kind::Stmt, first));
-  return Value::of_cursor(make_cursor(p, Cursor::Kind::Block, first, static_cast<size_t>(hi - lo)));
+  return navigated(in, c, {is_slice ? CursorNav::Op::Slice : CursorNav::Op::Index, lo, hi}, loc);
 }
 
 Cursor find_stmt(Interpreter &in, const Proc &p, const std::string &pattern, SrcLoc loc) {

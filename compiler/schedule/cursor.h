@@ -1,9 +1,11 @@
-// cursor.h - finding statements and moving between them ---------------------//
-// Owns: resolving a Cursor (a NodeId) in a proc, cursor navigation (parent,
-// body, next, prev, before, after, expand, indexing a block) and `find`.
-// Statements are found by id, so a cursor keeps pointing at "its" statement
-// after rewrites that rebuild it (IRMutator keeps ids), and is reported as
-// gone when a rewrite deleted it.
+// cursor.h - finding statements, moving between them, forwarding cursors ----//
+// Owns: `find`, cursor navigation (parent, body, next, prev, before, after,
+// expand, indexing a block) and forwarding a cursor from the proc it was made
+// from to a proc derived from it (docs/scheduling.md, "Cursors"). Statements
+// are found by id, so a cursor keeps pointing at "its" statement after
+// rewrites that rebuild it (IRMutator keeps ids); navigation is replayed in
+// the proc the cursor is used with, so `c.parent()` is the statement around
+// c's statement there, whichever procs were derived in between.
 #pragma once
 #include <string>
 #include <vector>
@@ -29,8 +31,8 @@ std::vector<const Block *> child_blocks(const Stmt &s);
 bool locate(const ProcNode &p, NodeId node, Located &out);
 
 /// The gap cursor (`c.before()`, `c.after()`) argument `v` of primitive
-/// `prim`, resolved in `p`; reports CursorKindMismatch or CursorGone at `loc`
-/// and aborts when it is not one.
+/// `prim`, forwarded to `p`; reports CursorKindMismatch at `loc` and aborts
+/// when it is not one, or the errors of forward_cursor.
 Cursor gap_arg(Interpreter &in, const Proc &p, const Value &v, const char *prim, SrcLoc loc);
 /// Whether the statement of id `node` is inside a `with CudaDeviceFunction`
 /// of `p` (device code).
@@ -38,17 +40,29 @@ bool in_device_function(const ProcNode &p, NodeId node);
 /// The name of a `with` statement's context: `CudaDeviceFunction`, `CudaWarps`.
 std::string context_name(const With &with);
 
-/// The statements a Block cursor covers (one for a Stmt cursor) in `p`;
-/// reports CursorGone at `loc` and aborts when they are not all there.
+/// `c` forwarded to `q`, the proc a primitive at `loc` was given: `c` itself
+/// when `q` is the proc it was made from; otherwise the statements `find`
+/// gave, by id, with the navigation replayed in `q` (its errors reported at
+/// `loc`). Reports CursorDeleted (with a note at the step that deleted them)
+/// when `q` derives from the cursor's proc but lacks those statements, and
+/// CursorGone when `q` neither derives from it nor holds them; aborts then.
+Cursor forward_cursor(Interpreter &in, const Proc &q, const Cursor &c, SrcLoc loc);
+
+/// The cursor a Stmt-kind argument `v` names in `p`: a cursor forwarded to
+/// `p`, or a pattern string found in `p` (find_stmt).
+Cursor cursor_arg(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc);
+
+/// The statements `c`, forwarded to `p`, covers (one for a Stmt cursor).
 Located resolve(Interpreter &in, const Proc &p, const Cursor &c, SrcLoc loc);
 
 /// Calls cursor method `method` (`parent`, `body`, `next`, `prev`, `before`,
-/// `after`, `expand`) on `c` in `p`.
-Value cursor_method(Interpreter &in, const Proc &p, const Cursor &c, const std::string &method,
+/// `after`, `expand`) on `c`, in the proc `c` was made from; the result
+/// belongs to that proc and records the step for forwarding.
+Value cursor_method(Interpreter &in, const Cursor &c, const std::string &method,
                     const std::vector<Value> &args, SrcLoc loc);
-/// `c[i]` and `c[a:b]` on a Block cursor (as returned by `body()`).
-Value cursor_index(Interpreter &in, const Proc &p, const Cursor &c, int64_t lo, int64_t hi,
-                   bool is_slice, SrcLoc loc);
+/// `c[i]` and `c[a:b]` on a Block cursor (as returned by `body()`), the same way.
+Value cursor_index(Interpreter &in, const Cursor &c, int64_t lo, int64_t hi, bool is_slice,
+                   SrcLoc loc);
 
 /// `p.find(pattern)`: the statement (or run of statements, a Block cursor) a
 /// pattern names: a name (`"k"`, the first loop over k or allocation of k, in

@@ -16,10 +16,10 @@
 namespace exgc::schedule {
 
 Value cut_loop(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Stmt s;
-  const For *f = loop_arg(in, p, call.args[1], "cut_loop", call.loc, s);
-  Expr cut = control_arg(in, p, call.args[2], 3, "cut", "cut_loop", call.loc);
+  const For *f = loop_arg(in, p, call.arg("loop").value, "cut_loop", call.loc, s);
+  Expr cut = control_arg(in, p, call.arg("cut"));
   analysis::IndexSolver solver;
   analysis::DependenceAnalyzer dep(solver);
   Expr goal = BinOp::make(BinOpKind::And, BinOp::make(BinOpKind::Le, f->lo, cut),

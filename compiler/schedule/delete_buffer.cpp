@@ -11,8 +11,8 @@
 
 namespace exgc::schedule {
 Value delete_buffer(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
+  const Proc &p = call.proc();
+  Stmt s = stmt_arg(in, p, call.arg("alloc").value, call.loc);
   const auto *a = s.as<Alloc>();
   if (!a)
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'delete_buffer'", "an allocation");

@@ -72,7 +72,7 @@ Block strip(const Block &b, bool &changed) {
 } // namespace
 
 Value delete_pass(Interpreter &, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   bool changed = false;
   Block body = strip(p->body, changed);
   if (!changed)

@@ -19,10 +19,11 @@ const Alloc *buffer_alloc(Interpreter &in, const Proc &p, const Value &v, SrcLoc
   return a;
 }
 
-size_t dim_arg(Interpreter &in, const Alloc &a, const Value &v, int position, const char *param,
-               const char *prim, SrcLoc loc) {
+size_t dim_arg(Interpreter &in, const Alloc &a, const PrimArg &arg) {
+  const Value &v = arg.value;
+  const SrcLoc loc = arg.loc;
   if (v.kind != Value::Kind::Int)
-    in.fail(loc, DiagKind::ScriptArgType, position, param, prim, "int", v.type_name());
+    fail_arg(in, arg, "int", v.type_name());
   int64_t rank = static_cast<int64_t>(a.type.shape.size());
   if (v.int_value < 0 || v.int_value >= rank)
     in.fail(loc, DiagKind::DimOutOfRange, a.name.name, v.int_value, rank);
@@ -30,10 +31,12 @@ size_t dim_arg(Interpreter &in, const Alloc &a, const Value &v, int position, co
 }
 
 Expr alloc_index_arg(Interpreter &in, const Proc &p, const analysis::Context &ctx, const Alloc &a,
-                     const Value &v, int position, const char *param, const char *prim, SrcLoc loc) {
+                     const PrimArg &arg) {
+  const Value &v = arg.value;
+  const SrcLoc loc = arg.loc;
   if (v.kind == Value::Kind::Int)
     return IntImm::make(v.int_value);
-  FragExprP f = fragment_arg(in, v, position, param, prim, "int or str", loc);
+  FragExprP f = fragment_arg(in, arg, "int or str");
   std::string bad;
   Expr e = build_index_expr(*f, index_names(*p, ctx), bad);
   if (!e)

@@ -19,13 +19,12 @@ const Alloc *buffer_alloc(Interpreter &in, const Proc &p, const Value &v, SrcLoc
                           const char *prim, Stmt &s);
 
 /// A dimension number of `a` (an int in [0, rank)); DimOutOfRange otherwise.
-size_t dim_arg(Interpreter &in, const Alloc &a, const Value &v, int position, const char *param,
-               const char *prim, SrcLoc loc);
+size_t dim_arg(Interpreter &in, const Alloc &a, const PrimArg &arg);
 
 /// An int, or an index expression string over the names visible at `a` (the
 /// size and index arguments, the iterators of the loops in `ctx`).
 Expr alloc_index_arg(Interpreter &in, const Proc &p, const analysis::Context &ctx, const Alloc &a,
-                     const Value &v, int position, const char *param, const char *prim, SrcLoc loc);
+                     const PrimArg &arg);
 
 /// Fails with DimChangeIndirect (note at the use) when `a`'s buffer is used
 /// other than by element accesses with one index per dimension: a window of

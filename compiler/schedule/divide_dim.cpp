@@ -22,11 +22,11 @@
 namespace exgc::schedule {
 
 Value divide_dim(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Stmt s;
-  const Alloc *a = buffer_alloc(in, p, call.args[1], call.loc, "divide_dim", s);
-  size_t dim = dim_arg(in, *a, call.args[2], 3, "dim", "divide_dim", call.loc);
-  int64_t quot = call.args[3].int_value;
+  const Alloc *a = buffer_alloc(in, p, call.arg("alloc").value, call.loc, "divide_dim", s);
+  size_t dim = dim_arg(in, *a, call.arg("dim"));
+  int64_t quot = call.arg("quot").value.int_value;
   if (quot < 1)
     in.fail(call.loc, DiagKind::DivideFactorNotPositive, quot);
   require_element_uses(in, p, *a, "divide_dim", call.loc);

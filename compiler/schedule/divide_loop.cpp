@@ -34,21 +34,21 @@ Expr op(BinOpKind k, Expr a, Expr b) { return analysis::simplify_expr(BinOp::mak
 } // namespace
 
 Value divide_loop(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Stmt s;
-  const For *f = loop_arg(in, p, call.args[1], "divide_loop", call.loc, s);
-  int64_t q = call.args[2].int_value;
+  const For *f = loop_arg(in, p, call.arg("loop").value, "divide_loop", call.loc, s);
+  int64_t q = call.arg("factor").value.int_value;
   if (q < 1)
     in.fail(call.loc, DiagKind::DivideFactorNotPositive, q);
-  const Value &names = call.args[3];
+  const Value &names = call.arg("names").value;
   auto name_value = [](const Value &v) { return v.kind == Value::Kind::Str && is_name(v.str); };
   if (names.list->size() != 2 || !name_value((*names.list)[0]) || !name_value((*names.list)[1]))
-    in.fail(call.loc, DiagKind::ScriptArgType, 4, "names", "divide_loop", "a list of two names",
+    fail_arg(in, call.arg("names"), "a list of two names",
             names.to_display());
-  bool perfect = call.args[4].kind == Value::Kind::Bool && call.args[4].int_value;
-  std::string tail = call.args[5].kind == Value::Kind::Str ? call.args[5].str : "guard";
+  bool perfect = call.arg("perfect").value.kind == Value::Kind::Bool && call.arg("perfect").value.int_value;
+  std::string tail = call.arg("tail").value.kind == Value::Kind::Str ? call.arg("tail").value.str : "guard";
   if (tail != "guard" && tail != "cut" && tail != "cut_and_guard")
-    in.fail(call.loc, DiagKind::ScriptArgType, 6, "tail", "divide_loop",
+    fail_arg(in, call.arg("tail"),
             "\"guard\", \"cut\" or \"cut_and_guard\"", "'" + tail + "'");
 
   // The new names must not shadow a name visible in or used by the loop:

@@ -88,13 +88,12 @@ bool first_use(const Block &stmts, size_t from, size_t to, uint32_t buf, SrcLoc 
 }
 
 Stmt stmt_arg(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc) {
-  Cursor c = v.kind == Value::Kind::Cursor ? v.cursor : find_stmt(in, p, v.str, loc);
-  return resolve(in, p, c, loc).stmt;
+  return resolve(in, p, cursor_arg(in, p, v, loc), loc).stmt;
 }
 
 Block block_arg(Interpreter &in, const Proc &p, const Value &v, SrcLoc loc, const char *prim,
                 Located *where) {
-  Cursor c = v.kind == Value::Kind::Cursor ? v.cursor : find_stmt(in, p, v.str, loc);
+  Cursor c = cursor_arg(in, p, v, loc);
   if (c.kind != Cursor::Kind::Stmt && c.kind != Cursor::Kind::Block)
     in.fail(loc, DiagKind::CursorKindMismatch, std::string("'") + prim + "'", "statements");
   Located l = resolve(in, p, c, loc);
@@ -155,10 +154,11 @@ struct ExprReplacer : IRMutator {
 
 } // namespace
 
-Expr expr_arg(Interpreter &in, const Proc &p, const Value &v, int position, const char *param,
-              const char *prim, SrcLoc loc, NodeId &holder) {
+Expr expr_arg(Interpreter &in, const Proc &p, const PrimArg &arg, NodeId &holder) {
+  const Value &v = arg.value;
+  const SrcLoc loc = arg.loc;
   if (v.kind != Value::Kind::Str)
-    in.fail(loc, DiagKind::ScriptArgType, position, param, prim, "an expression pattern",
+    fail_arg(in, arg, "an expression pattern",
             v.type_name());
   std::string text = v.str;
   int64_t nth = split_nth(text);

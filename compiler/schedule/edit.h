@@ -47,8 +47,7 @@ Proc replace_block(const Proc &p, const Block &stmts, const Block &with);
 /// ScriptArgType, PatternSyntax, PatternNotSupported or PatternNoMatch and
 /// aborts. `holder` gets the id of the innermost statement whose own
 /// expressions hold that occurrence (for its context, and replace_expr).
-Expr expr_arg(Interpreter &in, const Proc &p, const Value &v, int position, const char *param,
-              const char *prim, SrcLoc loc, NodeId &holder);
+Expr expr_arg(Interpreter &in, const Proc &p, const PrimArg &arg, NodeId &holder);
 
 /// `p` with the expression node `target` replaced by `with` where statement
 /// `holder` holds it itself; other statements sharing the node keep it.

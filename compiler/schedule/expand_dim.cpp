@@ -47,15 +47,12 @@ struct WholeUse : IRVisitor {
 } // namespace
 
 Value expand_dim(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Stmt s;
-  const Alloc *a = buffer_alloc(in, p, call.args[1], call.loc, "expand_dim", s);
+  const Alloc *a = buffer_alloc(in, p, call.arg("alloc").value, call.loc, "expand_dim", s);
   analysis::Context ctx = context_at(p, s);
-  auto operand = [&](const Value &v, int pos, const char *param) {
-    return alloc_index_arg(in, p, ctx, *a, v, pos, param, "expand_dim", call.loc);
-  };
-  Expr size = operand(call.args[2], 3, "size");
-  Expr idx = operand(call.args[3], 4, "idx");
+  Expr size = alloc_index_arg(in, p, ctx, *a, call.arg("size"));
+  Expr idx = alloc_index_arg(in, p, ctx, *a, call.arg("idx"));
   analysis::IndexSolver solver;
   analysis::DependenceAnalyzer dep(solver);
   require(in, dep, ctx, BinOp::make(BinOpKind::Ge, size, IntImm::make(1)), call.loc,

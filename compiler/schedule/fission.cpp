@@ -75,12 +75,12 @@ Proc split_once(Interpreter &in, const Proc &p, const Located &l, size_t k, SrcL
 } // namespace
 
 Value fission(Interpreter &in, const CallSite &call) {
-  Proc p = call.args[0].proc;
-  const Value &g = call.args[1];
-  int64_t n = call.args[2].kind == Value::Kind::Int ? call.args[2].int_value : 1;
+  Proc p = call.proc();
+  const Value &g = call.arg("gap").value;
+  int64_t n = call.arg("n_lifts").value.kind == Value::Kind::Int ? call.arg("n_lifts").value.int_value : 1;
   if (n < 1)
-    in.fail(call.loc, DiagKind::ScriptArgType, 3, "n_lifts", "fission", "a positive int", std::to_string(n));
-  Cursor c = g.kind == Value::Kind::Cursor ? g.cursor : find_stmt(in, p, g.str, call.loc);
+    fail_arg(in, call.arg("n_lifts"), "a positive int", std::to_string(n));
+  Cursor c = cursor_arg(in, p, g, call.loc);
   Located l = resolve(in, p, c, call.loc);
   size_t k = c.kind == Cursor::Kind::GapBefore ? l.index : l.index + c.count;
   for (int64_t level = 0; level < n; ++level) {

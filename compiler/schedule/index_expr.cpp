@@ -170,10 +170,11 @@ Expr build_condition(const FragExpr &f, const std::map<std::string, Expr> &scope
   return Expr();
 }
 
-FragExprP fragment_arg(Interpreter &in, const Value &v, int position, const char *param,
-                       const char *prim, const char *expected, SrcLoc loc) {
+FragExprP fragment_arg(Interpreter &in, const PrimArg &arg, const char *expected) {
+  const Value &v = arg.value;
+  const SrcLoc loc = arg.loc;
   if (v.kind != Value::Kind::Str)
-    in.fail(loc, DiagKind::ScriptArgType, position, param, prim, expected, v.type_name());
+    fail_arg(in, arg, expected, v.type_name());
   FragExprP f;
   FragmentError err;
   if (!parse_expr_fragment(v.str, f, err))
@@ -183,9 +184,10 @@ FragExprP fragment_arg(Interpreter &in, const Value &v, int position, const char
 }
 
 Expr control_expr_arg(Interpreter &in, const ProcNode &p, const analysis::Context &ctx,
-                      const Value &v, int position, const char *param, const char *prim,
-                      bool condition, SrcLoc loc) {
-  FragExprP f = fragment_arg(in, v, position, param, prim, "a str", loc);
+                      const PrimArg &arg, bool condition) {
+  const Value &v = arg.value;
+  const SrcLoc loc = arg.loc;
+  FragExprP f = fragment_arg(in, arg, "a str");
   DiagKind wrong = condition ? DiagKind::NotACondition : DiagKind::NotIndexExpr;
   std::map<std::string, Expr> bools;
   for (const Arg &a : p.args)

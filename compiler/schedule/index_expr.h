@@ -37,8 +37,7 @@ Expr simplify_index(const Expr &e);
 /// `v` (a script string) parsed as an expression fragment; reports
 /// ScriptArgType (expecting `expected`), PatternSyntax or PatternNotSupported
 /// and aborts.
-FragExprP fragment_arg(Interpreter &in, const Value &v, int position, const char *param,
-                       const char *prim, const char *expected, SrcLoc loc);
+FragExprP fragment_arg(Interpreter &in, const PrimArg &arg, const char *expected);
 
 /// A control expression written as a script string `v`, over the size, index
 /// and bool arguments of `p` and the iterators of the loops in `ctx`: a
@@ -47,7 +46,6 @@ FragExprP fragment_arg(Interpreter &in, const Value &v, int position, const char
 /// and `%` are by positive constants). Reports ScriptArgType, PatternSyntax,
 /// ExprNotInScope, NotACondition or NotIndexExpr at `loc` and aborts.
 Expr control_expr_arg(Interpreter &in, const ProcNode &p, const analysis::Context &ctx,
-                      const Value &v, int position, const char *param, const char *prim,
-                      bool condition, SrcLoc loc);
+                      const PrimArg &arg, bool condition);
 
 } // namespace exgc::schedule

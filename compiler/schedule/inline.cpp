@@ -36,7 +36,7 @@
 namespace exgc::schedule {
 
 Value inline_call(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Stmt s;
   const CallStmt *cs = call_stmt_arg(in, call, s);
   Proc callee = callee_of(in, p, cs->callee);

@@ -77,8 +77,8 @@ struct Substitute : IRMutator {
 } // namespace
 
 Value inline_assign(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
+  const Proc &p = call.proc();
+  Stmt s = stmt_arg(in, p, call.arg("stmt").value, call.loc);
   const auto *as = s.as<Assign>();
   if (!as || !as->idx.empty())
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'inline_assign'", "an assignment to a scalar");

@@ -20,8 +20,8 @@
 namespace exgc::schedule {
 
 Value inline_window(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
+  const Proc &p = call.proc();
+  Stmt s = stmt_arg(in, p, call.arg("stmt").value, call.loc);
   const auto *w = s.as<WindowStmt>();
   const auto *we = w ? w->rhs.as<WindowExpr>() : nullptr;
   if (!we)

@@ -20,23 +20,23 @@
 namespace exgc::schedule {
 
 Value insert_arrive(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  SyncSite site = sync_site(in, call, 2, "Arrive");
-  std::vector<Value> texts = call.args[3].kind == Value::Kind::List
-                                 ? *call.args[3].list
-                                 : std::vector<Value>{call.args[3]};
+  const Proc &p = call.proc();
+  SyncSite site = sync_site(in, call, "Arrive");
+  std::vector<Value> texts = call.arg("barriers").value.kind == Value::Kind::List
+                                 ? *call.arg("barriers").value.list
+                                 : std::vector<Value>{call.arg("barriers").value};
   std::vector<Expr> bars;
   for (const Value &t : texts) {
     if (t.kind != Value::Kind::Str)
-      in.fail(call.loc, DiagKind::ScriptArgType, 4, "barriers", "insert_arrive",
+      fail_arg(in, call.arg("barriers"),
               "a barrier string or a list of them", t.type_name());
     bars.push_back(barrier_expr(in, p, site.at, site.after, t.str, call.loc));
   }
   if (bars.empty())
-    in.fail(call.loc, DiagKind::ScriptArgType, 4, "barriers", "insert_arrive",
+    fail_arg(in, call.arg("barriers"),
             "a barrier string or a list of them", "an empty list");
   Stmt s = Arrive::make(site.timeline, bars, call.loc);
-  Proc out = insert_at_gap(in, p, call.args[1], s, "insert_arrive", call.loc);
+  Proc out = insert_at_gap(in, p, call.arg("gap").value, s, "insert_arrive", call.loc);
   check_inserted(in, out, "Arrive", {call.loc}, call.loc);
   return Value::of_proc(out);
 }

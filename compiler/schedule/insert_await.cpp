@@ -18,12 +18,12 @@
 namespace exgc::schedule {
 
 Value insert_await(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  SyncSite site = sync_site(in, call, 3, "Await");
-  Expr bar = barrier_expr(in, p, site.at, site.after, call.args[2].str, call.loc);
-  Expr n = IntImm::make(call.args[4].int_value, call.loc);
+  const Proc &p = call.proc();
+  SyncSite site = sync_site(in, call, "Await");
+  Expr bar = barrier_expr(in, p, site.at, site.after, call.arg("barrier").value.str, call.loc);
+  Expr n = IntImm::make(call.arg("n").value.int_value, call.loc);
   Stmt s = Await::make(bar, site.timeline, n, call.loc);
-  Proc out = insert_at_gap(in, p, call.args[1], s, "insert_await", call.loc);
+  Proc out = insert_at_gap(in, p, call.arg("gap").value, s, "insert_await", call.loc);
   check_inserted(in, out, "Await", {call.loc}, call.loc);
   return Value::of_proc(out);
 }

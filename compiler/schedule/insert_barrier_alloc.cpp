@@ -54,9 +54,9 @@ Expr mechanism(const FragExpr &f, SrcLoc loc, bool &ok) {
 } // namespace
 
 Value insert_barrier_alloc(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  Stmt at = gap_anchor(in, p, call.args[1], "insert_barrier_alloc", call.loc);
-  const std::string &text = call.args[2].str;
+  const Proc &p = call.proc();
+  Stmt at = gap_anchor(in, p, call.arg("gap").value, "insert_barrier_alloc", call.loc);
+  const std::string &text = call.arg("decl").value.str;
   const char *form = "expected 'name: barrier[...] @ Mechanism'";
   std::vector<FragStmtP> stmts;
   FragmentError err;
@@ -97,7 +97,7 @@ Value insert_barrier_alloc(Interpreter &in, const CallSite &call) {
     ring.push_back(r);
   }
   Stmt alloc = Alloc::make(Sym::fresh(name), Type::barrier(shape, ring, mem, call.loc), call.loc);
-  Proc out = insert_at_gap(in, p, call.args[1], alloc, "insert_barrier_alloc", call.loc);
+  Proc out = insert_at_gap(in, p, call.arg("gap").value, alloc, "insert_barrier_alloc", call.loc);
   check_inserted(in, out, "barrier '" + name + "'", {call.loc}, call.loc);
   return Value::of_proc(out);
 }

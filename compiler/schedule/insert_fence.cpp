@@ -21,18 +21,18 @@
 namespace exgc::schedule {
 
 Value insert_fence(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  Cursor gap = gap_arg(in, p, call.args[1], "insert_fence", call.loc);
+  const Proc &p = call.proc();
+  Cursor gap = gap_arg(in, p, call.arg("gap").value, "insert_fence", call.loc);
   std::string tl[2];
   for (int k = 0; k < 2; ++k) {
-    const Expr &m = call.args[2 + k].meta;
+    const Expr &m = call.arg(k ? "L2" : "L1").value.meta;
     const auto *name = m.as<Var>();
     tl[k] = name ? name->name.name : print_expr(m);
     if (!name || !analysis::is_sync_timeline(tl[k]))
       in.fail(call.loc, DiagKind::UnknownTimeline, "synchronization", tl[k]);
   }
   require_device(in, *p, gap.node, "Fence(" + tl[0] + ", " + tl[1] + ")", call.loc);
-  return Value::of_proc(insert_at_gap(in, p, call.args[1], Fence::make(tl[0], tl[1], call.loc),
+  return Value::of_proc(insert_at_gap(in, p, call.arg("gap").value, Fence::make(tl[0], tl[1], call.loc),
                                       "insert_fence", call.loc));
 }
 

@@ -11,9 +11,9 @@
 namespace exgc::schedule {
 
 Value insert_pass(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   return Value::of_proc(
-      insert_at_gap(in, p, call.args[1], Pass::make(call.loc), "insert_pass", call.loc));
+      insert_at_gap(in, p, call.arg("gap").value, Pass::make(call.loc), "insert_pass", call.loc));
 }
 
 } // namespace exgc::schedule

@@ -64,15 +64,36 @@ void Interpreter::record_step(const std::string &primitive, SrcLoc loc, const Pr
   history_stmts_ += n;
   if (history_stmts_ > budget_.history)
     fail(loc, DiagKind::ScriptHistoryBudget, history_stmts_, budget_.history);
-  // Unchanged: recording `before` as its own successor would make newest()
-  // loop; its cursors already resolve in it.
-  if (after.get() != before.get()) {
-    // A step may hand back an older proc; never let the chain close a cycle.
-    if (newest(after).get() != before.get())
-      successor_[before.get()] = after;
-    made_by_.emplace(after.get(), history_.size());
-  }
+  // Unchanged: the input is not made from itself.
+  if (after.get() != before.get())
+    record_derivation(after, before, history_.size());
   history_.push_back({current_, primitive, loc, before, after});
+}
+
+void Interpreter::record_derivation(const Proc &made, const Proc &from, size_t step) {
+  auto known = derived_.find(from.get());
+  const ProcNode *root = known != derived_.end() ? known->second.root : from.get();
+  // Only the root of from's lineage has none of its own; making it from
+  // `from` would close a cycle.
+  if (made.get() != root)
+    derived_.emplace(made.get(), Derivation{from, step, root});
+}
+
+std::vector<std::pair<Proc, const Interpreter::Step *>> Interpreter::lineage(const Proc &p) const {
+  std::vector<std::pair<Proc, const Step *>> out;
+  Proc cur = p;
+  // record_derivation keeps the lineage acyclic; the bound makes that a
+  // guarantee of this loop too.
+  for (size_t hops = 0; hops <= derived_.size(); ++hops) {
+    auto d = derived_.find(cur.get());
+    if (d == derived_.end()) {
+      out.push_back({cur, nullptr});
+      break;
+    }
+    out.push_back({cur, d->second.step == kNoStep ? nullptr : &history_[d->second.step]});
+    cur = d->second.from;
+  }
+  return out;
 }
 
 bool Interpreter::run_all() {
@@ -106,17 +127,24 @@ Proc Interpreter::schedule_result(const std::string &name, SrcLoc loc,
     if (!s || s->name != name)
       continue;
     auto state = state_.find(name);
-    if (state == state_.end())
-      return run_one(*s, module);
+    if (state == state_.end()) {
+      try {
+        return run_one(*s, module);
+      } catch (const ScriptAbort &) {
+        state = state_.find(name);
+      }
+    }
     switch (state->second) {
     case RunState::Done: return results_.at(name);
     case RunState::Running:
       if (starts_from)
         fail(loc, DiagKind::ScheduleCycle, current_, name);
       fail(loc, DiagKind::ScheduleResultInCycle, current_, name);
-    // Its error is reported already; a second one here would only blame
-    // this schedule for it.
-    case RunState::Failed: throw ScriptAbort{};
+    // Its error is reported already; an error here would only blame this
+    // schedule for it a second time: a note says why this one stops.
+    case RunState::Failed:
+      diag_.report(loc, DiagKind::ScheduleNotRun, current_, name);
+      throw ScriptAbort{};
     }
   }
   return nullptr;
@@ -161,6 +189,7 @@ Proc Interpreter::run_one(const ScheduleDecl &decl, const LoadedModule &module) 
     auto named = std::make_shared<ProcNode>(*result.proc);
     named->name = decl.name;
     named->loc = decl.loc;
+    record_derivation(named, result.proc, kNoStep);
     results_[decl.name] = named;
     state_[decl.name] = RunState::Done;
     current_ = outer;

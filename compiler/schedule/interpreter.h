@@ -21,11 +21,29 @@
 
 namespace exgc::schedule {
 
+/// One argument of a primitive call and what its errors name ("argument 3,
+/// 'cut' to cut_loop"), all taken from primitives.def by CallSite::arg.
+struct PrimArg {
+  const Value &value;
+  int position;       // from 1, in the order primitives.def declares
+  const char *param;  // the parameter's name there
+  const char *prim;   // the primitive's name
+  SrcLoc loc;         // the call
+  /// The same argument with another value: an element of a list argument.
+  PrimArg with(const Value &v) const { return {v, position, param, prim, loc}; }
+};
+
 /// What a primitive sees of its call.
 struct CallSite {
   SrcLoc loc;           // the call in the script
   std::string name;     // the primitive's name
-  std::vector<Value> args; // bound positionally in parameter order (None when absent)
+  std::vector<Value> args; // bound in parameter order (None when absent)
+  std::vector<const char *> params; // the parameters' names, from primitives.def
+  /// The argument for parameter `param`; a name primitives.def does not
+  /// declare for this primitive is a bug of ours.
+  PrimArg arg(const char *param) const;
+  /// The proc every primitive's first parameter `p` names.
+  const Proc &proc() const { return args.front().proc; }
 };
 
 /// Thrown (internally only) to abandon a script after its error was reported.
@@ -58,10 +76,12 @@ public:
 
   DiagEngine &diag() { return diag_; }
   const ScriptBudget &budget() const { return budget_; }
-  /// The newest proc a chain of rewrites made from `p` (cursors navigate there).
-  /// A step that returned its input unchanged records no successor, and the
-  /// walk stops after as many hops as there are records, so it always ends.
-  Proc newest(const Proc &p) const;
+  /// How `p` came about, newest first: `p` and the step that made it, then
+  /// that step's input and the step that made it, and so on, ending at a proc
+  /// no step made (a proc of the program). A schedule's result is made from
+  /// the proc its script returned, by no step (null). A step that returned
+  /// its input unchanged made nothing, so the lineage has no cycle.
+  std::vector<std::pair<Proc, const Step *>> lineage(const Proc &p) const;
   /// The proc `p` was made from by the steps and schedules that ran (itself
   /// when no step made it): two procs with one origin compute the same thing,
   /// unless an unsafe step made one of them (`*unsafe` is then set).
@@ -122,15 +142,23 @@ private:
   /// the statement and history budgets.
   void record_step(const std::string &primitive, SrcLoc loc, const Proc &before,
                    const Proc &after);
+  /// Records that `made` came from `from` (by step `step` of history_, or
+  /// kNoStep for a schedule's result), unless `made` already has a lineage
+  /// or starts `from`'s (a step that handed back an older proc).
+  void record_derivation(const Proc &made, const Proc &from, size_t step);
+  static constexpr size_t kNoStep = SIZE_MAX;
 
   const Program &program_;
   DiagEngine &diag_;
   std::map<std::string, Proc> results_;
   enum class RunState { Running, Done, Failed };
   std::map<std::string, RunState> state_; // cycle detection, failed dependencies
-  // Input proc -> what a primitive made of it; newest() compresses paths.
-  mutable std::map<const ProcNode *, Proc> successor_;
-  std::map<const ProcNode *, size_t> made_by_; // proc -> the first step that made it
+  struct Derivation {
+    Proc from;
+    size_t step;             // index into history_, or kNoStep
+    const ProcNode *root;    // the end of from's lineage
+  };
+  std::map<const ProcNode *, Derivation> derived_; // proc -> how it was first made
   std::map<const ProcNode *, int64_t> stmt_counts_; // procs steps returned -> statements
   std::vector<Step> history_;
   std::map<std::string, Proc> inputs_;
@@ -140,6 +168,13 @@ private:
   int64_t steps_ = 0;
   int64_t history_stmts_ = 0;
 };
+
+/// Reports that argument `a` is not what its primitive takes ("argument 3,
+/// 'cut' to cut_loop: expected X, got Y", ScriptArgType) and aborts.
+[[noreturn]] inline void fail_arg(Interpreter &in, const PrimArg &a, const std::string &expected,
+                                  const std::string &got) {
+  in.fail(a.loc, DiagKind::ScriptArgType, a.position, a.param, a.prim, expected, got);
+}
 
 /// Statements of `b`, nested bodies counted (what code generation emits).
 int64_t count_stmts(const Block &b);

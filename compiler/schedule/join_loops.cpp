@@ -23,9 +23,9 @@
 namespace exgc::schedule {
 
 Value join_loops(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  Stmt s1 = stmt_arg(in, p, call.args[1], call.loc);
-  Stmt s2 = stmt_arg(in, p, call.args[2], call.loc);
+  const Proc &p = call.proc();
+  Stmt s1 = stmt_arg(in, p, call.arg("loop1").value, call.loc);
+  Stmt s2 = stmt_arg(in, p, call.arg("loop2").value, call.loc);
   const For *f1 = s1.as<For>(), *f2 = s2.as<For>();
   if (!f1 || !f2)
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'join_loops'", "two loops");

@@ -51,14 +51,14 @@ struct UsesSym : IRVisitor {
 } // namespace
 
 Value lift_alloc(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
+  const Proc &p = call.proc();
+  Stmt s = stmt_arg(in, p, call.arg("alloc").value, call.loc);
   const auto *a = s.as<Alloc>();
   if (!a)
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'lift_alloc'", "an allocation");
-  int64_t n = call.args[2].kind == Value::Kind::Int ? call.args[2].int_value : 1;
+  int64_t n = call.arg("n_lifts").value.kind == Value::Kind::Int ? call.arg("n_lifts").value.int_value : 1;
   if (n < 1)
-    in.fail(call.loc, DiagKind::ScriptArgType, 3, "n_lifts", "lift_alloc", "a positive int",
+    fail_arg(in, call.arg("n_lifts"), "a positive int",
             std::to_string(n));
   std::vector<Stmt> up;
   ancestors(p->body, s->id, up);

@@ -25,8 +25,8 @@ namespace exgc::schedule {
 
 
 Value lift_scope(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
+  const Proc &p = call.proc();
+  Stmt s = stmt_arg(in, p, call.arg("stmt").value, call.loc);
   if (!s.as<For>() && !s.as<If>())
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'lift_scope'", "a loop or an if");
   Located l;

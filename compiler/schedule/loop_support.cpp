@@ -360,8 +360,9 @@ analysis::CalleeLookup callee_lookup(Interpreter &in, const Proc &p) {
   };
 }
 
-Expr control_arg(Interpreter &in, const Proc &p, const Value &v, int position, const char *param,
-                 const char *prim, SrcLoc loc) {
+Expr control_arg(Interpreter &in, const Proc &p, const PrimArg &arg) {
+  const Value &v = arg.value;
+  const SrcLoc loc = arg.loc;
   if (v.kind == Value::Kind::Int)
     return IntImm::make(v.int_value, loc);
   if (v.kind == Value::Kind::Str) {
@@ -390,7 +391,7 @@ Expr control_arg(Interpreter &in, const Proc &p, const Value &v, int position, c
       }
     }
   }
-  in.fail(loc, DiagKind::ScriptArgType, position, param, prim,
+  fail_arg(in, arg,
           "an int or the name of a size or index argument", v.kind == Value::Kind::Str ? "'" + v.str + "'" : v.a_type());
 }
 

@@ -54,8 +54,7 @@ analysis::CalleeLookup callee_lookup(Interpreter &in, const Proc &p);
 
 /// A control value argument: an int literal, or a string naming a size or
 /// index argument of `p` (optionally `name + k` / `name - k`).
-Expr control_arg(Interpreter &in, const Proc &p, const Value &v, int position, const char *param,
-                 const char *prim, SrcLoc loc);
+Expr control_arg(Interpreter &in, const Proc &p, const PrimArg &arg);
 
 /// Reports `kind` with notes at both accesses and the counterexample; aborts.
 template <typename... Args>

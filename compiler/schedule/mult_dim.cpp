@@ -23,13 +23,13 @@
 namespace exgc::schedule {
 
 Value mult_dim(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Stmt s;
-  const Alloc *a = buffer_alloc(in, p, call.args[1], call.loc, "mult_dim", s);
-  size_t hi = dim_arg(in, *a, call.args[2], 3, "hi_dim", "mult_dim", call.loc);
-  size_t lo = dim_arg(in, *a, call.args[3], 4, "lo_dim", "mult_dim", call.loc);
+  const Alloc *a = buffer_alloc(in, p, call.arg("alloc").value, call.loc, "mult_dim", s);
+  size_t hi = dim_arg(in, *a, call.arg("hi_dim"));
+  size_t lo = dim_arg(in, *a, call.arg("lo_dim"));
   if (hi == lo)
-    in.fail(call.loc, DiagKind::ScriptArgType, 4, "lo_dim", "mult_dim", "a dimension other than hi_dim",
+    fail_arg(in, call.arg("lo_dim"), "a dimension other than hi_dim",
             std::to_string(lo));
   const auto *c = a->type.shape[lo].as<IntImm>();
   if (!c)

@@ -23,15 +23,15 @@
 namespace exgc::schedule {
 
 Value mult_loops(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   std::string outer_name, inner_name;
-  const Value &arg = call.args[1];
+  const Value &arg = call.arg("loops").value;
   if (arg.kind != Value::Kind::Str || !two_names(arg.str, outer_name, inner_name))
-    in.fail(call.loc, DiagKind::ScriptArgType, 2, "loops", "mult_loops", "\"outer inner\"",
+    fail_arg(in, call.arg("loops"), "\"outer inner\"",
             arg.kind == Value::Kind::Str ? "'" + arg.str + "'" : std::string(arg.type_name()));
-  const std::string &name = call.args[2].str;
+  const std::string &name = call.arg("name").value.str;
   if (!is_name(name))
-    in.fail(call.loc, DiagKind::ScriptArgType, 3, "name", "mult_loops", "a name", "'" + name + "'");
+    fail_arg(in, call.arg("name"), "a name", "'" + name + "'");
   Stmt s = stmt_arg(in, p, Value::of_str(outer_name), call.loc);
   const For *outer = s.as<For>();
   const For *inner = outer && outer->body.size() == 1 ? outer->body[0].as<For>() : nullptr;

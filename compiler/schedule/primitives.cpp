@@ -14,8 +14,9 @@ using K = ParamKind;
 
 const std::vector<PrimitiveSpec> &table() {
   static const std::vector<PrimitiveSpec> t = {
-#define EXGC_PRIMITIVE(name, fn, params) {#name, std::vector<Param> params, fn},
-#define EXGC_PLANNED(name) {#name, {}, nullptr},
+#define EXGC_PRIMITIVE(name, fn, params) {#name, std::vector<Param> params, fn, false},
+#define EXGC_UNSAFE_PRIMITIVE(name, fn, params) {#name, std::vector<Param> params, fn, true},
+#define EXGC_PLANNED(name) {#name, {}, nullptr, false},
 #include "compiler/schedule/primitives.def"
   };
   return t;
@@ -28,6 +29,19 @@ const PrimitiveSpec *find_primitive(const std::string &name) {
     if (name == p.name)
       return &p;
   return nullptr;
+}
+
+PrimArg CallSite::arg(const char *param) const {
+  for (size_t i = 0; i < params.size(); ++i)
+    if (std::string(params[i]) == param)
+      return {args[i], static_cast<int>(i + 1), params[i], name.c_str(), loc};
+  EXGC_CHECK(false) << "primitive " << name << " has no parameter " << param;
+  EXGC_UNREACHABLE("unknown parameter");
+}
+
+bool is_unsafe_primitive(const std::string &name) {
+  const PrimitiveSpec *p = find_primitive(name);
+  return p && p->unsafe;
 }
 
 const char *param_kind_name(ParamKind k) {

@@ -3,8 +3,11 @@
 // implementation. The interpreter binds a call's positional and keyword
 // arguments against the parameters, checks each argument's kind (errors read
 // "argument 2, 'factor' to divide_loop: expected int, got str") and calls the
-// primitive with the arguments in parameter order. Each primitive lives in
-// its own file and registers itself in primitives.cpp.
+// primitive, which reads each argument by its name (`call.arg("factor")`,
+// interpreter.h), never by position, so primitives.def alone says where a
+// parameter sits. The table also says which primitives skip their safety
+// check (EXGC_UNSAFE_PRIMITIVE). Each primitive lives in its own file and is
+// listed in primitives.def.
 #pragma once
 #include <string>
 #include <vector>
@@ -33,10 +36,13 @@ struct PrimitiveSpec {
   const char *name;
   std::vector<Param> params;
   PrimitiveFn fn; // null: planned but not implemented yet
+  bool unsafe;    // skips its safety check (EXGC_UNSAFE_PRIMITIVE)
 };
 
 /// The primitive named `name`, or null when no primitive has that name.
 const PrimitiveSpec *find_primitive(const std::string &name);
 const char *param_kind_name(ParamKind k);
+/// Whether `name` is a primitive that skips its safety check.
+bool is_unsafe_primitive(const std::string &name);
 
 } // namespace exgc::schedule

@@ -17,10 +17,10 @@
 namespace exgc::schedule {
 
 Value rearrange_dim(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Stmt s;
-  const Alloc *a = buffer_alloc(in, p, call.args[1], call.loc, "rearrange_dim", s);
-  const std::vector<Value> &items = *call.args[2].list;
+  const Alloc *a = buffer_alloc(in, p, call.arg("alloc").value, call.loc, "rearrange_dim", s);
+  const std::vector<Value> &items = *call.arg("permutation").value.list;
   size_t rank = a->type.shape.size();
   std::vector<size_t> perm;
   std::vector<bool> seen(rank, false);

@@ -52,7 +52,7 @@ Expr minus_expr(const Expr &a, const Expr &b) {
 
 SumNest find_sum(Interpreter &in, const Proc &p, const Value &block, const char *prim,
                  SrcLoc loc) {
-  Cursor c = block.kind == Value::Kind::Cursor ? block.cursor : find_stmt(in, p, block.str, loc);
+  Cursor c = cursor_arg(in, p, block, loc);
   if (c.kind != Cursor::Kind::Block || c.count != 2)
     in.fail(loc, DiagKind::ReductionShape, prim, "two statements, 'acc = e0' and a loop nest");
   Located l = resolve(in, p, c, loc);

@@ -41,9 +41,9 @@ void check_idempotent(Interpreter &in, const Proc &p, const Stmt &s, const Block
 }
 
 Value remove_loop(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Stmt s;
-  const For *f = loop_arg(in, p, call.args[1], "remove_loop", call.loc, s);
+  const For *f = loop_arg(in, p, call.arg("loop").value, "remove_loop", call.loc, s);
   if (analysis::mentions(f->body, f->iter))
     in.fail(call.loc, DiagKind::LoopIterUsed, f->iter.name);
   analysis::IndexSolver solver;

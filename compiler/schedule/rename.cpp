@@ -6,8 +6,8 @@
 namespace exgc::schedule {
 
 Value rename_proc(Interpreter &, const CallSite &call) {
-  auto p = std::make_shared<ProcNode>(*call.args[0].proc);
-  p->name = call.args[1].str;
+  auto p = std::make_shared<ProcNode>(*call.proc());
+  p->name = call.arg("name").value.str;
   return Value::of_proc(p);
 }
 

@@ -42,8 +42,8 @@ void check_loop_swap(Interpreter &in, const Proc &p, const Stmt &outer_s, SrcLoc
 }
 
 Value reorder_loops(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  const Value &arg = call.args[1];
+  const Proc &p = call.proc();
+  const Value &arg = call.arg("loop").value;
   std::string inner_name;
   Stmt s;
   // "outer inner": exactly two iterator names (anything else is a pattern).

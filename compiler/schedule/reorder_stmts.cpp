@@ -34,9 +34,9 @@ std::string declared_name(const Stmt &s, uint32_t id) {
 } // namespace
 
 Value reorder_stmts(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Located l;
-  Block stmts = block_arg(in, p, call.args[1], call.loc, "reorder_stmts", &l);
+  Block stmts = block_arg(in, p, call.arg("block").value, call.loc, "reorder_stmts", &l);
   if (stmts.size() == 1) {
     if (l.index + 1 >= l.block->size())
       in.fail(call.loc, DiagKind::CursorNoSibling, "next");

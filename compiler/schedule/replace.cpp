@@ -44,11 +44,11 @@ namespace exgc::schedule {
 namespace {
 
 /// `args=["cta_stride=1", "n_end=n - 4"]`: parameters the body does not
-/// determine, as integers or index expressions at the block.
-void bind_args(Interpreter &in, const ProcNode &p, Unifier &u, const std::vector<Value> &args,
-               const analysis::Context &ctx, SrcLoc loc) {
+/// determine, as integers or index expressions at the block (`args` is a list).
+void bind_args(Interpreter &in, const ProcNode &p, Unifier &u, const PrimArg &args,
+               const analysis::Context &ctx) {
   std::map<std::string, Expr> scope = index_names(p, ctx);
-  for (const Value &v : args) {
+  for (const Value &v : *args.value.list) {
     size_t eq = v.kind == Value::Kind::Str ? v.str.find('=') : std::string::npos;
     FragExprP f;
     FragmentError err;
@@ -60,32 +60,32 @@ void bind_args(Interpreter &in, const ProcNode &p, Unifier &u, const std::vector
     name.erase(0, name.find_first_not_of(' '));
     name.erase(name.find_last_not_of(' ') + 1);
     if (!e || !u.bind(name, e))
-      in.fail(loc, DiagKind::ScriptArgType, 4, "args", "replace",
-              "'name=value' strings naming size or index parameters and values visible "
-              "at the block",
-              v.kind == Value::Kind::Str ? "'" + v.str + "'" : v.a_type());
+      fail_arg(in, args,
+               "'name=value' strings naming size or index parameters and values visible "
+               "at the block",
+               v.kind == Value::Kind::Str ? "'" + v.str + "'" : v.a_type());
   }
 }
 
 } // namespace
 
 Value replace_block(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  const Value &block = call.args[1];
-  Cursor c = block.kind == Value::Kind::Cursor ? block.cursor : find_stmt(in, p, block.str, call.loc);
+  const Proc &p = call.proc();
+  const Value &block = call.arg("block").value;
+  Cursor c = cursor_arg(in, p, block, call.loc);
   if (c.kind == Cursor::Kind::GapBefore || c.kind == Cursor::Kind::GapAfter)
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'replace'", "statements");
   Located l = resolve(in, p, c, call.loc);
   Block stmts(l.block->begin() + l.index, l.block->begin() + l.index + c.count);
-  const Proc &callee = call.args[2].proc;
+  const Proc &callee = call.arg("instr").value.proc;
   std::string name = callee_name(in, callee);
   if (name.empty())
     in.fail(call.loc, DiagKind::CalleeNotVisible, callee->name);
 
   Unifier u(in, p, *callee, call.loc);
   analysis::Context ctx = context_at(p, stmts[0]);
-  if (call.args[3].kind == Value::Kind::List)
-    bind_args(in, *p, u, *call.args[3].list, ctx, call.loc);
+  if (call.arg("args").value.kind == Value::Kind::List)
+    bind_args(in, *p, u, call.arg("args"), ctx);
   u.match_block(callee->body, stmts, ctx);
   u.solve();
   u.verify();

@@ -29,13 +29,13 @@
 namespace exgc::schedule {
 
 Value resize_dim(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Stmt s;
-  const Alloc *a = buffer_alloc(in, p, call.args[1], call.loc, "resize_dim", s);
-  size_t dim = dim_arg(in, *a, call.args[2], 3, "dim", "resize_dim", call.loc);
+  const Alloc *a = buffer_alloc(in, p, call.arg("alloc").value, call.loc, "resize_dim", s);
+  size_t dim = dim_arg(in, *a, call.arg("dim"));
   analysis::Context ctx = context_at(p, s);
-  Expr size = alloc_index_arg(in, p, ctx, *a, call.args[3], 4, "size", "resize_dim", call.loc);
-  Expr offset = alloc_index_arg(in, p, ctx, *a, call.args[4], 5, "offset", "resize_dim", call.loc);
+  Expr size = alloc_index_arg(in, p, ctx, *a, call.arg("size"));
+  Expr offset = alloc_index_arg(in, p, ctx, *a, call.arg("offset"));
   require_element_uses(in, p, *a, "resize_dim", call.loc);
 
   analysis::IndexSolver solver;

@@ -43,10 +43,10 @@ bool path_to(const Block &b, NodeId target, std::vector<std::pair<const Block *,
 } // namespace
 
 Value reuse_buffer(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Stmt bs, rs;
-  const Alloc *buf = buffer_alloc(in, p, call.args[1], call.loc, "reuse_buffer", bs);
-  const Alloc *rep = buffer_alloc(in, p, call.args[2], call.loc, "reuse_buffer", rs);
+  const Alloc *buf = buffer_alloc(in, p, call.arg("buf").value, call.loc, "reuse_buffer", bs);
+  const Alloc *rep = buffer_alloc(in, p, call.arg("replace").value, call.loc, "reuse_buffer", rs);
 
   // Types: element type, memory, rank, then each extent.
   auto mem = [](const Type &t) { return t.mem ? print_expr(t.mem) : std::string("DRAM"); };

@@ -24,15 +24,15 @@
 namespace exgc::schedule {
 
 Value rewrite_expr(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   NodeId holder = 0;
-  Expr old = expr_arg(in, p, call.args[1], 2, "expr", "rewrite_expr", call.loc, holder);
+  Expr old = expr_arg(in, p, call.arg("expr"), holder);
   if (!is_control(old->type))
     in.fail(call.loc, DiagKind::NotIndexExpr, print_expr(old), "it is a data value");
   analysis::Context ctx;
   EXGC_CHECK(analysis::context_of(*p, holder, ctx)) << "holder not in proc";
   bool condition = old->type == ValueType::Bool;
-  Expr with = control_expr_arg(in, *p, ctx, call.args[2], 3, "new", "rewrite_expr", condition, call.loc);
+  Expr with = control_expr_arg(in, *p, ctx, call.arg("new"), condition);
   analysis::IndexSolver solver;
   analysis::DependenceAnalyzer dep(solver);
   require(in, dep, ctx, BinOp::make(BinOpKind::Eq, old, with), call.loc,

@@ -26,15 +26,15 @@
 namespace exgc::schedule {
 
 Value rfactor(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  SumNest sum = find_sum(in, p, call.args[1], "rfactor", call.loc);
-  const std::string &name = call.args[3].str;
+  const Proc &p = call.proc();
+  SumNest sum = find_sum(in, p, call.arg("block").value, "rfactor", call.loc);
+  const std::string &name = call.arg("name").value.str;
   std::string loop_names;
   for (const Stmt &l : sum.loops)
     loop_names += (loop_names.empty() ? "" : ", ") + l.as<For>()->iter.name;
   // The chosen loops, in the order given.
   std::vector<const For *> chosen;
-  for (const Value &v : *call.args[2].list) {
+  for (const Value &v : *call.arg("iters").value.list) {
     const For *hit = nullptr;
     for (const Stmt &l : sum.loops)
       if (v.kind == Value::Kind::Str && l.as<For>()->iter.name == v.str)

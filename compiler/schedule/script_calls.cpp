@@ -147,15 +147,13 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
   // Builtins.
   const std::string &fn = callee.str;
   if (fn == "print") {
-    // Cursors print where they navigate; a nested list or a big proc must
-    // not print more than the value budget.
+    // A nested list or a big proc must not print more than the value budget.
     std::string text;
-    auto where = [this](const Proc &p) { return newest(p); };
     size_t limit = static_cast<size_t>(budget_.values);
     for (size_t i = 0; i < args.size(); ++i) {
       if (i)
         text += " ";
-      if (!args[i].append_display(text, limit, where))
+      if (!args[i].append_display(text, limit))
         require_value_size(e.loc, "printed text", static_cast<int64_t>(text.size()));
     }
     charge(e.loc, 1 + static_cast<int64_t>(text.size()) / 64);
@@ -193,7 +191,9 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
   EXGC_CHECK(spec) << "function value without a definition: " << fn;
   if (!spec->fn)
     fail(e.loc, DiagKind::PrimitiveNotImplemented, fn);
-  CallSite site{e.loc, fn, std::vector<Value>(spec->params.size())};
+  CallSite site{e.loc, fn, std::vector<Value>(spec->params.size()), {}};
+  for (const Param &param : spec->params)
+    site.params.push_back(param.name);
   // Where argument i was written (positional or keyword), for its errors.
   std::vector<SrcLoc> arg_locs(spec->params.size(), e.loc);
   auto at_arg = [&](size_t i) { return arg_locs[i]; };
@@ -280,50 +280,12 @@ Value Interpreter::call_def(const DefDecl &def, SrcLoc loc, std::vector<Value> a
   return result;
 }
 
-Proc Interpreter::newest(const Proc &p) const {
-  // record_step never closes a cycle; the hop bound makes that a guarantee
-  // of this loop too, not of its callers' care.
-  Proc cur = p;
-  size_t hops = 0;
-  for (auto it = successor_.find(cur.get()); it != successor_.end() && hops <= successor_.size();
-       it = successor_.find(cur.get()), ++hops)
-    cur = it->second;
-  // Path compression: a cursor made early in a long script is followed in
-  // one hop next time, not along the whole chain again.
-  if (hops > 1)
-    for (const ProcNode *at = p.get(); at != cur.get() && hops-- > 0;) {
-      Proc &next = successor_[at];
-      const ProcNode *following = next.get();
-      next = cur;
-      at = following;
-    }
-  return cur;
-}
-
 Proc Interpreter::origin(const Proc &p, bool *unsafe) const {
-  // Each hop goes to an earlier proc; the bound keeps a step that handed
-  // back an older proc from making this loop forever.
-  Proc cur = p;
-  size_t hops = 0, max_hops = history_.size() + results_.size();
-  for (bool moved = true; moved && hops <= max_hops; ++hops) {
-    moved = false;
-    for (const auto &[name, r] : results_)
-      if (r.get() == cur.get() && inputs_.count(name)) {
-        for (const Step &s : history_) // the schedule's own steps
-          if (unsafe && s.schedule == name && s.primitive.rfind("unsafe_", 0) == 0)
-            *unsafe = true;
-        cur = inputs_.at(name);
-        moved = true;
-      }
-    if (auto it = made_by_.find(cur.get()); it != made_by_.end()) {
-      const Step &s = history_[it->second];
-      if (unsafe && s.primitive.rfind("unsafe_", 0) == 0)
-        *unsafe = true;
-      cur = s.before;
-      moved = true;
-    }
-  }
-  return cur;
+  std::vector<std::pair<Proc, const Step *>> chain = lineage(p);
+  for (const auto &[proc, step] : chain)
+    if (unsafe && step && is_unsafe_primitive(step->primitive))
+      *unsafe = true;
+  return chain.back().first;
 }
 
 Value Interpreter::call_method(const Value &obj, const std::string &method, SrcLoc loc,
@@ -340,7 +302,7 @@ Value Interpreter::call_method(const Value &obj, const std::string &method, SrcL
     fail(loc, DiagKind::ScriptNoMethod, "a proc", method);
   }
   if (obj.kind == Value::Kind::Cursor)
-    return cursor_method(*this, newest(obj.cursor.proc), obj.cursor, method, args, loc);
+    return cursor_method(*this, obj.cursor, method, args, loc);
   fail(loc, DiagKind::ScriptNoMethod, obj.a_type(), method);
 }
 

@@ -121,7 +121,7 @@ Value Interpreter::eval_index(const script::ExprNode &e, Frame &f) {
   int64_t lo = is_slice ? bound(ix->items[0], 0) : bound(ix, 0);
   int64_t hi = is_slice ? bound(ix->items[1], n) : lo;
   if (obj.kind == Value::Kind::Cursor)
-    return cursor_index(*this, newest(obj.cursor.proc), obj.cursor, lo, hi, is_slice, e.loc);
+    return cursor_index(*this, obj.cursor, lo, hi, is_slice, e.loc);
   if (obj.kind != Value::Kind::List && obj.kind != Value::Kind::Str)
     fail(e.loc, DiagKind::ScriptBadOperand, "[]", obj.type_name());
   if (lo < 0)

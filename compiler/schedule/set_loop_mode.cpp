@@ -12,10 +12,10 @@
 namespace exgc::schedule {
 
 Value set_loop_mode(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Stmt s;
-  loop_arg(in, p, call.args[1], "set_loop_mode", call.loc, s);
-  const Expr &mode = call.args[2].meta;
+  loop_arg(in, p, call.arg("loop").value, "set_loop_mode", call.loc, s);
+  const Expr &mode = call.arg("mode").value.meta;
   LoopMode m;
   if (const auto *v = mode.as<Var>()) {
     m.name = v->name.name;
@@ -23,11 +23,11 @@ Value set_loop_mode(Interpreter &in, const CallSite &call) {
     m.name = c->func;
     m.kwargs = c->kwargs;
   } else {
-    in.fail(call.loc, DiagKind::ScriptArgType, 3, "mode", "set_loop_mode", "a loop mode",
+    fail_arg(in, call.arg("mode"), "a loop mode",
             "another descriptor");
   }
   if (!analysis::is_loop_mode(m.name))
-    in.fail(call.loc, DiagKind::ScriptArgType, 3, "mode", "set_loop_mode", "a loop mode",
+    fail_arg(in, call.arg("mode"), "a loop mode",
             "'" + m.name + "'");
   for (const KwArg &k : m.kwargs)
     if (!analysis::loop_mode_accepts(m.name, k.key))

@@ -15,12 +15,12 @@
 namespace exgc::schedule {
 
 Value set_memory(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
+  const Proc &p = call.proc();
+  Stmt s = stmt_arg(in, p, call.arg("alloc").value, call.loc);
   const auto *a = s.as<Alloc>();
   if (!a || a->type.kind != Type::Kind::Data)
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'set_memory'", "the allocation of a buffer");
-  const Expr &mem = call.args[2].meta;
+  const Expr &mem = call.arg("mem").value.meta;
   analysis::MemoryRef m = analysis::resolve_memory(mem);
   if (!m) {
     std::string name = analysis::memory_name(mem);

@@ -110,12 +110,12 @@ struct MayNotFit : IRVisitor {
 } // namespace
 
 Value set_precision(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
+  const Proc &p = call.proc();
+  Stmt s = stmt_arg(in, p, call.arg("alloc").value, call.loc);
   const auto *a = s.as<Alloc>();
   if (!a || a->type.kind != Type::Kind::Data)
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'set_precision'", "the allocation of a buffer");
-  const std::string &name = call.args[2].str;
+  const std::string &name = call.arg("type").value.str;
   ValueType t;
   if (!parse_value_type(name, t) || !is_data(t))
     in.fail(call.loc, DiagKind::NotADataType, name);

@@ -18,11 +18,11 @@
 namespace exgc::schedule {
 
 Value set_trailing_barrier_expr(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Stmt s;
   const CallStmt *cs = call_stmt_arg(in, call, s);
   auto n = std::make_shared<CallStmt>(*cs);
-  n->barriers = {barrier_expr(in, p, s, false, call.args[2].str, call.loc)};
+  n->barriers = {barrier_expr(in, p, s, false, call.arg("barrier").value.str, call.loc)};
   Proc out = replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {Stmt(n)}; });
   check_inserted(in, out, "the trailing barrier", {call.loc, cs->loc}, call.loc);
   return Value::of_proc(out);

@@ -18,10 +18,10 @@
 namespace exgc::schedule {
 
 Value shift_loop(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Stmt s;
-  const For *f = loop_arg(in, p, call.args[1], "shift_loop", call.loc, s);
-  Expr lo = control_arg(in, p, call.args[2], 3, "new_lo", "shift_loop", call.loc);
+  const For *f = loop_arg(in, p, call.arg("loop").value, "shift_loop", call.loc, s);
+  Expr lo = control_arg(in, p, call.arg("new_lo"));
   analysis::IndexSolver solver;
   analysis::DependenceAnalyzer dep(solver);
   require(in, dep, context_at(p, s), BinOp::make(BinOpKind::Ge, lo, IntImm::make(0)), call.loc,

@@ -13,7 +13,7 @@ namespace exgc::schedule {
 
 Value simplify_proc(Interpreter &, const CallSite &call) {
   analysis::IndexSolver solver;
-  return Value::of_proc(analysis::simplify_proc(call.args[0].proc, solver));
+  return Value::of_proc(analysis::simplify_proc(call.proc(), solver));
 }
 
 } // namespace exgc::schedule

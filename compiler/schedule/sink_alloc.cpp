@@ -99,8 +99,8 @@ bool first_use(const Block &b, const Sym &buf, SrcLoc &at) {
 } // namespace
 
 Value sink_alloc(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  Stmt s = stmt_arg(in, p, call.args[1], call.loc);
+  const Proc &p = call.proc();
+  Stmt s = stmt_arg(in, p, call.arg("alloc").value, call.loc);
   const auto *a = s.as<Alloc>();
   if (!a || a->type.kind != Type::Kind::Data)
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'sink_alloc'", "the allocation of a buffer");

@@ -27,18 +27,19 @@
 namespace exgc::schedule {
 
 Value specialize(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Located l;
-  Block stmts = block_arg(in, p, call.args[1], call.loc, "specialize", &l);
+  Block stmts = block_arg(in, p, call.arg("block").value, call.loc, "specialize", &l);
   analysis::Context ctx = context_at(p, stmts.front());
-  const Value &cv = call.args[2];
-  std::vector<Value> items = cv.kind == Value::Kind::List ? *cv.list : std::vector<Value>{cv};
+  PrimArg cv = call.arg("conds");
+  std::vector<Value> items =
+      cv.value.kind == Value::Kind::List ? *cv.value.list : std::vector<Value>{cv.value};
   if (items.empty())
-    in.fail(call.loc, DiagKind::ScriptArgType, 3, "conds", "specialize", "at least one condition",
-            "an empty list");
+    fail_arg(in, cv,
+            "at least one condition", "an empty list");
   std::vector<Expr> conds;
   for (const Value &v : items)
-    conds.push_back(control_expr_arg(in, *p, ctx, v, 3, "conds", "specialize", true, call.loc));
+    conds.push_back(control_expr_arg(in, *p, ctx, cv.with(v), true));
   check_decls_not_used_after(in, l, stmts, call.loc);
   // One copy per condition plus the else: refuse before building past the budget.
   int64_t block = count_stmts(stmts), copies = static_cast<int64_t>(conds.size()) + 1;

@@ -161,11 +161,11 @@ bool find_buffer(const ProcNode &p, const std::string &n, Sym &sym, Type &type) 
 } // namespace
 
 Value stage_mem(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  const Value &bv = call.args[1];
-  const std::string &window = call.args[2].str;
-  const std::string &name = call.args[3].str;
-  bool accum = call.args[4].kind == Value::Kind::Bool && call.args[4].int_value != 0;
+  const Proc &p = call.proc();
+  const Value &bv = call.arg("block").value;
+  const std::string &window = call.arg("window").value.str;
+  const std::string &name = call.arg("name").value.str;
+  bool accum = call.arg("accum").value.kind == Value::Kind::Bool && call.arg("accum").value.int_value != 0;
   Block stmts = block_arg(in, p, bv, call.loc, "stage_mem");
   analysis::Context ctx = context_at(p, stmts.front());
 

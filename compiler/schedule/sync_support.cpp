@@ -86,13 +86,13 @@ Stmt gap_anchor(Interpreter &in, const Proc &p, const Value &gap, const char *pr
   return resolve(in, p, gap_arg(in, p, gap, prim, loc), loc).stmt;
 }
 
-SyncSite sync_site(Interpreter &in, const CallSite &call, size_t tl_arg, const char *what) {
-  const Proc &p = call.args[0].proc;
+SyncSite sync_site(Interpreter &in, const CallSite &call, const char *what) {
+  const Proc &p = call.proc();
+  const Value &gap = call.arg("gap").value;
   SyncSite s;
-  s.at = gap_anchor(in, p, call.args[1], call.name.c_str(), call.loc);
-  s.after = call.args[1].cursor.kind == Cursor::Kind::GapAfter;
-  s.timeline = timeline_arg(in, call.args[tl_arg], static_cast<int>(tl_arg) + 1, "timeline",
-                            call.name.c_str(), call.loc);
+  s.at = gap_anchor(in, p, gap, call.name.c_str(), call.loc);
+  s.after = gap.cursor.kind == Cursor::Kind::GapAfter;
+  s.timeline = timeline_arg(in, call.arg("timeline"));
   require_device(in, *p, s.at->id, what, call.loc);
   return s;
 }
@@ -103,11 +103,12 @@ void require_device(Interpreter &in, const ProcNode &p, NodeId node, const std::
     in.fail(loc, DiagKind::SyncOutsideDevice, what);
 }
 
-std::string timeline_arg(Interpreter &in, const Value &v, int position, const char *param,
-                         const char *prim, SrcLoc loc) {
+std::string timeline_arg(Interpreter &in, const PrimArg &arg) {
+  const Value &v = arg.value;
+  const SrcLoc loc = arg.loc;
   const auto *name = v.kind == Value::Kind::Meta ? v.meta.as<Var>() : nullptr;
   if (!name)
-    in.fail(loc, DiagKind::ScriptArgType, position, param, prim, "a timeline", v.type_name());
+    fail_arg(in, arg, "a timeline", v.type_name());
   return name->name.name;
 }
 

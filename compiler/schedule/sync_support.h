@@ -24,15 +24,15 @@ Expr barrier_expr(Interpreter &in, const Proc &p, const Stmt &at, bool self,
 /// The statement a gap cursor is next to (it is in `p`: resolved here).
 Stmt gap_anchor(Interpreter &in, const Proc &p, const Value &gap, const char *prim, SrcLoc loc);
 
-/// Where an Arrive or Await goes: the gap argument 1 (its anchor, and
+/// Where an Arrive or Await goes: the `gap` argument (its anchor, and
 /// whether the gap is after it), checked to be in a device function, and the
-/// timeline argument `tl_arg` (0-based).
+/// `timeline` argument.
 struct SyncSite {
   Stmt at;
   bool after = false;
   std::string timeline;
 };
-SyncSite sync_site(Interpreter &in, const CallSite &call, size_t tl_arg, const char *what);
+SyncSite sync_site(Interpreter &in, const CallSite &call, const char *what);
 
 /// Reports SyncOutsideDevice for `what` unless `node` is in a device function
 /// (in_device_function, cursor.h).
@@ -40,8 +40,7 @@ void require_device(Interpreter &in, const ProcNode &p, NodeId node, const std::
                     SrcLoc loc);
 
 /// The timeline name a descriptor argument holds (`cuda_temporal`).
-std::string timeline_arg(Interpreter &in, const Value &v, int position, const char *param,
-                         const char *prim, SrcLoc loc);
+std::string timeline_arg(Interpreter &in, const PrimArg &arg);
 
 /// Typechecks `out` and reports the first error located at `locs` as
 /// SyncInsertRejected("what", message), with its notes; aborts.

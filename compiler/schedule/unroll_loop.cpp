@@ -18,9 +18,9 @@
 namespace exgc::schedule {
 
 Value unroll_loop(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
+  const Proc &p = call.proc();
   Stmt s;
-  const For *f = loop_arg(in, p, call.args[1], "unroll_loop", call.loc, s);
+  const For *f = loop_arg(in, p, call.arg("loop").value, "unroll_loop", call.loc, s);
   Expr lo = analysis::simplify_expr(f->lo), hi = analysis::simplify_expr(f->hi);
   const auto *l = lo.as<IntImm>(), *h = hi.as<IntImm>();
   if (!l || !h)

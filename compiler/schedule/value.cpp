@@ -86,12 +86,11 @@ std::string Value::a_type() const {
 namespace {
 
 /// `<cursor in f: x[i] = 0.0>`: the first line of the statement it names in
-/// `where` (`+ 1 more` for a block of two), or that it is gone from there.
-std::string cursor_display(const Cursor &c, const Proc &where) {
-  std::string head = "<cursor in " + (where ? where->name : std::string("?"));
+/// the proc it was made from (`+ 1 more` for a block of two).
+std::string cursor_display(const Cursor &c) {
+  std::string head = "<cursor in " + (c.proc ? c.proc->name : std::string("?"));
   Located l;
-  if (!where || !locate(*where, c.node, l))
-    return head + ": a deleted statement>";
+  EXGC_CHECK(c.proc && locate(*c.proc, c.node, l)) << "a cursor outside the proc it was made from";
   std::string text = print_stmt(l.stmt);
   text = text.substr(0, text.find('\n'));
   if (c.kind == Cursor::Kind::GapBefore)
@@ -107,12 +106,11 @@ std::string cursor_display(const Cursor &c, const Proc &where) {
 
 std::string Value::to_display() const {
   std::string out;
-  append_display(out, SIZE_MAX, [](const Proc &p) { return p; });
+  append_display(out, SIZE_MAX);
   return out;
 }
 
-bool Value::append_display(std::string &out, size_t limit,
-                           const std::function<Proc(const Proc &)> &resolve) const {
+bool Value::append_display(std::string &out, size_t limit) const {
   switch (kind) {
   case Kind::None: out += "None"; break;
   case Kind::Int: out += std::to_string(int_value); break;
@@ -123,13 +121,13 @@ bool Value::append_display(std::string &out, size_t limit,
     for (size_t i = 0; i < list->size(); ++i) {
       if (i)
         out += ", ";
-      if (!(*list)[i].append_display(out, limit, resolve))
+      if (!(*list)[i].append_display(out, limit))
         return false;
     }
     out += "]";
     break;
   case Kind::Proc: out += print_proc(*proc); break;
-  case Kind::Cursor: out += cursor_display(cursor, resolve(cursor.proc)); break;
+  case Kind::Cursor: out += cursor_display(cursor); break;
   case Kind::Meta: out += print_expr(meta); break;
   case Kind::Func: out += "<function " + str + ">"; break;
   }

@@ -5,7 +5,6 @@
 // written in a proc), and functions (a `def` or a primitive's name).
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,17 +14,30 @@
 
 namespace exgc::schedule {
 
-/// A place in a proc that survives later rewrites of that proc: the statement
-/// with NodeId `node` (which the IRMutator keeps for rebuilt statements), or
-/// the `count` statements starting there, or the gap before or after it.
-/// Cursors are resolved in the newest proc derived from `proc` (the
-/// interpreter records which proc each rewrite produced from which).
+/// One navigation step of a cursor (`c.parent()`, `c.body()[1:3]`, ...):
+/// recorded so that it can be replayed in the proc the cursor is used with.
+struct CursorNav {
+  enum class Op { Parent, Body, Next, Prev, Before, After, Expand, Index, Slice };
+  Op op = Op::Parent;
+  int64_t a = 0, b = 0; // Expand: statements before, after; Index: a; Slice: [a, b)
+};
+
+/// A place in a proc: the statement with NodeId `node` (which the IRMutator
+/// keeps for rebuilt statements), or the `count` statements starting there,
+/// or the gap before or after it. A cursor belongs to the proc it was made
+/// from (`proc`); a primitive given a proc derived from it forwards the
+/// cursor there (cursor.h: forward_cursor): the statements `p.find` gave
+/// (`found`) by their ids, then the navigation `path` replayed.
 struct Cursor {
   enum class Kind { Stmt, Block, GapBefore, GapAfter };
   Kind kind = Kind::Stmt;
   NodeId node = 0;
   size_t count = 1; // Block: how many statements
-  Proc proc;        // the proc it was made on
+  Proc proc;        // the proc it was made from
+  /// What `find` gave in `proc` (kind Stmt or Block, first id, count).
+  NodeId found = 0;
+  size_t found_count = 1;
+  std::vector<CursorNav> path;
 };
 
 struct Value {
@@ -58,13 +70,11 @@ struct Value {
   /// The same with its article: "an int", "a cursor".
   std::string a_type() const;
   /// How `print` shows it (procs print as .exg). Cursors show their
-  /// statement in the proc they were made on.
+  /// statement in the proc they were made from.
   std::string to_display() const;
   /// Appends the same to `out`, stopping once `out` is longer than `limit`
-  /// (false then). Cursors show their statement in `resolve(c.proc)`, the
-  /// proc they navigate in, or that it was deleted.
-  bool append_display(std::string &out, size_t limit,
-                      const std::function<Proc(const Proc &)> &resolve) const;
+  /// (false then).
+  bool append_display(std::string &out, size_t limit) const;
   bool truthy() const;
 };
 

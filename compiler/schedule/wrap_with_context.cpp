@@ -64,10 +64,10 @@ void check_context(Interpreter &in, const Expr &ctx, SrcLoc loc, std::string &na
 } // namespace
 
 Value wrap_with_context(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.args[0].proc;
-  const Value &bv = call.args[1];
-  const Expr &ctx = call.args[2].meta;
-  Cursor c = bv.kind == Value::Kind::Cursor ? bv.cursor : find_stmt(in, p, bv.str, call.loc);
+  const Proc &p = call.proc();
+  const Value &bv = call.arg("block").value;
+  const Expr &ctx = call.arg("ctx").value.meta;
+  Cursor c = cursor_arg(in, p, bv, call.loc);
   if (c.kind != Cursor::Kind::Stmt && c.kind != Cursor::Kind::Block)
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'wrap_with_context'", "statements");
   std::string name;

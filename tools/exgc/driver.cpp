@@ -24,6 +24,7 @@
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/interpreter.h"
+#include "compiler/schedule/primitives.h"
 #include "compiler/schedule/provenance.h"
 #include "compiler/support/check.h"
 #include "compiler/support/diagnostics.h"
@@ -62,6 +63,8 @@ public:
       total.hits += s.hits;
     }
     line(os, total, "");
+    os << "  largest query: " << analysis::IndexSolver::totals().max_rlimit_used
+       << " resource units of the limit " << analysis::IndexSolver::default_rlimit() << "\n";
   }
 
 private:
@@ -174,7 +177,7 @@ bool run_schedules(Program &prog, schedule::Interpreter &interp, DiagEngine &dia
     return false;
   // An unsafe step skipped its check: say so, one note per step applied.
   for (const schedule::Interpreter::Step &s : interp.steps())
-    if (s.primitive.rfind("unsafe_", 0) == 0)
+    if (schedule::is_unsafe_primitive(s.primitive))
       diag.report(s.loc, DiagKind::UnsafeStepApplied, s.primitive, s.schedule);
   if (cases) {
     for (const auto &[name, proc] : interp.results())
@@ -364,6 +367,8 @@ int run_driver(const DriverOptions &opts) {
   SourceManager sources;
   DiagEngine diag(sources);
   int rc;
+  if (opts.solver_rlimit)
+    analysis::IndexSolver::set_default_rlimit(opts.solver_rlimit);
   Stats stats;
   try {
     rc = compile(opts, sources, diag, stats);

@@ -26,6 +26,7 @@ struct DriverOptions {
   bool verify = false; // --verify: run every check, write nothing
   std::vector<std::string> difftest_pairs; // --difftest-pair=REF:CAND, checked to have a ':'
   schedule::ScriptBudget script_budget; // --script-budget
+  unsigned solver_rlimit = 0; // --solver-rlimit; 0: IndexSolver::kDefaultRlimit
 };
 
 int run_driver(const DriverOptions &opts);

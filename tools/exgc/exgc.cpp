@@ -69,6 +69,11 @@ cl::list<std::string> ScriptBudgets(
              "characters of a string), stmts=N (statements of a proc), history=N (statements "
              "of all the procs a run's steps made); repeatable, comma-separated"),
     cl::value_desc("name=N"), cl::CommaSeparated, cl::cat(Category));
+cl::opt<unsigned> SolverRlimit(
+    "solver-rlimit",
+    cl::desc("Resource limit of each solver query, in Z3's deterministic units (default: "
+             "the calibrated limit, docs/cli.md); a query past it 'could not be proven'"),
+    cl::value_desc("N"), cl::init(0), cl::cat(Category));
 cl::opt<bool> ShowDiagKind("show-diag-kind", cl::desc("Append [Kind] to each diagnostic (tests)"),
                            cl::Hidden, cl::cat(Category));
 
@@ -129,6 +134,7 @@ int main(int argc, char **argv) {
   job.opts.show_diag_kind = ShowDiagKind;
   job.opts.stats = Stats;
   job.opts.verify = Verify;
+  job.opts.solver_rlimit = SolverRlimit;
   job.opts.difftest_pairs.assign(DifftestPairs.begin(), DifftestPairs.end());
   for (const std::string &b : ScriptBudgets) {
     std::string error;

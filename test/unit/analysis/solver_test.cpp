@@ -112,6 +112,39 @@ TEST(IndexSolver, CachesQueries) {
   EXPECT_EQ(s.num_cache_hits(), 1u);
 }
 
+// One context and one cache per thread (a compilation): a second IndexSolver,
+// as the next primitive step makes, gets the answer without asking Z3.
+TEST(IndexSolver, CacheIsSharedAcrossSolvers) {
+  Sym i = Sym::fresh("i");
+  Expr g = bin(BinOpKind::Le, var(i), bin(BinOpKind::Add, var(i), lit(2)));
+  IndexSolver first;
+  EXPECT_EQ(first.is_valid({}, g), Validity::Valid);
+  IndexSolver second;
+  EXPECT_EQ(&first.ctx(), &second.ctx());
+  size_t hits = IndexSolver::totals().cache_hits;
+  EXPECT_EQ(second.is_valid({}, g), Validity::Valid);
+  EXPECT_EQ(second.num_cache_hits(), 1u);
+  EXPECT_EQ(IndexSolver::totals().cache_hits, hits + 1);
+}
+
+// The limit is Z3's resource count, not time: a query past it is Unknown, the
+// same query under the default limit is answered, and the two answers are
+// cached apart. The default leaves room: this small query uses a few units.
+TEST(IndexSolver, ResourceLimitIsDeterministicAndPartOfTheQuestion) {
+  EXPECT_EQ(IndexSolver::default_rlimit(), IndexSolver::kDefaultRlimit);
+  Sym i = Sym::fresh("i");
+  Expr g = bin(BinOpKind::Lt, bin(BinOpKind::Mod, var(i), lit(7)), lit(7));
+  for (int run = 0; run < 2; ++run) {
+    IndexSolver tiny;
+    tiny.set_rlimit(1);
+    EXPECT_EQ(tiny.is_valid({}, g), Validity::Unknown);
+    EXPECT_NE(tiny.last_unknown_reason(), "");
+  }
+  IndexSolver normal;
+  EXPECT_EQ(normal.is_valid({}, g), Validity::Valid);
+  EXPECT_LT(IndexSolver::totals().max_rlimit_used, uint64_t{IndexSolver::kDefaultRlimit} / 10);
+}
+
 // Bindings substitute a term for a Sym (callee parameters at a call site).
 TEST(IndexSolver, BindingsSubstitute) {
   IndexSolver s;
