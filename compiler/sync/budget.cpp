@@ -79,7 +79,7 @@ void ResourceMeter::reserve(uint64_t bytes, const std::string &what) {
   uint64_t used = grown();
   if (bytes > budget_.max_memory || used > budget_.max_memory - bytes)
     throw BudgetExceeded{what + " needs " + byte_size_string(bytes) +
-                         ", more than the check's memory budget of " +
+                         ", more than is left of the check's memory budget of " +
                          byte_size_string(budget_.max_memory) + " (--max-check-memory)"};
 }
 
