@@ -48,7 +48,8 @@ case "${1:-}" in
     bash "$root/tools/setup-deps.sh"
     sbuild="${SANITIZE_BUILD_DIR:-$root/build-sanitize}"
     CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$sbuild" -G Ninja -DEXGC_FUZZ=ON \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo
+      -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only"
     targets=(sync_fuzz frontend_fuzz schedule_fuzz driver_fuzz)
     if [ "$1" = sanitize ]; then
       cmake --build "$sbuild" -j "$jobs"

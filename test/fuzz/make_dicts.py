@@ -13,12 +13,19 @@ import re
 import sys
 
 
+def escape(c):
+    # libFuzzer's dictionary syntax: printable ASCII, \\, \" and \xNN.
+    if c in '\\"':
+        return "\\" + c
+    return c if " " <= c <= "~" else "\\x%02X" % ord(c)
+
+
 def entries(words):
     out = []
     for w in sorted(set(words)):
         if not w or len(w) > 40:
             continue
-        out.append('"%s"' % w.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n"))
+        out.append('"%s"' % "".join(escape(c) for c in w))
     return "\n".join(out) + "\n"
 
 
