@@ -50,13 +50,6 @@ private:
 /// The process's resident set in bytes (0 where it cannot be read).
 uint64_t resident_bytes();
 
-/// Reads a byte count: digits with an optional K, M, G or T suffix (powers
-/// of 1024), e.g. `4G`, `512M`, `1048576`. False on anything else or overflow.
-bool parse_byte_size(const std::string &text, uint64_t &bytes);
-
-/// `4 GiB`, `512 MiB`, `100 bytes`: the largest unit that divides exactly.
-std::string byte_size_string(uint64_t bytes);
-
 } // namespace exgc::sync
 
 #endif

@@ -11,6 +11,7 @@
 // limit): compiler/sync/budget.h.
 // Exit codes: 0 no hazard (or printed), 1 a hazard or a parse error (reported
 // as `file:line:col: error: ...` with notes), 2 bad usage or unreadable file.
+#include "compiler/support/byte_size.h"
 #include "compiler/sync/check.h"
 #include "compiler/sync/text_format.h"
 
@@ -63,7 +64,7 @@ int main(int argc, char **argv) {
     else if (a == "--engine=oracle")
       opts.engine = EngineKind::Oracle;
     else if (a.rfind("--max-check-memory=", 0) == 0) {
-      if (!parse_byte_size(a.substr(19), opts.budget.max_memory))
+      if (!exgc::parse_byte_size(a.substr(19), opts.budget.max_memory))
         return usage("--max-check-memory wants a size such as 512M or 4G, not '" + a.substr(19) +
                      "'");
     } else if (a.rfind("--max-check-time=", 0) == 0) {

@@ -13,6 +13,7 @@
 #include <iostream>
 
 #include "compiler/support/big_stack.h"
+#include "compiler/support/byte_size.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "tools/exgc/driver.h"
@@ -71,6 +72,10 @@ cl::list<std::string> ScriptBudgets(
              "characters of a string), stmts=N (statements of a proc), history=N (statements "
              "of all the procs a run's steps made); repeatable, comma-separated"),
     cl::value_desc("name=N"), cl::CommaSeparated, cl::cat(Category));
+cl::opt<std::string> MaxInputSize(
+    "max-input-size",
+    cl::desc("Refuse a module file larger than this (K, M, G suffixes; 0: no limit; default 16M)"),
+    cl::value_desc("size"), cl::init("16M"), cl::cat(Category));
 cl::opt<bool> ShowDiagKind("show-diag-kind", cl::desc("Append [Kind] to each diagnostic (tests)"),
                            cl::Hidden, cl::cat(Category));
 
@@ -125,6 +130,11 @@ int exgc_main(int argc, const char *const *argv) {
   job.opts.stats = Stats;
   job.opts.verify = Verify;
   job.opts.difftest_pairs.assign(DifftestPairs.begin(), DifftestPairs.end());
+  if (!exgc::parse_byte_size(MaxInputSize, job.opts.max_input_bytes)) {
+    std::cerr << "exgc: error: --max-input-size wants a size such as 16M, not '" << MaxInputSize
+              << "'\n";
+    return 2;
+  }
   for (const std::string &b : ScriptBudgets) {
     std::string error;
     if (!job.opts.script_budget.set(b, error)) {
