@@ -46,7 +46,8 @@ case "${1:-}" in
     # One clang build serves both: ASan + UBSan on every target, plus
     # libFuzzer's coverage instrumentation and the fuzz targets (EXGC_FUZZ).
     bash "$root/tools/setup-deps.sh"
-    sbuild="${SANITIZE_BUILD_DIR:-$root/build-sanitize}"
+    # Absolute: driver_fuzz works in a scratch directory.
+    sbuild="$(realpath -m "${SANITIZE_BUILD_DIR:-$root/build-sanitize}")"
     CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$sbuild" -G Ninja -DEXGC_FUZZ=ON \
       -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only"
