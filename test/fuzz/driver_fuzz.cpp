@@ -36,7 +36,8 @@ bool allowed(const std::string &a) {
   // LLVM's parser exits on -h and anything it reads as help (`--helx`
   // included), on --version and on the print-options flags.
   size_t name = a.find_first_not_of('-');
-  if (name != std::string::npos && name > 0 && (a[name] == 'h' || a[name] == 'v'))
+  if (name != std::string::npos && name > 0 &&
+      (a[name] == 'h' || a.compare(name, 7, "version") == 0))
     return false;
   return a.find("print-options") == std::string::npos &&
          a.find("print-all-options") == std::string::npos;
