@@ -57,7 +57,8 @@ def main(root, out_dir):
                                            recursive=True))):
         write(out_dir, "sync_fuzz", "t%04d.sync" % i, open(f, errors="replace").read())
     n = 0
-    for f in sorted(glob.glob(os.path.join(root, "test", "lit", "driver", "*"))):
+    for f in sorted(g for g in glob.glob(os.path.join(root, "test", "lit", "driver", "*"))
+                    if os.path.isfile(g)):
         for run in re.findall(r"RUN:.*?%exgc(.*)", open(f, errors="replace").read()):
             args = [a for a in run.split("|")[0].split() if not a.startswith("%") and "/" not in a
                     and a not in ("2>&1", ">", "not")]
