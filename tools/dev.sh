@@ -3,7 +3,14 @@
 #   tools/dev.sh example   set up, build, compile the flagship example to .cu
 #                          (and, where nvcc is installed, on to an sm_90a object)
 #   tools/dev.sh test      set up, build, run every test (what .ci/run runs)
-# BUILD_DIR (default: build) and JOBS (default: 2) may be set in the environment.
+#   tools/dev.sh sanitize  build with clang, AddressSanitizer and UBSan (in
+#                          build-sanitize) and run every test there
+#   tools/dev.sh fuzz [S]  build the libFuzzer targets (same build) and run each
+#                          for S seconds (default 60), one at a time under nice;
+#                          findings land in build-sanitize/fuzz/findings
+# BUILD_DIR (default: build), SANITIZE_BUILD_DIR (default: build-sanitize) and
+# JOBS (default: 2) may be set in the environment.
+# docs/reliability.md says what the fuzz targets check and what they found.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
@@ -35,8 +42,45 @@ case "${1:-}" in
     setup_and_build
     ctest --test-dir "$build" -j "$jobs" --output-on-failure
     ;;
+  sanitize|fuzz)
+    # One clang build serves both: ASan + UBSan on every target, plus
+    # libFuzzer's coverage instrumentation and the fuzz targets (EXGC_FUZZ).
+    bash "$root/tools/setup-deps.sh"
+    # Absolute: driver_fuzz works in a scratch directory.
+    sbuild="$(realpath -m "${SANITIZE_BUILD_DIR:-$root/build-sanitize}")"
+    CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$sbuild" -G Ninja -DEXGC_FUZZ=ON \
+      -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only"
+    targets=(sync_fuzz frontend_fuzz schedule_fuzz driver_fuzz)
+    if [ "$1" = sanitize ]; then
+      cmake --build "$sbuild" -j "$jobs"
+      ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1" \
+        ctest --test-dir "$sbuild" -j "$jobs" --output-on-failure
+      exit
+    fi
+    seconds="${2:-60}"
+    cmake --build "$sbuild" -j "$jobs" --target "${targets[@]}"
+    work="$sbuild/fuzz"
+    python3 "$root/test/fuzz/make_dicts.py" "$root" "$work"
+    python3 "$root/test/fuzz/make_seeds.py" "$root" "$work/seeds"
+    mkdir -p "$work/findings"
+    for t in "${targets[@]}"; do
+      dict="$work/exg.dict"; quiet=1
+      [ "$t" = sync_fuzz ] && dict="$work/sync.dict"
+      [ "$t" = driver_fuzz ] && quiet=3 # the driver prints diagnostics
+      mkdir -p "$work/corpus/$t" "$root/test/fuzz/corpus/$t"
+      echo "== $t for $seconds s"
+      # New inputs go to the first directory (the build's); the committed
+      # minimized corpus and the seeds are read only.
+      nice -n 19 "$sbuild/bin/$t" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=4096 \
+        -max_len=65536 -close_fd_mask="$quiet" -print_final_stats=1 -dict="$dict" \
+        -artifact_prefix="$work/findings/$t-" \
+        "$work/corpus/$t" "$root/test/fuzz/corpus/$t" "$work/seeds/$t" || status=1
+    done
+    exit "${status:-0}"
+    ;;
   *)
-    echo "usage: tools/dev.sh example|test" >&2
+    echo "usage: tools/dev.sh example|test|sanitize|fuzz [seconds]" >&2
     exit 2
     ;;
 esac

@@ -7,19 +7,6 @@
 
 namespace exgc::codegen {
 
-namespace {
-
-int64_t element_bytes(ValueType t) {
-  switch (t) {
-  case ValueType::F64: case ValueType::Int: case ValueType::Size: case ValueType::Index: return 8;
-  case ValueType::F32: case ValueType::I32: return 4;
-  case ValueType::U16: case ValueType::F16: case ValueType::BF16: return 2;
-  default: return 1;
-  }
-}
-
-} // namespace
-
 bool DeviceStmtEmitter::constant_count(const Alloc *a, size_t first, DiagKind kind,
                                        int64_t &count) {
   count = 1;

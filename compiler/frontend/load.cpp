@@ -2,12 +2,14 @@
 #include "compiler/frontend/load.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
 
 #include "compiler/frontend/build.h"
+#include "compiler/support/byte_size.h"
 
 namespace exgc {
 
@@ -53,6 +55,16 @@ private:
   /// Loads, parses and builds one file, then its imports (depth first, so a
   /// cycle shows as a module still on the stack). Returns its index, or -1.
   int load(const std::string &path, const std::string &dotted, SrcLoc import_loc) {
+    std::error_code ec;
+    uint64_t size = fs::file_size(fs::path(path), ec);
+    if (!ec && opts_.max_file_bytes && size > opts_.max_file_bytes) {
+      char mib[32];
+      std::snprintf(mib, sizeof mib, "%.1f MiB", static_cast<double>(size) / (1 << 20));
+      diag_.report(import_loc, DiagKind::InputTooLarge, path, mib,
+                   byte_size_string(opts_.max_file_bytes));
+      failed_ = true;
+      return -1;
+    }
     std::string err;
     uint32_t file = sources_.load(path, err);
     if (file == 0) {
@@ -110,9 +122,18 @@ private:
     for (size_t k = 0; k < stack_.size(); ++k) {
       if (stack_[k] != it->second)
         continue;
+      // A cycle through thousands of modules shows its two ends only.
+      constexpr size_t kShown = 4;
+      const size_t n = stack_.size() - k;
       std::string chain;
-      for (size_t j = k; j < stack_.size(); ++j)
+      for (size_t j = k; j < stack_.size(); ++j) {
+        if (n > 2 * kShown && j == k + kShown) {
+          chain += "... (" + std::to_string(n - 2 * kShown) + " more) -> ";
+          j = stack_.size() - kShown - 1;
+          continue;
+        }
         chain += display_name(stack_[j]) + " -> ";
+      }
       chain += display_name(it->second);
       diag_.report(imp.loc, DiagKind::ImportCycle, chain);
       failed_ = true;

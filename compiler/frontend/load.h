@@ -30,6 +30,11 @@ struct LoadOptions {
   std::vector<std::string> include_dirs;
   /// Where `import cuda` finds `cuda.exg`; empty: the source tree's stdlib/.
   std::string stdlib_dir;
+  /// Largest file read (main module or import); 0: no limit. Parse trees
+  /// take about 70 times the text, so a limit keeps a huge input a clear
+  /// error rather than an exhausted machine (docs/reliability.md).
+  uint64_t max_file_bytes = kDefaultMaxFileBytes;
+  static constexpr uint64_t kDefaultMaxFileBytes = uint64_t(16) << 20;
 };
 
 /// The stdlib directory of the source tree exgc was built from.

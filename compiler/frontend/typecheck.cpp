@@ -84,6 +84,7 @@ const Binding *Checker::lookup(const Sym &s, SrcLoc use) {
 void Checker::check_type(const Type &t, const std::string &name, bool is_arg) {
   for (const Expr &e : t.shape)
     check_expr(e, Use::Extent);
+  check_size_fits(t, name);
   switch (t.kind) {
   case Type::Kind::Control:
     return;
@@ -100,6 +101,19 @@ void Checker::check_type(const Type &t, const std::string &name, bool is_arg) {
     }
     check_memory(t.mem, analysis::MemKind::BarrierMechanism, "barrier '" + name + "'", t.loc);
     return;
+  }
+}
+
+void Checker::check_size_fits(const Type &t, const std::string &name) {
+  // Symbolic extents count as 1, their least value: a product of the literal
+  // ones past int64_t means no run could allocate or index the tensor.
+  int64_t bytes = t.kind == Type::Kind::Barrier ? 8 : element_bytes(t.scalar);
+  for (const Expr &e : t.shape) {
+    const auto *imm = e.as<IntImm>();
+    if (imm && imm->value > 0 && __builtin_mul_overflow(bytes, imm->value, &bytes)) {
+      diag_.report(t.loc, DiagKind::TensorTooLarge, name);
+      return;
+    }
   }
 }
 

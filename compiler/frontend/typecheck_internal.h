@@ -52,6 +52,7 @@ public:
   void check_block(const Block &b);
   void check_stmt(const Stmt &s);
   void check_type(const Type &t, const std::string &name, bool is_arg);
+  void check_size_fits(const Type &t, const std::string &name);
   void check_write(const Sym &buf, const std::vector<Expr> &idx, SrcLoc loc);
 
   // --- typecheck_expr.cpp: expressions

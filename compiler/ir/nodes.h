@@ -67,6 +67,8 @@ enum class ValueType {
 };
 bool is_control(ValueType t);
 bool is_data(ValueType t);
+/// Bytes of one element in generated code: 8, 4, 2, or 1 (8-bit types and R).
+int64_t element_bytes(ValueType t);
 /// Spelling in source ("f32", "size"); Int and Meta have none and print "int", "meta".
 const char *value_type_name(ValueType t);
 /// Parses a scalar type keyword; returns false when `s` is not one.

@@ -7,13 +7,15 @@ namespace exgc::sync {
 
 CheckResult check_program(const Program &p, const CheckOptions &opts) {
   CheckResult res;
+  ResourceMeter meter(opts.budget);
+  RunOptions run;
+  run.meter = &meter;
   if (opts.engine == EngineKind::Oracle) {
     OracleEngine oracle;
-    res.ok = run_program(p, oracle, res.hazard, &res.stats);
+    res.ok = run_program(p, oracle, res.hazard, &res.stats, run);
     return res;
   }
   FastEngine fast;
-  RunOptions run;
   run.replay_tasks = opts.replay_tasks;
   res.ok = run_program(p, fast, res.hazard, &res.stats, run);
   res.fast = fast.stats();
@@ -23,7 +25,9 @@ CheckResult check_program(const Program &p, const CheckOptions &opts) {
   replay.restrict_to(res.hazard.tensor_id, res.hazard.linear, res.hazard.prior.seq,
                      res.hazard.prior_thread);
   Hazard again;
-  bool ok = run_program(p, replay, again, nullptr);
+  RunOptions replay_run;
+  replay_run.meter = &meter;
+  bool ok = run_program(p, replay, again, nullptr, replay_run);
   res.replay_agreed = !ok && again.same_as(res.hazard);
   const auto &log = replay.log();
   if (log.empty()) {

@@ -19,6 +19,7 @@ struct CheckOptions {
   EngineKind engine = EngineKind::Fast;
   bool explain = true; ///< replay the failing element with the oracle
   bool replay_tasks = true; ///< task replay (task_replay.h), fast engine only
+  CheckBudget budget;       ///< memory and time for the whole check
 };
 
 struct CheckResult {

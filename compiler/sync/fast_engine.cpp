@@ -78,6 +78,7 @@ bool FastEngine::access(const AccessEvent &e) {
     int64_t best_lin = -1;
     uint32_t best_ar = 0;
     for (const RegionRef &i : hits) {
+      tick();
       const Region &rg = store.at(i);
       uint32_t a = rg.ar;
       bool fails = false, known = false;
@@ -294,6 +295,7 @@ void FastEngine::fence(const Ctx &c, QualMask l1, const SyncTl &l2) {
   const Masks m = augment_masks(l2);
   const ThreadSet &ct = *c.threads;
   S.scan(ct, l1, S.signature('f', c.threads, l1, l2, nullptr), [&](uint32_t, Record &r) {
+    tick();
     bool changed = false, all = true;
     const size_t n = r.parts.size();
     for (size_t i = 0; i < n; ++i) {
@@ -330,6 +332,7 @@ void FastEngine::arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t> &
   S.scan(ct, l1, S.signature('a', c.threads, l1, SyncTl(), &bars), [&](uint32_t id, Record &r) {
     const bool frees =
         r.foa >= 0 && std::binary_search(bars.begin(), bars.end(), uint64_t(r.foa));
+    tick();
     bool changed = false, all = true;
     const size_t n = r.parts.size();
     for (size_t i = 0; i < n; ++i) {
@@ -432,6 +435,7 @@ void FastEngine::join(const Ctx &c) {
   const ThreadSet &ct = *c.threads;
   S.scan(ct, ~QualMask(0), S.signature('j', c.threads, 0, SyncTl(), nullptr),
          [&](uint32_t, Record &r) {
+    tick();
     bool changed = false;
     const size_t n = r.parts.size();
     auto add = [&](size_t i, const Masks &m) {
@@ -474,6 +478,7 @@ void FastEngine::barriers_freed(uint64_t lo, uint64_t hi) {
   State &S = *st_;
   S.fresh.clear();
   for (uint64_t b = lo; b < hi; ++b) {
+    tick();
     auto it = S.waiters.find(b);
     if (it == S.waiters.end())
       continue;

@@ -50,6 +50,15 @@ bool Interpreter::run() {
     exec_block(prog_.body);
   } catch (const Stop &) {
     return false;
+  } catch (const BudgetExceeded &b) {
+    hazard_ = Hazard();
+    hazard_.kind = HazardKind::ResourceLimit;
+    hazard_.seq = seq_;
+    hazard_.stmt = running_;
+    hazard_.threads = threads_;
+    hazard_.message = b.message;
+    hazard_.iters = iters_;
+    return false;
   }
   return true;
 }
@@ -99,7 +108,12 @@ int64_t Interpreter::eval(const Expr &e, const Stmt &s) {
     if (!defined_[e->slot])
       fail(s, HazardKind::InvalidProgram, "'" + e->name + "' is not defined");
     return vals_[e->slot];
-  case ExprKind::Neg: return -eval(e->a, s);
+  case ExprKind::Neg: {
+    int64_t a = eval(e->a, s);
+    if (a == INT64_MIN)
+      fail(s, HazardKind::InvalidProgram, "'" + expr_string(e) + "' overflows 64 bits");
+    return -a;
+  }
   case ExprKind::Not: return !eval(e->a, s);
   case ExprKind::And: return eval(e->a, s) && eval(e->b, s);
   case ExprKind::Or: return eval(e->a, s) || eval(e->b, s);
@@ -122,6 +136,12 @@ int64_t Interpreter::eval(const Expr &e, const Stmt &s) {
   case ExprKind::Mod: {
     if (b == 0)
       fail(s, HazardKind::InvalidProgram, "division by zero in '" + expr_string(e) + "'");
+    // INT64_MIN / -1 is the one quotient that does not fit (and traps).
+    if (a == INT64_MIN && b == -1) {
+      if (e->kind == ExprKind::Mod)
+        return 0;
+      fail(s, HazardKind::InvalidProgram, "'" + expr_string(e) + "' overflows 64 bits");
+    }
     int64_t q = floor_div(a, b);
     return e->kind == ExprKind::Div ? q : a - q * b;
   }
@@ -203,6 +223,8 @@ void Interpreter::exec_loop(const Stmt &s) {
     task_vars_.push_back(s.name);
   defined_[slot] = 1;
   for (int64_t i = lo; i < hi; ++i) {
+    running_ = &s; // an empty body ticks here only
+    tick();
     vals_[slot] = i;
     iters_.back().second = i;
     if (s.kind == StmtKind::Seq) {
@@ -234,7 +256,11 @@ void Interpreter::exec_threads_iter(const Stmt &s, int64_t i) {
     fail(s, HazardKind::InvalidProgram,
          "threads loop dimension " + std::to_string(s.dim) + " is not in the domain");
   int64_t d_lo = lo_[s.dim], d_hi = hi_[s.dim];
-  int64_t a = d_lo + s.offset + i * s.stride, b = a + s.width;
+  int64_t step = 0, a = 0, b = 0;
+  if (__builtin_mul_overflow(i, s.stride, &step) || __builtin_add_overflow(d_lo, s.offset, &a) ||
+      __builtin_add_overflow(a, step, &a) || __builtin_add_overflow(a, s.width, &b))
+    fail(s, HazardKind::InvalidProgram,
+         "threads loop iteration " + std::to_string(i) + " overflows 64 bits");
   if (a < d_lo || b > d_hi)
     fail(s, HazardKind::InvalidProgram,
          "threads loop iteration " + std::to_string(i) + " takes threads [" +
@@ -340,6 +366,8 @@ void Interpreter::exec_reshape(const Stmt &s) {
 }
 
 void Interpreter::exec(const Stmt &s) {
+  running_ = &s;
+  tick();
   switch (s.kind) {
   case StmtKind::Let:
     vals_[s.sym] = eval(s.value, s);

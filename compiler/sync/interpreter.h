@@ -14,6 +14,7 @@
 #ifndef EXGC_SYNC_INTERPRETER_H
 #define EXGC_SYNC_INTERPRETER_H
 
+#include "compiler/sync/budget.h"
 #include "compiler/sync/machine.h"
 #include "compiler/sync/program.h"
 
@@ -31,6 +32,9 @@ struct RunOptions {
   /// Replay tasks that repeat an earlier one (task_replay.h) where the
   /// engine can; off, every task runs in full.
   bool replay_tasks = true;
+  /// Limits memory and time (budget.h); null: none. A limit reached is a
+  /// hazard of kind ResourceLimit at the statement being run.
+  ResourceMeter *meter = nullptr;
 };
 
 /// Runs `p` on `m`. Returns true when no hazard was found; otherwise `hazard`

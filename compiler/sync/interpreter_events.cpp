@@ -97,6 +97,9 @@ void Interpreter::exec_barrier(const Stmt &s) {
   TensorInfo &t = tensors_[id];
   t.checked = s.checked;
   t.bar_base = next_bar_;
+  if (opts_.meter)
+    opts_.meter->reserve(static_cast<uint64_t>(t.size) * sizeof(BarState),
+                         "barrier '" + s.name + "'");
   next_bar_ += static_cast<uint64_t>(t.size);
   bars_.resize(next_bar_);
   if (s.pre_arrive > 0) {
@@ -152,7 +155,17 @@ bool Interpreter::index_box(const Stmt &s, const Index &idx, int tid, bool clip,
       continue;
     }
     box.lo[d] = eval(it.lo, s);
-    box.hi[d] = it.hi ? eval(it.hi, s) : box.lo[d] + 1;
+    if (it.hi) {
+      box.hi[d] = eval(it.hi, s);
+    } else if (__builtin_add_overflow(box.lo[d], 1, &box.hi[d])) {
+      // A point at INT64_MAX: no 64-bit box holds it, but it is outside
+      // every allocation, never an empty (skipped) access.
+      if (clip)
+        return false;
+      fail(s, HazardKind::OutOfBounds,
+           "index " + std::to_string(box.lo[d]) + " of '" + t.name + "' in dimension " +
+               std::to_string(d) + " is outside its extent " + std::to_string(t.shape[d]));
+    }
   }
   if (box.empty())
     return false;
@@ -165,7 +178,7 @@ bool Interpreter::index_box(const Stmt &s, const Index &idx, int tid, bool clip,
     std::string at = t.name + "[", shape = t.name + "[";
     for (size_t d = 0; d < idx.size(); ++d) {
       at += (d ? ", " : "") + std::to_string(box.lo[d]) +
-            (box.hi[d] - box.lo[d] > 1 ? ":" + std::to_string(box.hi[d]) : "");
+            (box.hi[d] - 1 > box.lo[d] ? ":" + std::to_string(box.hi[d]) : "");
       shape += (d ? ", " : "") + std::to_string(t.shape[d]);
     }
     fail(s, HazardKind::OutOfBounds, "accessing " + at + "] of allocation " + shape + "]");
@@ -231,7 +244,10 @@ int Interpreter::barrier_elems(const Stmt &s, const std::vector<BarrierRef> &ref
         fail(s, HazardKind::InvalidProgram,
              "no barrier expression has a point in dimension " + std::to_string(d));
   for (const Box &b : boxes)
-    t.for_each_linear(b, [&](int64_t l) { elems.push_back(t.bar_base + l); });
+    t.for_each_linear(b, [&](int64_t l) {
+      tick();
+      elems.push_back(t.bar_base + l);
+    });
   std::sort(elems.begin(), elems.end());
   return tid;
 }

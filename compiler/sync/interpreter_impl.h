@@ -28,6 +28,7 @@ public:
   Interpreter(const Program &p, Machine &m, Hazard &h, const RunOptions &o)
       : prog_(p), m_(m), hazard_(h), opts_(o) {
     m_.attach(&tensors_);
+    m_.set_meter(o.meter);
   }
 
   bool run();
@@ -58,6 +59,11 @@ private:
   bool start_task();
   ThreadSetP threads_, cpu_threads_;
   uint64_t seq_ = 0;
+  const Stmt *running_ = nullptr; // the statement a budget failure points at
+  void tick() {
+    if (opts_.meter)
+      opts_.meter->tick();
+  }
   std::vector<std::pair<std::string, int64_t>> iters_;
   AccessEvent ev_, bev_;        // reused event buffers
   std::vector<uint64_t> trail_;

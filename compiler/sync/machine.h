@@ -9,6 +9,7 @@
 #ifndef EXGC_SYNC_MACHINE_H
 #define EXGC_SYNC_MACHINE_H
 
+#include "compiler/sync/budget.h"
 #include "compiler/sync/report.h"
 #include "compiler/sync/small_vec.h"
 #include "compiler/sync/vis_set.h"
@@ -158,6 +159,8 @@ public:
   virtual ~Machine() = default;
   /// The interpreter's tensor table; entries are never removed.
   void attach(const std::vector<TensorInfo> *tensors) { tensors_ = tensors; }
+  /// The check's meter (budget.h), ticked in loops over elements and records.
+  void set_meter(ResourceMeter *m) { meter_ = m; }
 
   /// A new allocation instance (ring slots get their allocation records).
   virtual void alloc(int tensor, const Ctx &c) = 0;
@@ -199,6 +202,11 @@ public:
 protected:
   const std::vector<TensorInfo> *tensors_ = nullptr;
   Hazard hazard_;
+  ResourceMeter *meter_ = nullptr;
+  void tick() {
+    if (meter_)
+      meter_->tick();
+  }
 };
 
 } // namespace exgc::sync

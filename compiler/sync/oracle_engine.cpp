@@ -93,6 +93,7 @@ void OracleEngine::alloc(int tensor, const Ctx &c) {
   const TensorInfo &t = (*tensors_)[tensor];
   for (const RingSlot &slot : ring_slots(t, *tensors_))
     t.for_each_linear(slot.box, [&](int64_t l) {
+      tick();
       if (!st_->tracked(tensor, l))
         return;
       OAR &ar = st_->elems[{tensor, l}];
@@ -136,6 +137,7 @@ bool OracleEngine::access(const AccessEvent &e) {
   std::vector<int64_t> lins;
   for (const Box &b : e.boxes)
     t.for_each_linear(b, [&](int64_t l) {
+      tick();
       if (st_->tracked(e.tensor, l))
         lins.push_back(l);
     });
@@ -201,10 +203,13 @@ bool OracleEngine::access(const AccessEvent &e) {
     make(c, -1);
   } else {
     for (const Interval &iv : c.intervals())
-      for (uint64_t th = iv.lo; th < iv.hi; ++th)
+      for (uint64_t th = iv.lo; th < iv.hi; ++th) {
+        tick();
         make(ThreadSet::single(th), static_cast<int64_t>(th));
+      }
   }
   for (int64_t l : lins) {
+    tick();
     OAR &ar = st_->elems[{e.tensor, l}];
     std::vector<ORec> add = fresh;
     for (ORec &r : add)
@@ -226,6 +231,7 @@ bool OracleEngine::access(const AccessEvent &e) {
 void OracleEngine::fence(const Ctx &c, QualMask l1, const SyncTl &l2) {
   Masks m = augment_masks(l2);
   st_->for_each_record([&](ORec &r) {
+    tick();
     if (!r.freed && r.s.witness(*c.threads, l1))
       st_->augment(r, c, m, "Fence");
   });
@@ -236,6 +242,7 @@ void OracleEngine::arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t>
   if (!l1)
     return;
   st_->for_each_record([&](ORec &r) {
+    tick();
     if (r.freed || !r.s.witness(*c.threads, l1))
       return;
     if (r.foa >= 0 && std::binary_search(bars.begin(), bars.end(), uint64_t(r.foa))) {
@@ -257,6 +264,7 @@ void OracleEngine::arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t>
 void OracleEngine::await(const Ctx &c, uint64_t bar, int64_t kmax, const SyncTl &l2) {
   Masks m = augment_masks(l2);
   st_->for_each_record([&](ORec &r) {
+    tick();
     auto it = r.pending.find(bar);
     if (!r.freed && it != r.pending.end() && it->second <= kmax)
       st_->augment(r, c, m, "Await");
@@ -265,6 +273,7 @@ void OracleEngine::await(const Ctx &c, uint64_t bar, int64_t kmax, const SyncTl 
 
 void OracleEngine::join(const Ctx &c) {
   st_->for_each_record([&](ORec &r) {
+    tick();
     if (r.freed)
       return;
     Masks h = r.s.held(*c.threads);

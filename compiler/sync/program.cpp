@@ -1,6 +1,8 @@
 // program.cpp - constructors and expression printing for sync programs ---//
 #include "compiler/sync/program.h"
 
+#include <algorithm>
+
 namespace exgc::sync {
 
 std::string SrcLoc::str() const {
@@ -26,6 +28,7 @@ Expr ExprNode::make(ExprKind k, Expr a, Expr b) {
   e->kind = k;
   e->a = std::move(a);
   e->b = std::move(b);
+  e->height = 1 + std::max(e->a ? e->a->height : 0, e->b ? e->b->height : 0);
   return e;
 }
 

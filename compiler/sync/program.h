@@ -66,6 +66,7 @@ struct ExprNode {
   int64_t value = 0;   // Int
   std::string name;    // Var
   mutable int slot = -1; // Var: filled by the interpreter's binding pass
+  int height = 1;        // of the tree: the parser bounds it (walks recurse)
   Expr a, b;
   static Expr make_int(int64_t v);
   static Expr make_var(std::string n);

@@ -19,6 +19,7 @@ const char *hazard_kind_name(HazardKind k) {
   case HazardKind::NoForwardProgress: return "no forward progress";
   case HazardKind::OutOfBounds: return "out of bounds";
   case HazardKind::InvalidProgram: return "invalid sync program";
+  case HazardKind::ResourceLimit: return "resource limit";
   }
   return "?";
 }
@@ -37,6 +38,7 @@ const char *hazard_kind_tag(HazardKind k) {
   case HazardKind::NoForwardProgress: return "NoForwardProgress";
   case HazardKind::OutOfBounds: return "OutOfBounds";
   case HazardKind::InvalidProgram: return "InvalidProgram";
+  case HazardKind::ResourceLimit: return "ResourceLimit";
   }
   return "?";
 }

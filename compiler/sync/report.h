@@ -30,6 +30,7 @@ enum class HazardKind {
   NoForwardProgress,
   OutOfBounds,
   InvalidProgram,
+  ResourceLimit, ///< the check's memory or time budget ran out (budget.h)
 };
 const char *hazard_kind_name(HazardKind k); // "read-after-write", ...
 const char *hazard_kind_tag(HazardKind k);  // "ReadAfterWrite", ...

@@ -189,23 +189,46 @@ private:
       ++i_;
   }
 
+  // Walks of programs and expressions recurse: bound nesting (blocks,
+  // parentheses, prefix operators) and expression height, so that no input
+  // can overflow the stack of the parser, the checker or a destructor.
+  static constexpr int kMaxNesting = 256;
+  static constexpr int kMaxExprHeight = 1000;
+  int nesting_ = 0;
+  struct Nested {
+    Parser &p;
+    explicit Nested(Parser &parser) : p(parser) {
+      if (++p.nesting_ > kMaxNesting)
+        p.fail("nesting deeper than " + std::to_string(kMaxNesting) + " levels");
+    }
+    ~Nested() { --p.nesting_; }
+  };
+  Expr node(ExprKind k, Expr a, Expr b = nullptr) {
+    Expr e = ExprNode::make(k, std::move(a), std::move(b));
+    if (e->height > kMaxExprHeight)
+      fail("expression deeper than " + std::to_string(kMaxExprHeight) + " operators");
+    return e;
+  }
+
   // --- Expressions, by precedence: or, and, not, comparison, +-, */%, unary.
   Expr expr() { return or_expr(); }
   Expr or_expr() {
     Expr e = and_expr();
     while (accept("or"))
-      e = ExprNode::make(ExprKind::Or, e, and_expr());
+      e = node(ExprKind::Or, e, and_expr());
     return e;
   }
   Expr and_expr() {
     Expr e = not_expr();
     while (accept("and"))
-      e = ExprNode::make(ExprKind::And, e, not_expr());
+      e = node(ExprKind::And, e, not_expr());
     return e;
   }
   Expr not_expr() {
-    if (accept("not"))
-      return ExprNode::make(ExprKind::Not, not_expr());
+    if (accept("not")) {
+      Nested guard(*this);
+      return node(ExprKind::Not, not_expr());
+    }
     return cmp_expr();
   }
   Expr cmp_expr() {
@@ -217,7 +240,7 @@ private:
       bool any = false;
       for (auto &[s, k] : ops)
         if (accept(s)) {
-          e = ExprNode::make(k, e, add_expr());
+          e = node(k, e, add_expr());
           any = true;
           break;
         }
@@ -229,9 +252,9 @@ private:
     Expr e = mul_expr();
     for (;;) {
       if (accept("+"))
-        e = ExprNode::make(ExprKind::Add, e, mul_expr());
+        e = node(ExprKind::Add, e, mul_expr());
       else if (accept("-"))
-        e = ExprNode::make(ExprKind::Sub, e, mul_expr());
+        e = node(ExprKind::Sub, e, mul_expr());
       else
         return e;
     }
@@ -240,22 +263,24 @@ private:
     Expr e = unary();
     for (;;) {
       if (accept("*"))
-        e = ExprNode::make(ExprKind::Mul, e, unary());
+        e = node(ExprKind::Mul, e, unary());
       else if (accept("/"))
-        e = ExprNode::make(ExprKind::Div, e, unary());
+        e = node(ExprKind::Div, e, unary());
       else if (accept("%"))
-        e = ExprNode::make(ExprKind::Mod, e, unary());
+        e = node(ExprKind::Mod, e, unary());
       else
         return e;
     }
   }
   Expr unary() {
-    if (accept("-")) {
-      if (peek().kind == Tok::Int)
-        return ExprNode::make_int(-t_[i_++].value);
-      return ExprNode::make(ExprKind::Neg, unary());
-    }
-    if (accept("(")) {
+    if (is("-") || is("(")) {
+      Nested guard(*this);
+      if (accept("-")) {
+        if (peek().kind == Tok::Int)
+          return ExprNode::make_int(-t_[i_++].value);
+        return node(ExprKind::Neg, unary());
+      }
+      ++i_; // '('
       Expr e = expr();
       expect(")");
       return e;
@@ -395,6 +420,7 @@ private:
 
   // Statements up to the closing `}` (consumed).
   Block block() {
+    Nested guard(*this);
     Block b;
     skip_newlines();
     while (!is("}")) {

@@ -30,16 +30,8 @@ OPS = ["+", "-", "*", "/", "%", "==", "!=", "<", "and", "or"]
 METHODS = ["c.body()", "c.parent()", "c.next()", "c.prev()", "c.before()", "c.after()",
            "c.expand(1, 0)", "p.name()"]
 
-HEAD = """proc f(n: size, x: f32[n], y: f32[8, 8]):
-    assert n % 4 == 0
-    t: f32[4]
-    for i in seq(0, n):
-        t[0] = x[i]
-        for j in seq(0, 8):
-            y[j, 0] += t[0] * 2.0
-        x[i] = t[0]
-    pass
-"""
+# The fixed procs the scripts run on (shared with the schedule_fuzz target).
+HEAD = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "schedule_procs.exg")).read()
 
 
 def primitives(source_dir):

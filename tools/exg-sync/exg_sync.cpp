@@ -1,12 +1,17 @@
 // exg_sync.cpp - check a sync program from its text form ------------------//
 //
-// exg-sync [--engine=fast|oracle] [--print] [--no-explain] [--no-replay] [--stats] FILE
+// exg-sync [--engine=fast|oracle] [--print] [--no-explain] [--no-replay] [--stats]
+//          [--max-check-memory=SIZE] [--max-check-time=SECONDS] FILE
 //
 // Parses FILE (a `.sync` program; `-` reads stdin) and runs the sync checker.
 // --print writes the parsed program back instead of checking it; --no-replay
-// runs every task in full (compiler/sync/task_replay.h).
+// runs every task in full (compiler/sync/task_replay.h). The check stops with
+// a located error when it would use more memory than SIZE (default 4G; K, M,
+// G, T suffixes; 0: no limit) or run longer than SECONDS (default 600; 0: no
+// limit): compiler/sync/budget.h.
 // Exit codes: 0 no hazard (or printed), 1 a hazard or a parse error (reported
 // as `file:line:col: error: ...` with notes), 2 bad usage or unreadable file.
+#include "compiler/support/byte_size.h"
 #include "compiler/sync/check.h"
 #include "compiler/sync/text_format.h"
 
@@ -21,7 +26,17 @@ namespace {
 
 const char *const kUsage =
     "usage: exg-sync [--engine=fast|oracle] [--print] [--no-explain] [--no-replay] [--stats]\n"
-    "                FILE\n";
+    "                [--max-check-memory=SIZE] [--max-check-time=SECONDS] FILE\n";
+
+// A non-negative decimal number of seconds, at most a year.
+bool parse_seconds(const std::string &text, double &seconds) {
+  if (text.empty() || text.size() > 12 ||
+      text.find_first_not_of("0123456789.") != std::string::npos ||
+      text.find('.') != text.rfind('.') || text == ".")
+    return false;
+  seconds = std::stod(text);
+  return seconds <= 365.0 * 24 * 3600;
+}
 
 int usage(const std::string &why) {
   std::cerr << "exg-sync: error: " << why << "\n" << kUsage;
@@ -48,7 +63,14 @@ int main(int argc, char **argv) {
       opts.engine = EngineKind::Fast;
     else if (a == "--engine=oracle")
       opts.engine = EngineKind::Oracle;
-    else if (a == "-h" || a == "--help")
+    else if (a.rfind("--max-check-memory=", 0) == 0) {
+      if (!exgc::parse_byte_size(a.substr(19), opts.budget.max_memory))
+        return usage("--max-check-memory wants a size such as 512M or 4G, not '" + a.substr(19) +
+                     "'");
+    } else if (a.rfind("--max-check-time=", 0) == 0) {
+      if (!parse_seconds(a.substr(17), opts.budget.max_seconds))
+        return usage("--max-check-time wants a number of seconds, not '" + a.substr(17) + "'");
+    } else if (a == "-h" || a == "--help")
       return std::cout << kUsage, 0;
     else if (a.size() > 1 && a[0] == '-' && a != "-")
       return usage("unknown option '" + a + "'");

@@ -276,6 +276,7 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   LoadOptions lo;
   lo.include_dirs = opts.include_dirs;
   lo.stdlib_dir = opts.stdlib_dir.empty() ? default_stdlib_dir() : opts.stdlib_dir;
+  lo.max_file_bytes = opts.max_input_bytes;
   std::unique_ptr<Program> prog = load_program(opts.input, lo, sources, diag);
   stats.stage("load");
   if (!prog || diag.has_errors())

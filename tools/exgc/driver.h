@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/frontend/load.h"
 #include "compiler/schedule/budget.h"
 
 namespace exgc {
@@ -27,6 +28,7 @@ struct DriverOptions {
   std::vector<std::string> difftest_pairs; // --difftest-pair=REF:CAND, checked to have a ':'
   schedule::ScriptBudget script_budget; // --script-budget
   unsigned solver_rlimit = 0; // --solver-rlimit; 0: IndexSolver::kDefaultRlimit
+  uint64_t max_input_bytes = LoadOptions::kDefaultMaxFileBytes; // --max-input-size; 0: none
 };
 
 int run_driver(const DriverOptions &opts);

@@ -1,0 +1,55 @@
+// budget.h - memory and time limits of one sync check ------------------------//
+//
+// Owns the budget a check runs under. A program can ask for far more than a
+// machine has (huge barrier arrays, elementwise histories of huge tensors,
+// loops of 10^18 iterations); the meter turns that into one clear error
+// instead of an exhausted machine. Memory is the process's resident size
+// grown since the check started, plus what an allocation is about to take;
+// time is wall-clock time since the start. The walk and the engines' inner
+// loops tick the meter; every few thousand ticks it looks at the clock and
+// at /proc/self/statm, so a tick costs an increment.
+#ifndef EXGC_SYNC_BUDGET_H
+#define EXGC_SYNC_BUDGET_H
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace exgc::sync {
+
+struct CheckBudget {
+  uint64_t max_memory = uint64_t(4) << 30; ///< bytes; 0: no limit
+  double max_seconds = 600;                ///< wall clock; 0: no limit
+};
+
+/// Thrown by the meter; the interpreter turns it into a located hazard.
+struct BudgetExceeded {
+  std::string message;
+};
+
+class ResourceMeter {
+public:
+  explicit ResourceMeter(const CheckBudget &b);
+  /// Fails when `bytes` more would pass the memory budget.
+  void reserve(uint64_t bytes, const std::string &what);
+  void tick() {
+    if ((++ticks_ & kTicksPerLook) == 0)
+      look();
+  }
+  /// Checks both limits now.
+  void look();
+
+private:
+  static constexpr uint64_t kTicksPerLook = 4095; // a mask: every 4096 ticks
+  CheckBudget budget_;
+  std::chrono::steady_clock::time_point start_;
+  uint64_t base_resident_ = 0, ticks_ = 0;
+  uint64_t grown() const;
+};
+
+/// The process's resident set in bytes (0 where it cannot be read).
+uint64_t resident_bytes();
+
+} // namespace exgc::sync
+
+#endif

@@ -1,0 +1,156 @@
+// command_line.cpp - the exgc command line ----------------------------------//
+//
+// exgc compiles a .exg module into CUDA C++ for sm_90a (k.cu and k.h), or into
+// a CPU reference of the procs' sequential meaning (--emit=cpp), or prints it
+// back (--emit=exg).
+//
+// Exit codes: 0 success (warnings allowed), 1 errors in the input (reported
+// as file:line:col diagnostics), 2 bad usage, 3 internal error (a bug in exgc).
+// exgc_main is main() less the process: the driver fuzz target calls it too.
+#include "tools/exgc/command_line.h"
+
+#include <cstdio>
+#include <iostream>
+
+#include "compiler/support/big_stack.h"
+#include "compiler/support/byte_size.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+#include "tools/exgc/driver.h"
+
+using namespace llvm;
+
+namespace {
+
+cl::OptionCategory Category("exgc options");
+
+cl::opt<std::string> Input(cl::Positional, cl::desc("<input.exg>"), cl::cat(Category));
+cl::opt<std::string> Output("o", cl::desc("Output file ('-' for standard output). Default: the "
+                                          "input's name with .cu, .cpp or standard output for exg"),
+                            cl::value_desc("file"), cl::cat(Category));
+// Order matters only for --help, which lists them as written.
+cl::opt<exgc::EmitKind> Emit(
+    "emit", cl::desc("What to write"), cl::init(exgc::EmitKind::Cuda),
+    cl::values(clEnumValN(exgc::EmitKind::Cuda, "cu", "CUDA C++ for sm_90a: file.cu and file.h"),
+               clEnumValN(exgc::EmitKind::Cpp, "cpp", "CPU reference C++ of the sequential meaning"),
+               clEnumValN(exgc::EmitKind::Exg, "exg", "the module printed back as .exg"),
+               clEnumValN(exgc::EmitKind::Difftest, "difftest",
+                          "a C++ program testing every schedule step against its input"),
+               clEnumValN(exgc::EmitKind::Runall, "runall",
+                          "a C++ program running every proc's CPU reference at admissible sizes")),
+    cl::cat(Category));
+cl::list<std::string> IncludeDirs("I", cl::desc("Add a directory to the import search path"),
+                                  cl::value_desc("dir"), cl::Prefix, cl::cat(Category));
+cl::list<std::string> Entries("e", cl::desc("Compile only this proc (repeatable)"),
+                              cl::value_desc("name"), cl::cat(Category));
+cl::opt<std::string> StdlibDir("stdlib-dir", cl::desc("Use this stdlib folder"),
+                               cl::value_desc("dir"), cl::cat(Category));
+cl::opt<exgc::DiagFormat> Diagnostics(
+    "diagnostics", cl::desc("How to print diagnostics"), cl::init(exgc::DiagFormat::Text),
+    cl::values(clEnumValN(exgc::DiagFormat::Text, "text", "file:line:col: error: ... (default)"),
+               clEnumValN(exgc::DiagFormat::Json, "json", "a JSON array on standard error")),
+    cl::cat(Category));
+cl::opt<bool> Verify("verify",
+                     cl::desc("Run every check (types, bounds, schedules, GPU semantics, "
+                              "'check' declarations) and write nothing; exit 0 when all pass"),
+                     cl::cat(Category));
+cl::opt<bool> PrintIncludeDir("print-include-dir",
+                              cl::desc("Print the directory of exgc's runtime headers and exit"),
+                              cl::cat(Category));
+cl::opt<bool> Stats("print-stats",
+                    cl::desc("Print the time of each stage and the number of solver queries "
+                             "to standard error"),
+                    cl::cat(Category));
+cl::list<std::string> DifftestPairs(
+    "difftest-pair",
+    cl::desc("With --emit=difftest, also test proc CAND against proc REF (repeatable): a "
+             "hand-written version that claims REF's meaning"),
+    cl::value_desc("REF:CAND"), cl::cat(Category));
+cl::list<std::string> ScriptBudgets(
+    "script-budget",
+    cl::desc("Raise a limit of schedule scripts: steps=N, values=N (elements of a list or "
+             "characters of a string), stmts=N (statements of a proc), history=N (statements "
+             "of all the procs a run's steps made); repeatable, comma-separated"),
+    cl::value_desc("name=N"), cl::CommaSeparated, cl::cat(Category));
+cl::opt<std::string> MaxInputSize(
+    "max-input-size",
+    cl::desc("Refuse a module file larger than this (K, M, G suffixes; 0: no limit; default 16M)"),
+    cl::value_desc("size"), cl::init("16M"), cl::cat(Category));
+cl::opt<unsigned> SolverRlimit(
+    "solver-rlimit",
+    cl::desc("Resource limit of each solver query, in Z3's deterministic units (default: "
+             "the calibrated limit, docs/cli.md); a query past it 'could not be proven'"),
+    cl::value_desc("N"), cl::init(0), cl::cat(Category));
+cl::opt<bool> ShowDiagKind("show-diag-kind", cl::desc("Append [Kind] to each diagnostic (tests)"),
+                           cl::Hidden, cl::cat(Category));
+
+} // namespace
+
+int exgc_main(int argc, const char *const *argv) {
+  cl::ResetAllOptionOccurrences();
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter([](raw_ostream &os) { os << "exgc " << EXGC_VERSION << "\n"; });
+  std::string errors;
+  raw_string_ostream err_stream(errors);
+  if (!cl::ParseCommandLineOptions(argc, argv, "exgc: compile .exg GPU kernels\n", &err_stream)) {
+    err_stream.flush();
+    std::cerr << errors << "exgc: see 'exgc --help'\n";
+    return 2;
+  }
+  if (PrintIncludeDir) {
+    std::cout << exgc::runtime_include_dir() << "\n";
+    return 0;
+  }
+  if (Input.empty()) {
+    std::cerr << "exgc: error: no input file; usage: exgc <input.exg> [-o <output>]\n";
+    return 2;
+  }
+  if (Output == "-" && Emit == exgc::EmitKind::Cuda) {
+    std::cerr << "exgc: error: '-o -' needs --emit=cpp or --emit=exg (CUDA output is two files)\n";
+    return 2;
+  }
+
+  for (const std::string &pair : DifftestPairs) {
+    size_t colon = pair.find(':');
+    if (Emit != exgc::EmitKind::Difftest || colon == std::string::npos || colon == 0 ||
+        colon + 1 == pair.size()) {
+      std::cerr << "exgc: error: '--difftest-pair=" << pair
+                << "' needs --emit=difftest and the form REF:CAND\n";
+      return 2;
+    }
+  }
+
+  struct {
+    exgc::DriverOptions opts;
+    int rc = 0;
+  } job;
+  job.opts.input = Input;
+  job.opts.output = Output;
+  job.opts.emit = Emit;
+  job.opts.include_dirs.assign(IncludeDirs.begin(), IncludeDirs.end());
+  job.opts.entry_procs.assign(Entries.begin(), Entries.end());
+  job.opts.stdlib_dir = StdlibDir;
+  job.opts.diag_format = Diagnostics;
+  job.opts.show_diag_kind = ShowDiagKind;
+  job.opts.stats = Stats;
+  job.opts.verify = Verify;
+  job.opts.solver_rlimit = SolverRlimit;
+  job.opts.difftest_pairs.assign(DifftestPairs.begin(), DifftestPairs.end());
+  if (!exgc::parse_byte_size(MaxInputSize, job.opts.max_input_bytes)) {
+    std::cerr << "exgc: error: --max-input-size wants a size such as 16M, not '" << MaxInputSize
+              << "'\n";
+    return 2;
+  }
+  for (const std::string &b : ScriptBudgets) {
+    std::string error;
+    if (!job.opts.script_budget.set(b, error)) {
+      std::cerr << "exgc: error: --script-budget: " << error << "\n";
+      return 2;
+    }
+  }
+
+  // Deeply nested input (long operator chains) recurses deeply in every tree
+  // walk; the parser separately rejects bracket nesting past a fixed depth.
+  exgc::run_on_big_stack([&] { job.rc = exgc::run_driver(job.opts); });
+  return job.rc;
+}
