@@ -9,6 +9,7 @@
 // is not positive) its arguments violate, before doing any work.
 #pragma once
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "compiler/frontend/program.h"
@@ -16,10 +17,19 @@
 
 namespace exgc {
 
+/// Where the header of a CPU reference goes: `name` is what the .cpp
+/// includes (`k.h`, beside `k.cpp`), `out` receives its text.
+struct CppHeader {
+  std::string name;
+  std::ostream &out;
+};
+
 /// Writes the CPU reference of `procs` (typechecked procs of `program`) to
-/// `out`. Returns false after reporting what it cannot translate (f16, bf16
-/// and fp8 element types, recursion); nothing useful is written then.
+/// `out`, and with `header` a C/C++ header declaring its extern "C"
+/// functions, which the .cpp then includes. Returns false after reporting
+/// what it cannot translate (f16, bf16 and fp8 element types, recursion);
+/// nothing useful is written then.
 bool emit_cpp(const Program &program, const std::vector<Proc> &procs, std::ostream &out,
-              DiagEngine &diag);
+              DiagEngine &diag, const CppHeader *header = nullptr);
 
 } // namespace exgc

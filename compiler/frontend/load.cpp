@@ -8,12 +8,11 @@
 #include <set>
 
 #include "compiler/frontend/build.h"
+#include "compiler/support/install_paths.h"
 
 namespace exgc {
 
 namespace fs = std::filesystem;
-
-std::string source_stdlib_dir() { return std::string(EXGC_SOURCE_DIR) + "/stdlib"; }
 
 namespace {
 
@@ -33,7 +32,7 @@ public:
   Loader(const LoadOptions &opts, SourceManager &sources, DiagEngine &diag)
       : opts_(opts), sources_(sources), diag_(diag) {
     dirs_ = opts.include_dirs;
-    dirs_.push_back(opts.stdlib_dir.empty() ? source_stdlib_dir() : opts.stdlib_dir);
+    dirs_.push_back(opts.stdlib_dir.empty() ? default_stdlib_dir() : opts.stdlib_dir);
   }
 
   std::unique_ptr<Program> run(const std::string &path) {
@@ -54,7 +53,9 @@ private:
   /// cycle shows as a module still on the stack). Returns its index, or -1.
   int load(const std::string &path, const std::string &dotted, SrcLoc import_loc) {
     std::string err;
-    uint32_t file = sources_.load(path, err);
+    auto unsaved = opts_.unsaved.find(canonical(path));
+    uint32_t file = unsaved != opts_.unsaved.end() ? sources_.add(path, unsaved->second)
+                                                   : sources_.load(path, err);
     if (file == 0) {
       diag_.report(import_loc, DiagKind::FileUnreadable, err);
       failed_ = true;

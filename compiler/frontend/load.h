@@ -15,6 +15,7 @@
 // `check P(...)` name a proc or schedule visible in their module.
 // Runs first; the typecheck (typecheck.h) runs on what it returns.
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,12 +29,12 @@ namespace exgc {
 struct LoadOptions {
   /// Searched in order before the stdlib (`exgc -I dir`).
   std::vector<std::string> include_dirs;
-  /// Where `import cuda` finds `cuda.exg`; empty: the source tree's stdlib/.
+  /// Where `import cuda` finds `cuda.exg`; empty: default_stdlib_dir() (support/install_paths.h).
   std::string stdlib_dir;
+  /// Canonical path -> text read instead of the file: an editor's unsaved
+  /// buffers (exgc-lsp).
+  std::map<std::string, std::string> unsaved;
 };
-
-/// The stdlib directory of the source tree exgc was built from.
-std::string source_stdlib_dir();
 
 /// Loads `path` and its imports. Returns null after reporting errors (in any
 /// module: unreadable or missing files, syntax, building, cycles, names).

@@ -9,10 +9,10 @@ namespace exgc::schedule {
 #include "compiler/schedule/primitives.def"
 
 namespace {
-
 using K = ParamKind;
+} // namespace
 
-const std::vector<PrimitiveSpec> &table() {
+const std::vector<PrimitiveSpec> &all_primitives() {
   static const std::vector<PrimitiveSpec> t = {
 #define EXGC_PRIMITIVE(name, fn, params) {#name, std::vector<Param> params, fn},
 #define EXGC_PLANNED(name) {#name, {}, nullptr},
@@ -21,13 +21,19 @@ const std::vector<PrimitiveSpec> &table() {
   return t;
 }
 
-} // namespace
-
 const PrimitiveSpec *find_primitive(const std::string &name) {
-  for (const PrimitiveSpec &p : table())
+  for (const PrimitiveSpec &p : all_primitives())
     if (name == p.name)
       return &p;
   return nullptr;
+}
+
+std::string primitive_signature(const PrimitiveSpec &p) {
+  std::string out = std::string(p.name) + "(";
+  for (size_t i = 0; i < p.params.size(); ++i)
+    out += std::string(i ? ", " : "") + p.params[i].name + ": " + param_kind_name(p.params[i].kind) +
+           (p.params[i].required ? "" : " (optional)");
+  return out + (p.fn ? ")" : ") (not implemented yet)");
 }
 
 const char *param_kind_name(ParamKind k) {

@@ -6,13 +6,12 @@
 //
 // Exit codes: 0 success (warnings allowed), 1 errors in the input (reported
 // as file:line:col diagnostics), 2 bad usage, 3 internal error (a bug in exgc).
-#include <pthread.h>
-
 #include <cstdio>
 #include <iostream>
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
+#include "compiler/support/install_paths.h"
 #include "tools/exgc/driver.h"
 
 using namespace llvm;
@@ -45,7 +44,9 @@ cl::opt<std::string> StdlibDir("stdlib-dir", cl::desc("Use this stdlib folder"),
 cl::opt<exgc::DiagFormat> Diagnostics(
     "diagnostics", cl::desc("How to print diagnostics"), cl::init(exgc::DiagFormat::Text),
     cl::values(clEnumValN(exgc::DiagFormat::Text, "text", "file:line:col: error: ... (default)"),
-               clEnumValN(exgc::DiagFormat::Json, "json", "a JSON array on standard error")),
+               clEnumValN(exgc::DiagFormat::Json, "json", "a JSON array on standard error"),
+               clEnumValN(exgc::DiagFormat::Sarif, "sarif",
+                          "a SARIF 2.1.0 log on standard error (code-scanning tools)")),
     cl::cat(Category));
 cl::opt<bool> Verify("verify",
                      cl::desc("Run every check (types, bounds, schedules, GPU semantics, "
@@ -69,19 +70,14 @@ cl::list<std::string> ScriptBudgets(
              "characters of a string), stmts=N (statements of a proc), history=N (statements "
              "of all the procs a run's steps made); repeatable, comma-separated"),
     cl::value_desc("name=N"), cl::CommaSeparated, cl::cat(Category));
+cl::opt<bool> DepFileWanted("MD",
+                            cl::desc("Also write a Make-style dependency file listing the input "
+                                     "and every module it imports (FILE.d for -o FILE)"),
+                            cl::cat(Category));
+cl::opt<std::string> DepFile("MF", cl::desc("With -MD: write the dependency file here"),
+                             cl::value_desc("file"), cl::cat(Category));
 cl::opt<bool> ShowDiagKind("show-diag-kind", cl::desc("Append [Kind] to each diagnostic (tests)"),
                            cl::Hidden, cl::cat(Category));
-
-struct Job {
-  exgc::DriverOptions opts;
-  int rc = 0;
-};
-
-void *run_job(void *arg) {
-  Job *job = static_cast<Job *>(arg);
-  job->rc = exgc::run_driver(job->opts);
-  return nullptr;
-}
 
 } // namespace
 
@@ -108,6 +104,24 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  std::string dep_file = DepFile;
+  if (!DepFile.empty() && !DepFileWanted) {
+    std::cerr << "exgc: error: '-MF' needs '-MD'\n";
+    return 2;
+  }
+  if (DepFileWanted && dep_file.empty()) {
+    if (Output.empty() || Output == "-") {
+      std::cerr << "exgc: error: '-MD' needs '-MF FILE' or '-o FILE' (it writes FILE.d)\n";
+      return 2;
+    }
+    dep_file = Output + ".d";
+  }
+  if (DepFileWanted && (Verify || Emit == exgc::EmitKind::Exg)) {
+    std::cerr << "exgc: error: '-MD' needs a compilation that writes code (not --verify or "
+                 "--emit=exg)\n";
+    return 2;
+  }
+
   for (const std::string &pair : DifftestPairs) {
     size_t colon = pair.find(':');
     if (Emit != exgc::EmitKind::Difftest || colon == std::string::npos || colon == 0 ||
@@ -118,37 +132,28 @@ int main(int argc, char **argv) {
     }
   }
 
-  Job job;
-  job.opts.input = Input;
-  job.opts.output = Output;
-  job.opts.emit = Emit;
-  job.opts.include_dirs.assign(IncludeDirs.begin(), IncludeDirs.end());
-  job.opts.entry_procs.assign(Entries.begin(), Entries.end());
-  job.opts.stdlib_dir = StdlibDir;
-  job.opts.diag_format = Diagnostics;
-  job.opts.show_diag_kind = ShowDiagKind;
-  job.opts.stats = Stats;
-  job.opts.verify = Verify;
-  job.opts.difftest_pairs.assign(DifftestPairs.begin(), DifftestPairs.end());
+  exgc::DriverOptions opts;
+  opts.input = Input;
+  opts.output = Output;
+  opts.emit = Emit;
+  opts.include_dirs.assign(IncludeDirs.begin(), IncludeDirs.end());
+  opts.entry_procs.assign(Entries.begin(), Entries.end());
+  opts.stdlib_dir = StdlibDir;
+  opts.diag_format = Diagnostics;
+  opts.show_diag_kind = ShowDiagKind;
+  opts.stats = Stats;
+  opts.verify = Verify;
+  opts.dep_file = dep_file;
+  opts.difftest_pairs.assign(DifftestPairs.begin(), DifftestPairs.end());
   for (const std::string &b : ScriptBudgets) {
     std::string error;
-    if (!job.opts.script_budget.set(b, error)) {
+    if (!opts.script_budget.set(b, error)) {
       std::cerr << "exgc: error: --script-budget: " << error << "\n";
       return 2;
     }
   }
 
-  // Deeply nested input (long operator chains) recurses deeply in every tree
-  // walk; a large stack keeps that a non-event instead of a crash. The
-  // parser separately rejects bracket nesting past a fixed depth.
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, size_t(1) << 30);
-  pthread_t thread;
-  if (pthread_create(&thread, &attr, run_job, &job) != 0)
-    run_job(&job);
-  else
-    pthread_join(thread, nullptr);
-  pthread_attr_destroy(&attr);
-  return job.rc;
+  int rc = 0;
+  exgc::run_on_large_stack([&] { rc = exgc::run_driver(opts); });
+  return rc;
 }
