@@ -2,13 +2,11 @@
 #   bin/exgc, bin/exgc-lsp             the compiler and the language server
 #   share/exgc/stdlib/                 found by exgc without flags (support/install_paths.h)
 #   include/exgc/exg/runtime.h         `exgc --print-include-dir`
+# exgc finds the first two from its own place (<prefix>/bin), so the tree can move.
 #   lib/cmake/exgc/                    find_package(exgc), exgc_add_library()
-include(GNUInstallDirs)
+# EXGC_INSTALL_STDLIB_DIR and EXGC_INSTALL_RUNTIME_INCLUDE_DIR come from the top CMakeLists.txt.
 include(CMakePackageConfigHelpers)
 
-# These two must agree with compiler/support/install_paths.cpp.
-set(EXGC_INSTALL_STDLIB_DIR ${CMAKE_INSTALL_DATADIR}/exgc/stdlib)
-set(EXGC_INSTALL_RUNTIME_INCLUDE_DIR ${CMAKE_INSTALL_INCLUDEDIR}/exgc)
 set(EXGC_INSTALL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/exgc)
 
 install(TARGETS exgc exgc-lsp RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -29,8 +29,10 @@ std::string installed_or(const char *relative, const char *source_relative) {
 
 } // namespace
 
-std::string default_stdlib_dir() { return installed_or("share/exgc/stdlib", "stdlib"); }
+std::string default_stdlib_dir() { return installed_or(EXGC_INSTALL_STDLIB_DIR, "stdlib"); }
 
-std::string runtime_include_dir() { return installed_or("include/exgc", "runtime/include"); }
+std::string runtime_include_dir() {
+  return installed_or(EXGC_INSTALL_RUNTIME_INCLUDE_DIR, "runtime/include");
+}
 
 } // namespace exgc

@@ -53,6 +53,7 @@ def main():
             fail("rule %s has no shortDescription.text" % r.get("id"))
         if r.get("defaultConfiguration", {}).get("level") not in ("error", "warning", "note"):
             fail("rule %s has no default level" % r.get("id"))
+    print("rules: " + " ".join(ids))
     results = run.get("results")
     if not isinstance(results, list) or len(results) != expected:
         fail("expected %d results, got %s" % (expected, len(results or [])))
