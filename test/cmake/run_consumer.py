@@ -104,6 +104,8 @@ def main():
         build_cmd = [args.cmake, "--build", build, "-j2", "--", "-v"]
         out = run(build_cmd)
         expect("-o" in out and "scale_add.cpp" in out, "the .exg file was compiled by exgc")
+        expect("--emit=difftest" in out and "2 passed, 0 failed" in out,
+               "CHECK_SIZES ran the schedule's differential test in the build")
         app = os.path.join(build, "app")
         expect(run([app]).strip() == EXPECTED, "the CPU reference computes " + EXPECTED)
 
