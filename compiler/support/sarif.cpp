@@ -6,10 +6,10 @@
 // its notes as related locations. File names are kept as exgc read them, so
 // relative paths stay relative to where exgc ran (the repository root in CI).
 #include <algorithm>
-#include <cctype>
 #include <map>
 
 #include "compiler/support/diagnostics.h"
+#include "compiler/support/file_uri.h"
 
 namespace exgc {
 
@@ -23,24 +23,6 @@ const char *sarif_level(Severity s) {
   case Severity::Remark: return "note";
   }
   return "error";
-}
-
-/// A file name as a URI reference: absolute paths become file:// URIs;
-/// characters a URI cannot hold are percent-encoded.
-std::string file_uri(const std::string &name) {
-  std::string out = name.size() && name[0] == '/' ? "file://" : "";
-  static const char *hex = "0123456789ABCDEF";
-  for (unsigned char c : name) {
-    bool plain = std::isalnum(c) || std::string("/-._~:").find(static_cast<char>(c)) != std::string::npos;
-    if (plain) {
-      out += static_cast<char>(c);
-      continue;
-    }
-    out += '%';
-    out += hex[c >> 4];
-    out += hex[c & 15];
-  }
-  return out;
 }
 
 void physical_location(std::ostream &os, const SourceManager &sm, SrcLoc loc) {

@@ -3,6 +3,8 @@
 
 #include <filesystem>
 
+#include "compiler/support/file_uri.h"
+
 namespace exgc::lsp {
 
 namespace json = llvm::json;
@@ -60,35 +62,8 @@ json::Object full_line(uint32_t first1, uint32_t last1) {
 
 } // namespace
 
-std::string uri_to_path(const std::string &uri) {
-  const std::string scheme = "file://";
-  if (uri.compare(0, scheme.size(), scheme) != 0)
-    return "";
-  std::string out;
-  for (size_t i = scheme.size(); i < uri.size(); ++i) {
-    if (uri[i] == '%' && i + 2 < uri.size()) {
-      out += static_cast<char>(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
-      i += 2;
-    } else {
-      out += uri[i];
-    }
-  }
-  return out;
-}
-
 std::string path_to_uri(const std::string &path) {
-  std::string abs = fs::absolute(path).lexically_normal().string(), out = "file://";
-  static const char *hex = "0123456789ABCDEF";
-  for (unsigned char c : abs) {
-    if (std::isalnum(c) || std::string("/-._~").find(static_cast<char>(c)) != std::string::npos) {
-      out += static_cast<char>(c);
-      continue;
-    }
-    out += '%';
-    out += hex[c >> 4];
-    out += hex[c & 15];
-  }
-  return out;
+  return file_uri(fs::absolute(path).lexically_normal().string());
 }
 
 bool Server::handle(const json::Object &msg) {
@@ -195,7 +170,7 @@ void Server::notification(const std::string &method, const json::Object &params)
   if (method == "textDocument/didOpen") {
     Document &doc = docs_[uri];
     doc.uri = uri;
-    doc.path = uri_to_path(uri);
+    doc.path = file_uri_to_path(uri);
     doc.text = td->getString("text").getValueOr("").str();
     check(doc);
   } else if (method == "textDocument/didChange") {

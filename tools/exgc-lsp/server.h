@@ -52,8 +52,7 @@ private:
   bool shutdown_ = false;
 };
 
-/// `file:///a%20b/k.exg` -> `/a b/k.exg`; empty when not a file URI.
-std::string uri_to_path(const std::string &uri);
+/// The file:// URI of `path` made absolute (support/file_uri.h encodes it).
 std::string path_to_uri(const std::string &path);
 
 } // namespace exgc::lsp

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <set>
 
 #include "compiler/analysis/memories.h"
 #include "compiler/ir/printer.h"
@@ -45,20 +46,7 @@ std::string typed_name_hover(const std::string &what, const std::string &name, c
   return out;
 }
 
-std::string proc_hover(const ProcNode &p) {
-  std::string sig = std::string(p.is_instr ? "instr " : "proc ") + p.name + "(";
-  for (size_t i = 0; i < p.args.size(); ++i)
-    sig += (i ? ", " : "") + p.args[i].name.name + ": " + print_type(p.args[i].type);
-  sig += ")";
-  for (const InstrAttr &a : p.attrs) {
-    sig += "\n    " + a.key + ":";
-    for (size_t i = 0; i < a.values.size(); ++i)
-      sig += (i ? ", " : " ") + print_expr(a.values[i]);
-  }
-  for (const Expr &pred : p.preds)
-    sig += "\n    assert " + print_expr(pred);
-  return "```exg\n" + sig + "\n```";
-}
+std::string proc_hover(const ProcNode &p) { return "```exg\n" + print_proc_header(p) + "```"; }
 
 Place place_of(const SourceManager &sm, SrcLoc loc) {
   return Place{loc.file ? sm.name(loc.file) : "", loc.line, loc.col};
@@ -142,9 +130,7 @@ SymbolIndex::SymbolIndex(const CheckedProgram &checked, const std::string &path)
       using T = std::decay_t<decltype(x)>;
       if constexpr (std::is_same_v<T, Proc>)
         starts.push_back(x->loc.file == main.module.file ? x->loc.line : 0);
-      else if constexpr (std::is_same_v<T, ExportDecl> || std::is_same_v<T, CheckDecl> ||
-                         std::is_same_v<T, ImportDecl> || std::is_same_v<T, DefDecl> ||
-                         std::is_same_v<T, ScheduleDecl>)
+      else
         starts.push_back(x.loc.line);
     }, d);
   std::sort(starts.begin(), starts.end());
@@ -153,19 +139,21 @@ SymbolIndex::SymbolIndex(const CheckedProgram &checked, const std::string &path)
     return next == starts.end() ? UINT32_MAX : *next - 1;
   };
 
+  // Schedule results are appended to the module as procs with their input's
+  // place: they are not declarations of this file.
+  std::set<std::string> results;
+  for (const Decl &d : main.module.decls)
+    if (const auto *s = std::get_if<ScheduleDecl>(&d))
+      results.insert(s->name);
   for (const Decl &d : main.module.decls) {
     if (const Proc *p = std::get_if<Proc>(&d)) {
       const ProcNode &proc = **p;
-      // Schedule results are appended with their input's place: not declarations of this file.
-      if (proc.loc.file != main.module.file || main.module.find_proc(proc.name).get() != p->get())
+      if (proc.loc.file != main.module.file || results.count(proc.name))
         continue;
       uint32_t last = last_line_of(proc.loc.line);
-      bool first_seen = std::none_of(outline_.begin(), outline_.end(),
-                                     [&](const OutlineEntry &e) { return e.name == proc.name; });
-      if (first_seen)
-        outline_.push_back({proc.is_instr ? Definition::Kind::Instr : Definition::Kind::Proc,
-                            proc.name, proc.is_instr ? "instr" : "proc", proc.loc.line,
-                            last == UINT32_MAX ? proc.loc.line : last});
+      outline_.push_back({proc.is_instr ? Definition::Kind::Instr : Definition::Kind::Proc,
+                          proc.name, proc.is_instr ? "instr" : "proc", proc.loc.line,
+                          last == UINT32_MAX ? proc.loc.line : last});
       for (const Arg &a : proc.args)
         locals_.push_back({Definition::Kind::Buffer, a.name.name, place_of(sm, a.loc),
                            typed_name_hover("argument of `" + proc.name + "`", a.name.name, a.type),
