@@ -71,7 +71,7 @@ std::vector<std::string> dense_strides(const std::vector<Expr> &shape, ExprEmitt
   return s;
 }
 
-bool make_abi(const ProcNode &p, const std::vector<bool> &written, NameScope &names, DiagEngine &diag, const std::string &backend, ProcAbi &out) {
+bool make_abi(const ProcNode &p, const std::vector<bool> &written, NameScope &names, DiagEngine &diag, const std::string &backend, ProcAbi &out, bool f32_in_f64) {
   bool ok = true;
   for (size_t i = 0; i < p.args.size(); ++i) {
     const Arg &a = p.args[i];
@@ -82,7 +82,7 @@ bool make_abi(const ProcNode &p, const std::vector<bool> &written, NameScope &na
       out.params.push_back(pa);
       continue;
     }
-    pa.ctype = c_type(a.type.scalar);
+    pa.ctype = c_type(a.type.scalar, f32_in_f64);
     if (pa.ctype.empty()) {
       ok = diag.report(a.type.loc.valid() ? a.type.loc : a.loc, DiagKind::CodegenNotSupported,
                        std::string("element type '") + value_type_name(a.type.scalar) + "'",

@@ -34,7 +34,8 @@ struct ProcAbi {
 
 /// The parameters of p. `written` comes from Effects::written. Reports
 /// element types the backends cannot store and returns false.
-bool make_abi(const ProcNode &p, const std::vector<bool> &written, NameScope &names, DiagEngine &diag, const std::string &backend, ProcAbi &out);
+/// `f32_in_f64`: f32 parameters are passed as double (see c_type).
+bool make_abi(const ProcNode &p, const std::vector<bool> &written, NameScope &names, DiagEngine &diag, const std::string &backend, ProcAbi &out, bool f32_in_f64 = false);
 
 /// `int64_t n, float a, const float *x, int64_t x_stride0` (no leading comma).
 /// `maybe_unused` marks each one so (for definitions: a proc may not use all).

@@ -54,11 +54,11 @@ std::string NameScope::take_internal(const std::string &b) {
   }
 }
 
-std::string c_type(ValueType t) {
+std::string c_type(ValueType t, bool f32_in_f64) {
   switch (t) {
   case ValueType::Int: case ValueType::Size: case ValueType::Index: return "int64_t";
   case ValueType::Bool: return "bool";
-  case ValueType::F32: return "float";
+  case ValueType::F32: return f32_in_f64 ? "double" : "float";
   case ValueType::F64: return "double";
   case ValueType::I8: return "int8_t";
   case ValueType::U8: return "uint8_t";

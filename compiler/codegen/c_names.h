@@ -36,7 +36,8 @@ private:
 /// The C++ type of a scalar: int64_t for size, index and integer literals,
 /// bool, float, double, int8_t, uint8_t, uint16_t, int32_t. Empty for the
 /// types the backends cannot store yet (f16, bf16, fp8) and for R.
-std::string c_type(ValueType t);
+/// `f32_in_f64` gives f32 `double` (the difftest's numeric model).
+std::string c_type(ValueType t, bool f32_in_f64 = false);
 
 /// A literal of C++ type `ctype` (one of c_type's results) with value v.
 std::string c_literal(double v, const std::string &ctype);

@@ -35,8 +35,8 @@ protected:
 
 class CppBackend {
 public:
-  CppBackend(const Program &program, DiagEngine &diag)
-      : program_(program), diag_(diag), fx_(program, diag, kBackend) {}
+  CppBackend(const Program &program, DiagEngine &diag, bool f32_in_f64)
+      : program_(program), diag_(diag), fx_(program, diag, kBackend), f32_in_f64_(f32_in_f64) {}
 
   bool run(const std::vector<Proc> &procs, std::ostream &out, const CppHeader *header) {
     std::vector<Proc> all;
@@ -81,10 +81,11 @@ private:
   bool emit_impl(const ProcNode &p, Writer &w) {
     NameScope names;
     ProcAbi abi;
-    if (!make_abi(p, fx_.written(&p), names, diag_, kBackend, abi))
+    if (!make_abi(p, fx_.written(&p), names, diag_, kBackend, abi, f32_in_f64_))
       return false;
     Env env;
     ExprEmitter ex(env, diag_, kBackend);
+    ex.f32_in_f64 = f32_in_f64_;
     bind_params(abi, ex);
     w.line("// " + p.name);
     w.open("int " + impl_.at(&p) + "(" + param_decls(abi, true) + ")");
@@ -102,10 +103,11 @@ private:
   bool emit_public(const ProcNode &p, const std::string &name, Writer &w, Writer &decls) {
     NameScope names;
     ProcAbi abi;
-    if (!make_abi(p, fx_.written(&p), names, diag_, kBackend, abi))
+    if (!make_abi(p, fx_.written(&p), names, diag_, kBackend, abi, f32_in_f64_))
       return false;
     Env env;
     ExprEmitter ex(env, diag_, kBackend);
+    ex.f32_in_f64 = f32_in_f64_;
     bind_params(abi, ex);
     std::string sig = "int " + name + "(" + param_decls(abi) + ")";
     decls.line(sig + ";");
@@ -120,13 +122,14 @@ private:
   DiagEngine &diag_;
   Effects fx_;
   std::map<const ProcNode *, std::string> impl_;
+  bool f32_in_f64_;
 };
 
 } // namespace
 
 bool emit_cpp(const Program &program, const std::vector<Proc> &procs, std::ostream &out,
-              DiagEngine &diag, const CppHeader *header) {
-  return CppBackend(program, diag).run(procs, out, header);
+              DiagEngine &diag, bool f32_in_f64, const CppHeader *header) {
+  return CppBackend(program, diag, f32_in_f64).run(procs, out, header);
 }
 
 } // namespace exgc

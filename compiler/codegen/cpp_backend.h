@@ -29,7 +29,10 @@ struct CppHeader {
 /// functions, which the .cpp then includes. Returns false after reporting
 /// what it cannot translate (f16, bf16 and fp8 element types, recursion);
 /// nothing useful is written then.
+/// `f32_in_f64` computes f32 in double: the difftest compares a proc with its
+/// rewrite, and a rewrite may reassociate a long f32 sum, whose rounding
+/// error would then hide among (or pose as) real differences.
 bool emit_cpp(const Program &program, const std::vector<Proc> &procs, std::ostream &out,
-              DiagEngine &diag, const CppHeader *header = nullptr);
+              DiagEngine &diag, bool f32_in_f64 = false, const CppHeader *header = nullptr);
 
 } // namespace exgc

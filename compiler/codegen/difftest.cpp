@@ -99,8 +99,8 @@ public:
                   size_t id, std::ostream &o, std::string &why) {
     ProcAbi ab, aa;
     NameScope n1, n2;
-    if (!make_abi(*c.before, fx_.written(c.before.get()), n1, diag_, "C++", ab) ||
-        !make_abi(*c.after, fx_.written(c.after.get()), n2, diag_, "C++", aa))
+    if (!make_abi(*c.before, fx_.written(c.before.get()), n1, diag_, "C++", ab, true) ||
+        !make_abi(*c.after, fx_.written(c.after.get()), n2, diag_, "C++", aa, true))
       return false;
     if (ab.params.size() != aa.params.size()) {
       why = "the two procs take different arguments";
@@ -255,7 +255,7 @@ bool emit_difftest(const Program &program, const std::vector<DiffCase> &cases, s
   for (const Proc &p : procs)
     by_name[p->name] = p;
   std::ostringstream ref;
-  if (!procs.empty() && !emit_cpp(program, procs, ref, diag))
+  if (!procs.empty() && !emit_cpp(program, procs, ref, diag, /*f32_in_f64=*/true))
     return false;
   std::ostringstream body;
   DiffWriter w(program, diag);

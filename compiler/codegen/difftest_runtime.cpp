@@ -155,8 +155,8 @@ const char *kRuntimeEnd = R"(
 // Element k of buffer b in run r is perm[(k + 37 b + 101 r) % 251]: distinct
 // values for any 251 consecutive elements, and other values in each buffer.
 // Floats are numerators / 32 in [-3.9, 3.9] (products and sums of products are
-// exact in f32 until magnitudes pass 2^14, so a reordered float sum gives the
-// same bits); integers are the numerators (+ 125 when unsigned). Each run also
+// exact in double, which f32 is computed in here, until magnitudes pass 2^43,
+// so a reordered float sum gives the same bits); integers are the numerators (+ 125 when unsigned). Each run also
 // puts special values (0, -0.0 or the type's smallest, a large value) at
 // positions of its own; a buffer under 8 elements gets one in three runs of four.
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/codegen/c_names.h"
 #include "compiler/codegen/env.h"
 #include "compiler/support/diagnostics.h"
 
@@ -52,6 +53,10 @@ public:
   std::function<bool(const Binding &b, SrcLoc loc, bool write)> on_access;
   /// The C++ type `R` stands for (inside an inlined instruction), or empty.
   std::string r_ctype;
+  /// Computes f32 in double (the difftest's numeric model, see emit_cpp).
+  bool f32_in_f64 = false;
+  /// c_type under this emitter's numeric model.
+  std::string scalar_ctype(ValueType t) const { return c_type(t, f32_in_f64); }
 
 private:
   const Binding *lookup(const Sym &s, SrcLoc loc);

@@ -95,7 +95,7 @@ void StmtEmitter::host_alloc(const Alloc *a) {
     return;
   }
   b.type = t.scalar;
-  b.ctype = t.scalar == ValueType::R ? ex_.r_ctype : c_type(t.scalar);
+  b.ctype = t.scalar == ValueType::R ? ex_.r_ctype : ex_.scalar_ctype(t.scalar);
   if (b.ctype.empty())
     return void(fail(t.loc.valid() ? t.loc : a->loc,
                      std::string("element type '") + value_type_name(t.scalar) + "'"));
@@ -209,7 +209,7 @@ void StmtEmitter::proc_call(const CallStmt *c, const Proc &callee) {
       add(ex_.ctrl(e));
       continue;
     }
-    std::string ctype = c_type(pt.scalar);
+    std::string ctype = ex_.scalar_ctype(pt.scalar);
     if (ctype.empty())
       return void(fail(pt.loc, std::string("element type '") + value_type_name(pt.scalar) + "'"));
     if (!pt.is_tensor()) {
@@ -320,7 +320,7 @@ void StmtEmitter::inline_instr(const CallStmt *c, const Proc &instr) {
     if (a.type.kind == Type::Kind::Barrier) {
       b.kind = Binding::Kind::Barrier;
     } else if (a.type.kind == Type::Kind::Control) {
-      b.ctype = c_type(a.type.scalar);
+      b.ctype = ex_.scalar_ctype(a.type.scalar);
       b.expr = paren(ex_.ctrl(e));
     } else if (a.type.is_tensor()) {
       if (!ex_.view_of(e, b))
@@ -334,7 +334,7 @@ void StmtEmitter::inline_instr(const CallStmt *c, const Proc &instr) {
     } else {
       std::string own = ex_.data_ctype(e);
       b.ctype = a.type.scalar == ValueType::R ? (own.empty() ? "double" : own)
-                                              : c_type(a.type.scalar);
+                                              : ex_.scalar_ctype(a.type.scalar);
       if (written[i]) {
         const Sym *buf = nullptr;
         std::vector<Expr> idx;

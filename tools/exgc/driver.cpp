@@ -370,7 +370,8 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
     std::string h_path = out == "-" ? "" : header_path_for(out);
     std::ostringstream cpp, h;
     CppHeader header{h_path.substr(h_path.find_last_of('/') + 1), h};
-    bool emitted = emit_cpp(*prog, procs, cpp, diag, h_path.empty() ? nullptr : &header);
+    bool emitted = emit_cpp(*prog, procs, cpp, diag, /*f32_in_f64=*/false,
+                            h_path.empty() ? nullptr : &header);
     stats.stage("C++ code generation");
     attribute();
     if (!emitted)

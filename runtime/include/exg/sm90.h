@@ -1,0 +1,347 @@
+// exg/sm90.h - the Hopper (sm_90a) instructions of stdlib cuda.sm90a -------//
+// Owns: the C++ that the `emit:` lines of stdlib/cuda/sm90a.exg call, and the
+// host-side tensor-map encoding they need: mbarriers, the async proxy fence,
+// TMA tiled loads (2-D to 5-D, cluster multicast) and stores, wgmma with
+// shared-memory operands and register accumulators, its fence/commit/wait,
+// elect.sync, setmaxnreg and cluster barriers. The address arithmetic lives
+// in sm90_layout.h (host-tested); the wgmma operand lists in the generated
+// sm90_wgmma.inc. Every asm that touches memory has a "memory" clobber.
+// Compile with nvcc -std=c++17 -gencode=arch=compute_90a,code=sm_90a; no
+// -lcuda: the driver's encoder is reached through the runtime.
+#pragma once
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "exg/runtime.h"
+#include "exg/sm90_layout.h"
+
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#error "exg/sm90.h needs sm_90a: build with -gencode=arch=compute_90a,code=sm_90a"
+#endif
+
+#define EXG_DEV __device__ __forceinline__
+
+namespace exg {
+
+/// A window of a linear (global or shared) buffer: its first element and the
+/// stride of each dimension, in elements.
+template <typename T, int R> struct Win {
+  T *data;
+  int32_t stride[R];
+};
+
+} // namespace exg
+
+namespace exg::sm90 {
+
+/// A window of a tensor map: the map (in `__grid_constant__` parameter space,
+/// never copied) and the window's origin, outermost dimension first.
+template <int R> struct TmaWindow {
+  const CUtensorMap *map;
+  int32_t coord[R];
+};
+
+/// One warpgroup's shard of an `Sm90_RmemMatrixD` tile [64, N]: the N / 2
+/// registers of the fragment map (accumulator_coord), and the scale-d flag a
+/// zero-init clears so that the next wgmma overwrites instead of adding.
+template <int N> struct AccumF32 {
+  static_assert(N % 8 == 0 && N >= 8 && N <= 256, "wgmma N is 8 to 256 by 8");
+  float r[N / 2];
+  int scale_d;
+};
+
+#include "sm90_wgmma.inc"
+
+EXG_DEV uint32_t smem_addr(const void *p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// ---- mbarriers (PTX ISA 9.7.13.15) -------------------------------------------
+
+EXG_DEV void mbarrier_init(uint32_t bar, uint32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+/// Makes initialized mbarriers visible to the async proxy and the cluster.
+EXG_DEV void fence_mbarrier_init() {
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+EXG_DEV void mbarrier_arrive(uint32_t bar) {
+  asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+/// Arrives on the barrier at the same address in cluster CTA `cta`.
+EXG_DEV void mbarrier_arrive_cluster(uint32_t bar, uint32_t cta) {
+  asm volatile("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+               "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}" ::"r"(bar),
+               "r"(cta)
+               : "memory");
+}
+EXG_DEV void mbarrier_expect_tx(uint32_t bar, uint32_t bytes) {
+  asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(bytes)
+               : "memory");
+}
+EXG_DEV bool mbarrier_try_wait_parity(uint32_t bar, uint32_t parity) {
+  uint32_t done;
+  asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+               "selp.u32 %0, 1, 0, p;\n}"
+               : "=r"(done)
+               : "r"(bar), "r"(parity)
+               : "memory");
+  return done != 0;
+}
+EXG_DEV void mbarrier_wait_parity(uint32_t bar, uint32_t parity) {
+  while (!mbarrier_try_wait_parity(bar, parity)) {
+  }
+}
+
+/// Orders this thread's generic-proxy shared-memory accesses with later
+/// async-proxy ones (TMA, wgmma).
+EXG_DEV void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+
+// ---- Warp and cluster control -------------------------------------------------
+
+/// True in exactly one active lane of the warp (elect.sync, PTX ISA 9.7.13.9).
+EXG_DEV bool elect_one_sync() {
+  uint32_t elected;
+  asm volatile("{\n.reg .pred p;\nelect.sync _|p, 0xffffffff;\nselp.u32 %0, 1, 0, p;\n}"
+               : "=r"(elected));
+  return elected != 0;
+}
+template <int Regs> EXG_DEV void setmaxnreg_inc() {
+  static_assert(Regs % 8 == 0 && Regs >= 24 && Regs <= 256, "setmaxnreg takes 24 to 256 by 8");
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(Regs));
+}
+template <int Regs> EXG_DEV void setmaxnreg_dec() {
+  static_assert(Regs % 8 == 0 && Regs >= 24 && Regs <= 256, "setmaxnreg takes 24 to 256 by 8");
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(Regs));
+}
+EXG_DEV uint32_t cluster_ctarank() {
+  uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+EXG_DEV void cluster_arrive() {
+  asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+}
+EXG_DEV void cluster_wait() { asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory"); }
+
+// ---- TMA (PTX ISA 9.7.9.25.5) ----------------------------------------------------
+
+/// Issues one tiled bulk-tensor load of `map`'s box at `c` (outermost first)
+/// into `dst`, completing `bytes` on mbarrier `bar`; `mask` != 0 multicasts it
+/// to those cluster CTAs (same offsets, their barriers at the same address).
+template <int R>
+EXG_DEV void tma_load_tile(uint32_t dst, const CUtensorMap *map, const int32_t (&c)[R],
+                           uint32_t bar, uint16_t mask) {
+  static_assert(R >= 1 && R <= 5, "TMA tensors have 1 to 5 dimensions");
+  uint64_t m = reinterpret_cast<uint64_t>(map);
+  // The instruction takes coordinates innermost first.
+  int32_t i0 = c[R - 1], i1 = R > 1 ? c[R > 1 ? R - 2 : 0] : 0, i2 = R > 2 ? c[R > 2 ? R - 3 : 0] : 0,
+          i3 = R > 3 ? c[R > 3 ? R - 4 : 0] : 0, i4 = R > 4 ? c[0] : 0;
+#define EXG_TMA_LOAD(DIMS, COORDS, ...)                                                          \
+  if (mask == 0)                                                                                 \
+    asm volatile("cp.async.bulk.tensor." DIMS                                                    \
+                 ".shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, " COORDS  \
+                 "], [%2];" ::"r"(dst), /* %3, the mask, unused: same operand numbers */         \
+                 "l"(m), "r"(bar), "h"(mask), __VA_ARGS__ : "memory");                           \
+  else                                                                                           \
+    asm volatile("cp.async.bulk.tensor." DIMS                                                    \
+                 ".shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"  \
+                 " [%0], [%1, " COORDS "], [%2], %3;" ::"r"(dst),                                \
+                 "l"(m), "r"(bar), "h"(mask), __VA_ARGS__ : "memory")
+  if constexpr (R == 1) {
+    EXG_TMA_LOAD("1d", "{%4}", "r"(i0));
+  } else if constexpr (R == 2) {
+    EXG_TMA_LOAD("2d", "{%4, %5}", "r"(i0), "r"(i1));
+  } else if constexpr (R == 3) {
+    EXG_TMA_LOAD("3d", "{%4, %5, %6}", "r"(i0), "r"(i1), "r"(i2));
+  } else if constexpr (R == 4) {
+    EXG_TMA_LOAD("4d", "{%4, %5, %6, %7}", "r"(i0), "r"(i1), "r"(i2), "r"(i3));
+  } else {
+    EXG_TMA_LOAD("5d", "{%4, %5, %6, %7, %8}", "r"(i0), "r"(i1), "r"(i2), "r"(i3), "r"(i4));
+  }
+#undef EXG_TMA_LOAD
+}
+
+/// Stores `src` to `map`'s box at `c` (outermost first) through the bulk
+/// group of the calling thread; complete it with tma_store_commit_and_wait.
+template <int R>
+EXG_DEV void tma_store_tile(const CUtensorMap *map, const int32_t (&c)[R], uint32_t src) {
+  static_assert(R >= 1 && R <= 5, "TMA tensors have 1 to 5 dimensions");
+  uint64_t m = reinterpret_cast<uint64_t>(map);
+  int32_t i0 = c[R - 1], i1 = R > 1 ? c[R > 1 ? R - 2 : 0] : 0, i2 = R > 2 ? c[R > 2 ? R - 3 : 0] : 0,
+          i3 = R > 3 ? c[R > 3 ? R - 4 : 0] : 0, i4 = R > 4 ? c[0] : 0;
+#define EXG_TMA_STORE(DIMS, COORDS, ...)                                                         \
+  asm volatile("cp.async.bulk.tensor." DIMS ".global.shared::cta.tile.bulk_group [%0, " COORDS   \
+               "], [%1];" ::"l"(m),                                                              \
+               "r"(src), __VA_ARGS__ : "memory")
+  if constexpr (R == 1) {
+    EXG_TMA_STORE("1d", "{%2}", "r"(i0));
+  } else if constexpr (R == 2) {
+    EXG_TMA_STORE("2d", "{%2, %3}", "r"(i0), "r"(i1));
+  } else if constexpr (R == 3) {
+    EXG_TMA_STORE("3d", "{%2, %3, %4}", "r"(i0), "r"(i1), "r"(i2));
+  } else if constexpr (R == 4) {
+    EXG_TMA_STORE("4d", "{%2, %3, %4, %5}", "r"(i0), "r"(i1), "r"(i2), "r"(i3));
+  } else {
+    EXG_TMA_STORE("5d", "{%2, %3, %4, %5, %6}", "r"(i0), "r"(i1), "r"(i2), "r"(i3), "r"(i4));
+  }
+#undef EXG_TMA_STORE
+}
+/// Waits until the calling thread's TMA stores have read their shared memory.
+EXG_DEV void tma_store_commit_and_wait() {
+  asm volatile("cp.async.bulk.commit_group;\ncp.async.bulk.wait_group.read 0;" ::: "memory");
+}
+
+/// `stdlib cuda.sm90a: tma_load_2d_sw128`: the warp's elected lane expects
+/// the tile's bytes on `bar` and loads the [Rows, Cols] f32 box at `src`.
+template <int Rows, int Cols>
+EXG_DEV void tma_load_2d(float *dst, TmaWindow<2> src, uint32_t bar) {
+  if (elect_one_sync()) {
+    mbarrier_expect_tx(bar, uint32_t(Rows * Cols * sizeof(float)));
+    tma_load_tile<2>(smem_addr(dst), src.map, src.coord, bar, 0);
+  }
+}
+
+/// `tma_load_2d_multicast_sw128`: the CTA at position g of its group loads
+/// rows [g Rows / NCTA, (g + 1) Rows / NCTA) for every CTA in `mask`; each
+/// CTA's barrier expects the whole tile.
+template <int Rows, int Cols, int NCTA, int Stride>
+EXG_DEV void tma_load_2d_multicast(float *dst, TmaWindow<2> src, uint32_t bar, uint16_t mask) {
+  static_assert(Rows % NCTA == 0, "each CTA loads an equal part of the tile");
+  if (elect_one_sync()) {
+    int32_t g = int32_t((cluster_ctarank() / Stride) % NCTA), part = Rows / NCTA;
+    mbarrier_expect_tx(bar, uint32_t(Rows * Cols * sizeof(float)));
+    int32_t c[2] = {src.coord[0] + g * part, src.coord[1]};
+    tma_load_tile<2>(smem_addr(dst + g * part * Cols), src.map, c, bar, mask);
+  }
+}
+
+// ---- wgmma (PTX ISA 9.7.15) -----------------------------------------------------
+
+EXG_DEV void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+EXG_DEV void wgmma_commit_group() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+/// Waits until at most `Pending` committed wgmma groups are still running.
+template <int Pending> EXG_DEV void wgmma_wait_group() {
+  static_assert(Pending >= 0 && Pending <= 7, "wgmma.wait_group takes 0 to 7");
+  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(Pending) : "memory");
+}
+/// Keeps the compiler from moving accesses of the accumulator across a wgmma
+/// still in flight (the registers are the asm's operands until the wait).
+template <int N> EXG_DEV void wgmma_fence_operands(AccumF32<N> &d) {
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i)
+    asm volatile("" : "+f"(d.r[i])::"memory");
+}
+
+/// `wgmma_tf32_m64nNk8`: D += A @ B^T, A [64, 8] and B [N, 8] K-major in
+/// 128B-swizzled tiles (rows of 32 floats, 1024-byte aligned pattern).
+template <int N>
+EXG_DEV void wgmma_m64nNk8_tf32(AccumF32<N> &d, const float *a, const float *b) {
+  WgmmaTf32<N>::mma(d.r, kmajor_tile_descriptor(smem_addr(a), Swizzle::B128),
+                    kmajor_tile_descriptor(smem_addr(b), Swizzle::B128), d.scale_d);
+  d.scale_d = 1;
+}
+/// The same for BF16 operands, k16 (rows of 64 bf16).
+template <int N>
+EXG_DEV void wgmma_m64nNk16_bf16(AccumF32<N> &d, const __nv_bfloat16 *a, const __nv_bfloat16 *b) {
+  WgmmaBf16<N>::mma(d.r, kmajor_tile_descriptor(smem_addr(a), Swizzle::B128),
+                    kmajor_tile_descriptor(smem_addr(b), Swizzle::B128), d.scale_d);
+  d.scale_d = 1;
+}
+/// The same for FP16 operands.
+template <int N>
+EXG_DEV void wgmma_m64nNk16_f16(AccumF32<N> &d, const __half *a, const __half *b) {
+  WgmmaF16<N>::mma(d.r, kmajor_tile_descriptor(smem_addr(a), Swizzle::B128),
+                   kmajor_tile_descriptor(smem_addr(b), Swizzle::B128), d.scale_d);
+  d.scale_d = 1;
+}
+
+/// `wgmma_zero_scale_d`: D = 0 by making the next wgmma overwrite it.
+template <int N> EXG_DEV void wgmma_zero_scale_d(AccumF32<N> &d) { d.scale_d = 0; }
+
+/// `wgmma_store_d_row_major_f32`: the warpgroup's tile to `dst`, only the
+/// elements with row < m_end and column < n_end.
+template <int N>
+EXG_DEV void wgmma_store_d_row_major(Win<float, 2> dst, const AccumF32<N> &d, int m_end,
+                                     int n_end) {
+  uint32_t t = threadIdx.x % 128u;
+#pragma unroll
+  for (int i = 0; i < N / 2; i += 2) {
+    FragmentCoord at = accumulator_coord(t, uint32_t(i));
+    int row = int(at.row), col = int(at.col);
+    if (row >= m_end)
+      continue;
+    float *p = dst.data + int64_t(row) * dst.stride[0] + int64_t(col) * dst.stride[1];
+    bool pair = col + 1 < n_end && dst.stride[1] == 1 && (reinterpret_cast<uintptr_t>(p) % 8) == 0;
+    if (pair) {
+      asm volatile("st.global.v2.f32 [%0], {%1, %2};" ::"l"(p), "f"(d.r[i]), "f"(d.r[i + 1])
+                   : "memory");
+    } else {
+      if (col < n_end)
+        p[0] = d.r[i];
+      if (col + 1 < n_end)
+        p[dst.stride[1]] = d.r[i + 1];
+    }
+  }
+}
+
+// ---- Host: tensor maps --------------------------------------------------------
+
+/// Encodes `map` for the tensor at `base` with `shape` (sm90_layout.h), through
+/// cuTensorMapEncodeTiled reached by cudaGetDriverEntryPointByVersion (no
+/// -lcuda). Returns cudaErrorInvalidValue for a shape the hardware rejects,
+/// with `*why` saying which rule (when `why` is given).
+inline cudaError_t encode_tensor_map(CUtensorMap *map, const void *base, const TensorMapShape &shape,
+                                     CUtensorMapDataType type, uint32_t elem_bytes, Swizzle s,
+                                     const char **why = nullptr) {
+  if (const char *e = tensor_map_error(shape, elem_bytes, s)) {
+    if (why)
+      *why = e;
+    return cudaErrorInvalidValue;
+  }
+  if (reinterpret_cast<uintptr_t>(base) % 16 != 0) {
+    if (why)
+      *why = "the tensor's address must be 16-byte aligned";
+    return cudaErrorInvalidValue;
+  }
+  using Encode = CUresult (*)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
+                              const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,
+                              const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
+                              CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+  static Encode encode = nullptr;
+  if (!encode) {
+    void *fn = nullptr;
+    cudaDriverEntryPointQueryResult found;
+    if (cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
+                                                         cudaEnableDefault, &found))
+      return e;
+    if (found != cudaDriverEntryPointSuccess || !fn)
+      return cudaErrorNotSupported;
+    encode = reinterpret_cast<Encode>(fn);
+  }
+  CUtensorMapSwizzle swizzle = s == Swizzle::B128  ? CU_TENSOR_MAP_SWIZZLE_128B
+                               : s == Swizzle::B64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                               : s == Swizzle::B32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                                   : CU_TENSOR_MAP_SWIZZLE_NONE;
+  cuuint64_t dims[5], strides[4];
+  cuuint32_t box[5], estride[5];
+  for (uint32_t d = 0; d < shape.rank; ++d) {
+    dims[d] = shape.global_dim[d];
+    box[d] = shape.box_dim[d];
+    estride[d] = shape.element_stride[d];
+    if (d + 1 < shape.rank)
+      strides[d] = shape.global_stride[d];
+  }
+  // Out-of-bounds elements of a box read as zero (OOB_FILL_NONE fills zeros).
+  CUresult r = encode(map, type, shape.rank, const_cast<void *>(base), dims, strides, box, estride,
+                      CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+} // namespace exg::sm90
+
+#undef EXG_DEV

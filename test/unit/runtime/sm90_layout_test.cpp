@@ -1,0 +1,209 @@
+// sm90_layout_test.cpp - the Hopper address arithmetic of exg/sm90_layout.h
+// against the PTX ISA's definitions, each restated here independently of the
+// bit tricks the header uses, and against brute force where a property
+// (a bijection, a barrier's phase) can be enumerated.
+#include "exg/sm90_layout.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <utility>
+
+using namespace exg::sm90;
+
+namespace {
+
+// The ISA's figure of the swizzle modes: memory is lines of 128 bytes made of
+// 16-byte chunks; in a swizzle of S bytes, chunk c of line l moves to chunk
+// c ^ (l mod S/16) (the XOR only reaches the chunk bits inside an S-byte row).
+uint32_t swizzle_by_lines(Swizzle s, uint32_t addr) {
+  uint32_t chunks = uint32_t(s) / 16u;
+  if (chunks <= 1)
+    return addr;
+  uint32_t line = addr / 128u, chunk = (addr / 16u) % 8u, byte = addr % 16u;
+  return line * 128u + (chunk ^ (line % chunks)) * 16u + byte;
+}
+
+const Swizzle kSwizzles[] = {Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128};
+
+} // namespace
+
+TEST(Sm90Swizzle, MatchesTheIsaLineAndChunkDefinition) {
+  for (Swizzle s : kSwizzles)
+    for (uint32_t addr = 0; addr < 16384; ++addr)
+      ASSERT_EQ(swizzle_address(s, addr), swizzle_by_lines(s, addr))
+          << "swizzle " << uint32_t(s) << " at byte " << addr;
+}
+
+TEST(Sm90Swizzle, PermutesEachRepeatAndUndoesItself) {
+  for (Swizzle s : kSwizzles) {
+    uint32_t repeat = swizzle_alignment(s);
+    for (uint32_t base = 0; base < 4 * repeat; base += repeat) {
+      std::set<uint32_t> seen;
+      for (uint32_t a = base; a < base + repeat; ++a) {
+        uint32_t t = swizzle_address(s, a);
+        EXPECT_GE(t, base);
+        EXPECT_LT(t, base + repeat);
+        EXPECT_EQ(swizzle_address(s, t), a);
+        seen.insert(t);
+      }
+      EXPECT_EQ(seen.size(), repeat);
+    }
+  }
+}
+
+TEST(Sm90Swizzle, KnownAddressesOf128B) {
+  // Row 1 (bytes 128..255) swaps chunk 0 with chunk 1; row 7 reverses the chunks.
+  EXPECT_EQ(swizzle_address(Swizzle::B128, 128), 144u);
+  EXPECT_EQ(swizzle_address(Swizzle::B128, 144 + 4), 128u + 4);
+  EXPECT_EQ(swizzle_address(Swizzle::B128, 7 * 128), 7u * 128 + 7 * 16);
+  EXPECT_EQ(swizzle_address(Swizzle::B128, 1024 + 5), 1024u + 5);
+  EXPECT_EQ(swizzle_alignment(Swizzle::B128), 1024u);
+}
+
+TEST(Sm90Descriptor, FieldsSitWhereTheIsaPutsThem) {
+  uint64_t d = make_smem_descriptor(0x12340, 0x40, 0x400, Swizzle::B128);
+  EXPECT_EQ(d & 0x3FFF, 0x12340u >> 4 & 0x3FFF);      // bits 0-13: address >> 4
+  EXPECT_EQ((d >> 16) & 0x3FFF, 0x40u >> 4);           // bits 16-29: LBO >> 4
+  EXPECT_EQ((d >> 32) & 0x3FFF, 0x400u >> 4);          // bits 32-45: SBO >> 4
+  EXPECT_EQ((d >> 49) & 0x7, 0u);                      // bits 49-51: base offset
+  EXPECT_EQ(d >> 62, 1u);                              // bits 62-63: 1 = 128B
+  EXPECT_EQ((d >> 14) & 0x3, 0u);                      // reserved bits stay clear
+  EXPECT_EQ((d >> 30) & 0x3, 0u);
+  EXPECT_EQ((d >> 46) & 0x7, 0u);
+  EXPECT_EQ((d >> 52) & 0x3FF, 0u);
+  EXPECT_EQ(make_smem_descriptor(0, 0, 0, Swizzle::B64) >> 62, 2u);
+  EXPECT_EQ(make_smem_descriptor(0, 0, 0, Swizzle::B32) >> 62, 3u);
+  EXPECT_EQ(make_smem_descriptor(0, 0, 0, Swizzle::None) >> 62, 0u);
+}
+
+TEST(Sm90Descriptor, KMajor128BTileOfTf32) {
+  // Rows of 32 floats (one 128-byte swizzle row); 8-row core groups 1024 bytes apart.
+  uint64_t d = kmajor_tile_descriptor(0x8000, Swizzle::B128);
+  EXPECT_EQ(d & 0x3FFF, 0x800u);
+  EXPECT_EQ((d >> 16) & 0x3FFF, 1u);
+  EXPECT_EQ((d >> 32) & 0x3FFF, 64u);
+  EXPECT_EQ(d >> 62, 1u);
+  // Advancing K by 8 tf32 values inside the swizzle row moves the start by 32 bytes.
+  EXPECT_EQ(kmajor_tile_descriptor(0x8000 + 32, Swizzle::B128) - d, 2u);
+}
+
+TEST(Sm90Fragment, IsABijectionOntoTheTileForEveryN) {
+  for (uint32_t n = 8; n <= 256; n += 8) {
+    std::set<std::pair<uint32_t, uint32_t>> seen;
+    for (uint32_t t = 0; t < 128; ++t)
+      for (uint32_t i = 0; i < n / 2; ++i) {
+        FragmentCoord c = accumulator_coord(t, i);
+        ASSERT_LT(c.row, 64u);
+        ASSERT_LT(c.col, n);
+        seen.insert({c.row, c.col});
+      }
+    EXPECT_EQ(seen.size(), size_t(64) * n) << "N = " << n;
+  }
+}
+
+TEST(Sm90Fragment, MatchesTheIsaFigure) {
+  // The figure of the m64nNk8 D fragment: thread T0 holds d0, d1 at row 0,
+  // columns 0 and 1, and d2, d3 at row 8; T1 starts at column 2; T4 at row 1;
+  // the next 8 columns repeat the pattern with d4..d7; warp w owns rows 16w..16w+15.
+  auto at = [](uint32_t t, uint32_t i) {
+    FragmentCoord c = accumulator_coord(t, i);
+    return std::make_pair(c.row, c.col);
+  };
+  EXPECT_EQ(at(0, 0), std::make_pair(0u, 0u));
+  EXPECT_EQ(at(0, 1), std::make_pair(0u, 1u));
+  EXPECT_EQ(at(0, 2), std::make_pair(8u, 0u));
+  EXPECT_EQ(at(0, 3), std::make_pair(8u, 1u));
+  EXPECT_EQ(at(0, 4), std::make_pair(0u, 8u));
+  EXPECT_EQ(at(1, 0), std::make_pair(0u, 2u));
+  EXPECT_EQ(at(3, 1), std::make_pair(0u, 7u));
+  EXPECT_EQ(at(4, 0), std::make_pair(1u, 0u));
+  EXPECT_EQ(at(31, 3), std::make_pair(15u, 7u));
+  EXPECT_EQ(at(32, 0), std::make_pair(16u, 0u));
+  EXPECT_EQ(at(127, 127), std::make_pair(63u, 255u));
+}
+
+TEST(Sm90Ring, SlotAndParityFollowAnMbarriersPhases) {
+  // Simulate R mbarriers: completing logical barrier j advances its slot's
+  // phase. try_wait.parity(p) succeeds once the phase of parity p completed,
+  // i.e. while the slot's current phase has the other parity.
+  for (uint32_t ring : {1u, 2u, 3u, 4u, 8u}) {
+    std::vector<uint32_t> phase(ring, 0);
+    auto ready = [&](int64_t j) { return (phase[ring_slot(j, ring)] & 1u) != ring_parity(j, ring); };
+    for (int64_t j = 0; j < 100; ++j) {
+      EXPECT_FALSE(ready(j)) << "ring " << ring << " j " << j << " before its arrival";
+      ++phase[ring_slot(j, ring)];
+      EXPECT_TRUE(ready(j)) << "ring " << ring << " j " << j << " after its arrival";
+      // The element a ring behind is still complete until its slot is reused.
+      if (j + 1 >= int64_t(ring)) {
+        EXPECT_TRUE(ready(j + 1 - int64_t(ring)));
+      }
+    }
+  }
+  // Pre-arrived elements (negative uses) sit in the phase before phase 0.
+  EXPECT_EQ(ring_slot(-1, 4), 3u);
+  EXPECT_EQ(ring_parity(-1, 4), 1u);
+  EXPECT_EQ(ring_parity(-4, 4), 1u);
+  EXPECT_EQ(ring_parity(-5, 4), 0u);
+}
+
+TEST(Sm90Multicast, MaskIsTheGroupOfTheRank) {
+  for (uint32_t stride : {1u, 2u, 4u, 8u})
+    for (uint32_t ncta : {1u, 2u, 4u, 8u, 16u}) {
+      if (ncta * stride > 16)
+        continue;
+      for (uint32_t rank = 0; rank < 16; ++rank) {
+        uint32_t want = 0;
+        for (uint32_t r = 0; r < 16; ++r)
+          if (r % stride == rank % stride && r / (stride * ncta) == rank / (stride * ncta))
+            want |= 1u << r;
+        EXPECT_EQ(multicast_mask(rank, ncta, stride), want)
+            << "rank " << rank << " ncta " << ncta << " stride " << stride;
+      }
+    }
+}
+
+TEST(Sm90TensorMap, RowMajorShapeIsInnermostFirst) {
+  uint64_t dims[2] = {900, 272};
+  uint32_t box[2] = {128, 32};
+  TensorMapShape t = row_major_tensor_map(2, dims, box, 4);
+  EXPECT_EQ(t.rank, 2u);
+  EXPECT_EQ(t.global_dim[0], 272u);
+  EXPECT_EQ(t.global_dim[1], 900u);
+  EXPECT_EQ(t.global_stride[0], 272u * 4);
+  EXPECT_EQ(t.box_dim[0], 32u);
+  EXPECT_EQ(t.box_dim[1], 128u);
+  EXPECT_EQ(t.element_stride[0], 1u);
+  EXPECT_EQ(tensor_map_error(t, 4, Swizzle::B128), nullptr);
+  EXPECT_EQ(box_bytes(t, 4), 128u * 32 * 4);
+
+  uint64_t dims5[5] = {2, 3, 4, 5, 8};
+  uint32_t box5[5] = {1, 1, 2, 5, 8};
+  TensorMapShape f = row_major_tensor_map(5, dims5, box5, 2);
+  EXPECT_EQ(f.global_dim[4], 2u);
+  EXPECT_EQ(f.global_stride[0], 16u);
+  EXPECT_EQ(f.global_stride[1], 80u);
+  EXPECT_EQ(f.global_stride[2], 320u);
+  EXPECT_EQ(f.global_stride[3], 960u);
+  EXPECT_EQ(tensor_map_error(f, 2, Swizzle::None), nullptr);
+}
+
+TEST(Sm90TensorMap, RejectsWhatTheEncoderRejects) {
+  uint64_t odd[2] = {900, 270};  // a row pitch of 1080 bytes
+  uint32_t box[2] = {128, 32};
+  EXPECT_STREQ(tensor_map_error(row_major_tensor_map(2, odd, box, 4), 4, Swizzle::B128),
+               "row pitches must be multiples of 16 bytes below 2^40");
+  uint64_t dims[2] = {900, 272};
+  uint32_t wide[2] = {128, 64};  // 256 bytes per box row in a 128-byte swizzle
+  EXPECT_STREQ(tensor_map_error(row_major_tensor_map(2, dims, wide, 4), 4, Swizzle::B128),
+               "the box's innermost extent must fit in one swizzle row");
+  EXPECT_EQ(tensor_map_error(row_major_tensor_map(2, dims, wide, 4), 4, Swizzle::None), nullptr);
+  uint32_t tall[2] = {512, 32};
+  EXPECT_STREQ(tensor_map_error(row_major_tensor_map(2, dims, tall, 4), 4, Swizzle::B128),
+               "each box dimension must be 1 to 256");
+  uint32_t thin[2] = {128, 2};  // 8 bytes
+  EXPECT_STREQ(tensor_map_error(row_major_tensor_map(2, dims, thin, 4), 4, Swizzle::None),
+               "the box's innermost extent must be a multiple of 16 bytes");
+  TensorMapShape none;
+  EXPECT_STREQ(tensor_map_error(none, 4, Swizzle::None), "tensor rank must be 1 to 5");
+}
