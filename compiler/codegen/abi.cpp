@@ -140,6 +140,28 @@ void set_extents(Binding &b, const std::vector<Expr> &shape, ExprEmitter &ex) {
     b.in_hi.push_back(ex.ctrl(e));
 }
 
+std::string forward_args(const ProcAbi &abi) {
+  std::string args;
+  auto add = [&](const std::string &a) { args += (args.empty() ? "" : ", ") + a; };
+  for (const ParamAbi &pa : abi.params) {
+    if (pa.pass == ParamAbi::Pass::None)
+      continue;
+    add(pa.name);
+    if (pa.pass == ParamAbi::Pass::Strided)
+      for (const std::string &s : pa.stride_names)
+        add(s);
+  }
+  return args;
+}
+
+std::string c_header(const std::string &comment, const std::string &includes,
+                     const std::string &decls) {
+  return comment + "#pragma once\n" + includes + "#include <stdint.h>\n" +
+         "#ifndef __cplusplus\n#include <stdbool.h>\n#endif\n\n"
+         "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n" +
+         decls + "\n#ifdef __cplusplus\n} // extern \"C\"\n#endif\n";
+}
+
 void bind_params(const ProcAbi &abi, ExprEmitter &ex) {
   // Scalars first: dense strides are expressions of the size arguments.
   for (int pass = 0; pass < 2; ++pass) {

@@ -41,6 +41,16 @@ bool make_abi(const ProcNode &p, const std::vector<bool> &written, NameScope &na
 /// `maybe_unused` marks each one so (for definitions: a proc may not use all).
 std::string param_decls(const ProcAbi &abi, bool maybe_unused = false);
 
+/// The C arguments forwarding every parameter of `abi` (by name, strides
+/// after their pointer), comma-separated: what a public function passes on.
+std::string forward_args(const ProcAbi &abi);
+
+/// A header usable from C and C++ declaring `decls` (one prototype a line)
+/// inside extern "C": `comment` (lines starting "// ") first, then
+/// `#pragma once`, `includes` and <stdint.h>/<stdbool.h>.
+std::string c_header(const std::string &comment, const std::string &includes,
+                     const std::string &decls);
+
 /// Binds every argument of the proc to its parameters in ex.env(). Dense
 /// tensors get row-major strides computed from their shapes.
 void bind_params(const ProcAbi &abi, ExprEmitter &ex);

@@ -9,6 +9,7 @@
 // is not positive) its arguments violate, before doing any work.
 #pragma once
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "compiler/frontend/program.h"
@@ -16,13 +17,22 @@
 
 namespace exgc {
 
+/// Where the header of a CPU reference goes: `name` is what the .cpp
+/// includes (`k.h`, beside `k.cpp`), `out` receives its text.
+struct CppHeader {
+  std::string name;
+  std::ostream &out;
+};
+
 /// Writes the CPU reference of `procs` (typechecked procs of `program`) to
-/// `out`. Returns false after reporting what it cannot translate (f16, bf16
-/// and fp8 element types, recursion); nothing useful is written then.
+/// `out`, and with `header` a C/C++ header declaring its extern "C"
+/// functions, which the .cpp then includes. Returns false after reporting
+/// what it cannot translate (f16, bf16 and fp8 element types, recursion);
+/// nothing useful is written then.
 /// `f32_in_f64` computes f32 in double: the difftest compares a proc with its
 /// rewrite, and a rewrite may reassociate a long f32 sum, whose rounding
 /// error would then hide among (or pose as) real differences.
 bool emit_cpp(const Program &program, const std::vector<Proc> &procs, std::ostream &out,
-              DiagEngine &diag, bool f32_in_f64 = false);
+              DiagEngine &diag, bool f32_in_f64 = false, const CppHeader *header = nullptr);
 
 } // namespace exgc

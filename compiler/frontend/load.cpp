@@ -10,12 +10,11 @@
 
 #include "compiler/frontend/build.h"
 #include "compiler/support/byte_size.h"
+#include "compiler/support/install_paths.h"
 
 namespace exgc {
 
 namespace fs = std::filesystem;
-
-std::string source_stdlib_dir() { return std::string(EXGC_SOURCE_DIR) + "/stdlib"; }
 
 namespace {
 
@@ -35,7 +34,7 @@ public:
   Loader(const LoadOptions &opts, SourceManager &sources, DiagEngine &diag)
       : opts_(opts), sources_(sources), diag_(diag) {
     dirs_ = opts.include_dirs;
-    dirs_.push_back(opts.stdlib_dir.empty() ? source_stdlib_dir() : opts.stdlib_dir);
+    dirs_.push_back(opts.stdlib_dir.empty() ? default_stdlib_dir() : opts.stdlib_dir);
   }
 
   std::unique_ptr<Program> run(const std::string &path) {
@@ -66,7 +65,9 @@ private:
       return -1;
     }
     std::string err;
-    uint32_t file = sources_.load(path, err);
+    auto unsaved = opts_.unsaved.find(canonical(path));
+    uint32_t file = unsaved != opts_.unsaved.end() ? sources_.add(path, unsaved->second)
+                                                   : sources_.load(path, err);
     if (file == 0) {
       diag_.report(import_loc, DiagKind::FileUnreadable, err);
       failed_ = true;

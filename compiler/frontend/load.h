@@ -15,6 +15,7 @@
 // `check P(...)` name a proc or schedule visible in their module.
 // Runs first; the typecheck (typecheck.h) runs on what it returns.
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,17 +29,17 @@ namespace exgc {
 struct LoadOptions {
   /// Searched in order before the stdlib (`exgc -I dir`).
   std::vector<std::string> include_dirs;
-  /// Where `import cuda` finds `cuda.exg`; empty: the source tree's stdlib/.
+  /// Where `import cuda` finds `cuda.exg`; empty: default_stdlib_dir() (support/install_paths.h).
   std::string stdlib_dir;
   /// Largest file read (main module or import); 0: no limit. Parse trees
   /// take about 70 times the text, so a limit keeps a huge input a clear
   /// error rather than an exhausted machine (docs/reliability.md).
   uint64_t max_file_bytes = kDefaultMaxFileBytes;
   static constexpr uint64_t kDefaultMaxFileBytes = uint64_t(16) << 20;
+  /// Canonical path -> text read instead of the file: an editor's unsaved
+  /// buffers (exgc-lsp).
+  std::map<std::string, std::string> unsaved;
 };
-
-/// The stdlib directory of the source tree exgc was built from.
-std::string source_stdlib_dir();
 
 /// Loads `path` and its imports. Returns null after reporting errors (in any
 /// module: unreadable or missing files, syntax, building, cycles, names).

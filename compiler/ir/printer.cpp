@@ -244,7 +244,7 @@ std::string print_block(const Block &b, int indent) {
   return out;
 }
 
-std::string print_proc(const ProcNode &p) {
+std::string print_proc_header(const ProcNode &p) {
   std::string out = std::string(p.is_instr ? "instr " : "proc ") + p.name + "(";
   for (size_t i = 0; i < p.args.size(); ++i)
     out += (i ? ", " : "") + p.args[i].name.name + ": " + print_type(p.args[i].type);
@@ -253,6 +253,11 @@ std::string print_proc(const ProcNode &p) {
     out += indent_str(1) + a.key + ": " + join_exprs(a.values) + "\n";
   for (const Expr &e : p.preds)
     out += indent_str(1) + "assert " + print_expr(e) + "\n";
+  return out;
+}
+
+std::string print_proc(const ProcNode &p) {
+  std::string out = print_proc_header(p);
   if (p.body.empty() && p.preds.empty() && p.attrs.empty())
     return out + indent_str(1) + "pass\n";
   return out + print_block(p.body, 1);

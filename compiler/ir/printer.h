@@ -18,6 +18,9 @@ std::string print_type(const Type &t);
 std::string print_stmt(const Stmt &s, int indent = 0);
 std::string print_block(const Block &b, int indent);
 std::string print_proc(const ProcNode &p);
+/// The first lines of print_proc: the signature, an instr's attributes and
+/// the asserts, without the body (what an editor shows on hover).
+std::string print_proc_header(const ProcNode &p);
 std::string print_script_expr(const script::Expr &e);
 std::string print_script_block(const script::Block &b, int indent);
 std::string print_module(const Module &m);

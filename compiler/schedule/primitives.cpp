@@ -9,10 +9,10 @@ namespace exgc::schedule {
 #include "compiler/schedule/primitives.def"
 
 namespace {
-
 using K = ParamKind;
+} // namespace
 
-const std::vector<PrimitiveSpec> &table() {
+const std::vector<PrimitiveSpec> &all_primitives() {
   static const std::vector<PrimitiveSpec> t = {
 #define EXGC_PRIMITIVE(name, fn, params) {#name, std::vector<Param> params, fn, false},
 #define EXGC_UNSAFE_PRIMITIVE(name, fn, params) {#name, std::vector<Param> params, fn, true},
@@ -22,10 +22,8 @@ const std::vector<PrimitiveSpec> &table() {
   return t;
 }
 
-} // namespace
-
 const PrimitiveSpec *find_primitive(const std::string &name) {
-  for (const PrimitiveSpec &p : table())
+  for (const PrimitiveSpec &p : all_primitives())
     if (name == p.name)
       return &p;
   return nullptr;
@@ -42,6 +40,14 @@ PrimArg CallSite::arg(const char *param) const {
 bool is_unsafe_primitive(const std::string &name) {
   const PrimitiveSpec *p = find_primitive(name);
   return p && p->unsafe;
+}
+
+std::string primitive_signature(const PrimitiveSpec &p) {
+  std::string out = std::string(p.name) + "(";
+  for (size_t i = 0; i < p.params.size(); ++i)
+    out += std::string(i ? ", " : "") + p.params[i].name + ": " + param_kind_name(p.params[i].kind) +
+           (p.params[i].required ? "" : " (optional)");
+  return out + (p.fn ? ")" : ") (not implemented yet)");
 }
 
 const char *param_kind_name(ParamKind k) {

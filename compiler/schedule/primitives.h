@@ -41,6 +41,11 @@ struct PrimitiveSpec {
 
 /// The primitive named `name`, or null when no primitive has that name.
 const PrimitiveSpec *find_primitive(const std::string &name);
+/// Every primitive, planned ones included, in primitives.def order.
+const std::vector<PrimitiveSpec> &all_primitives();
+/// `divide_loop(p: proc, loop: cursor or pattern, factor: int, ...)`: a
+/// primitive's one-line description, from its parameters (editors' hover).
+std::string primitive_signature(const PrimitiveSpec &p);
 const char *param_kind_name(ParamKind k);
 /// Whether `name` is a primitive that skips its safety check.
 bool is_unsafe_primitive(const std::string &name);

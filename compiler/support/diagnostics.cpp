@@ -141,7 +141,7 @@ void DiagEngine::render_text(std::ostream &os, bool show_kind) const {
   }
 }
 
-static void json_string(std::ostream &os, const std::string &s) {
+void json_string(std::ostream &os, const std::string &s) {
   os << '"';
   for (unsigned char c : s) {
     if (c == '"' || c == '\\')

@@ -1,6 +1,6 @@
 // diagnostics.h - located, registered diagnostics -------------------------//
 // Owns: DiagEngine, which collects diagnostics (each with a registered kind,
-// a location and notes) and renders them clang-style or as JSON. Every problem
+// a location and notes) and renders them clang-style, as JSON or as SARIF. Every problem
 // the input can cause is reported here; our own bugs use EXGC_CHECK (check.h).
 //
 //   diag.error(loc, DiagKind::UnknownName, name).note(decl_loc, "declared here");
@@ -41,6 +41,10 @@ template <typename T> std::string diag_arg(const T &v) {
 
 class DiagEngine;
 
+/// Writes `s` as a JSON string literal (quotes, escapes of '"', '\\' and
+/// control characters; other bytes as they are).
+void json_string(std::ostream &os, const std::string &s);
+
 /// Adds notes to the diagnostic just reported. Converts to `false` ("failed").
 class DiagBuilder {
 public:
@@ -78,6 +82,9 @@ public:
   void render_text(std::ostream &os, bool show_kind) const;
   /// One JSON array of {file, line, column, severity, kind, message, notes}.
   void render_json(std::ostream &os) const;
+  /// SARIF 2.1.0 (sarif.cpp): one run of `exgc` `version`, a result per
+  /// diagnostic with its kind as rule id, notes as related locations.
+  void render_sarif(std::ostream &os, const std::string &version) const;
   /// The message of `kind` with its arguments substituted (exposed for tests).
   static std::string format(DiagKind kind, const std::vector<std::string> &args);
 

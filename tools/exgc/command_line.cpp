@@ -14,6 +14,7 @@
 
 #include "compiler/support/big_stack.h"
 #include "compiler/support/byte_size.h"
+#include "compiler/support/install_paths.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "tools/exgc/driver.h"
@@ -48,7 +49,9 @@ cl::opt<std::string> StdlibDir("stdlib-dir", cl::desc("Use this stdlib folder"),
 cl::opt<exgc::DiagFormat> Diagnostics(
     "diagnostics", cl::desc("How to print diagnostics"), cl::init(exgc::DiagFormat::Text),
     cl::values(clEnumValN(exgc::DiagFormat::Text, "text", "file:line:col: error: ... (default)"),
-               clEnumValN(exgc::DiagFormat::Json, "json", "a JSON array on standard error")),
+               clEnumValN(exgc::DiagFormat::Json, "json", "a JSON array on standard error"),
+               clEnumValN(exgc::DiagFormat::Sarif, "sarif",
+                          "a SARIF 2.1.0 log on standard error (code-scanning tools)")),
     cl::cat(Category));
 cl::opt<bool> Verify("verify",
                      cl::desc("Run every check (types, bounds, schedules, GPU semantics, "
@@ -81,6 +84,12 @@ cl::opt<unsigned> SolverRlimit(
     cl::desc("Resource limit of each solver query, in Z3's deterministic units (default: "
              "the calibrated limit, docs/cli.md); a query past it 'could not be proven'"),
     cl::value_desc("N"), cl::init(0), cl::cat(Category));
+cl::opt<bool> DepFileWanted("MD",
+                            cl::desc("Also write a Make-style dependency file listing the input "
+                                     "and every module it imports (FILE.d for -o FILE)"),
+                            cl::cat(Category));
+cl::opt<std::string> DepFile("MF", cl::desc("With -MD: write the dependency file here"),
+                             cl::value_desc("file"), cl::cat(Category));
 cl::opt<bool> ShowDiagKind("show-diag-kind", cl::desc("Append [Kind] to each diagnostic (tests)"),
                            cl::Hidden, cl::cat(Category));
 
@@ -110,6 +119,24 @@ int exgc_main(int argc, const char *const *argv) {
     return 2;
   }
 
+  std::string dep_file = DepFile;
+  if (!DepFile.empty() && !DepFileWanted) {
+    std::cerr << "exgc: error: '-MF' needs '-MD'\n";
+    return 2;
+  }
+  if (DepFileWanted && dep_file.empty()) {
+    if (Output.empty() || Output == "-") {
+      std::cerr << "exgc: error: '-MD' needs '-MF FILE' or '-o FILE' (it writes FILE.d)\n";
+      return 2;
+    }
+    dep_file = Output + ".d";
+  }
+  if (DepFileWanted && (Verify || Emit == exgc::EmitKind::Exg)) {
+    std::cerr << "exgc: error: '-MD' needs a compilation that writes code (not --verify or "
+                 "--emit=exg)\n";
+    return 2;
+  }
+
   for (const std::string &pair : DifftestPairs) {
     size_t colon = pair.find(':');
     if (Emit != exgc::EmitKind::Difftest || colon == std::string::npos || colon == 0 ||
@@ -135,6 +162,7 @@ int exgc_main(int argc, const char *const *argv) {
   job.opts.stats = Stats;
   job.opts.verify = Verify;
   job.opts.solver_rlimit = SolverRlimit;
+  job.opts.dep_file = dep_file;
   job.opts.difftest_pairs.assign(DifftestPairs.begin(), DifftestPairs.end());
   if (!exgc::parse_byte_size(MaxInputSize, job.opts.max_input_bytes)) {
     std::cerr << "exgc: error: --max-input-size wants a size such as 16M, not '" << MaxInputSize

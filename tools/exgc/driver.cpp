@@ -7,8 +7,10 @@
 // stage that reported an error and renders everything at the end.
 #include "tools/exgc/driver.h"
 
+
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -28,11 +30,9 @@
 #include "compiler/schedule/provenance.h"
 #include "compiler/support/check.h"
 #include "compiler/support/diagnostics.h"
+#include "compiler/support/install_paths.h"
 
 namespace exgc {
-
-std::string runtime_include_dir() { return std::string(EXGC_SOURCE_DIR) + "/runtime/include"; }
-std::string default_stdlib_dir() { return std::string(EXGC_SOURCE_DIR) + "/stdlib"; }
 
 namespace {
 
@@ -94,7 +94,7 @@ std::string derived_output(const std::string &input, const std::string &ext) {
   return base + ext;
 }
 
-/// `k.cu` -> `k.h`; the header sits beside the .cu file.
+/// `k.cu` -> `k.h`; the header sits beside the .cu (or .cpp) file.
 std::string header_path_for(const std::string &cu_path) {
   size_t slash = cu_path.find_last_of('/');
   size_t dot = cu_path.find_last_of('.');
@@ -116,6 +116,33 @@ bool write_file(const std::string &path, const std::string &text, DiagEngine &di
     return false;
   }
   return true;
+}
+
+/// A path as Make and Ninja read it in a dependency file: spaces, '#' and
+/// '$' escaped.
+std::string make_escaped(const std::string &path) {
+  std::string out;
+  for (char c : path) {
+    if (c == ' ' || c == '#')
+      out += '\\';
+    if (c == '$')
+      out += '$';
+    out += c;
+  }
+  return out;
+}
+
+/// -MD: `target: main.exg imported.exg ...`, every module the run loaded, so a
+/// build rebuilds `target` when any of them changes.
+bool write_dep_file(const std::string &path, const std::string &target, const Program &prog,
+                    DiagEngine &diag) {
+  std::string text = make_escaped(target) + ":";
+  for (const auto &m : prog.modules) {
+    std::error_code ec;
+    std::filesystem::path abs = std::filesystem::absolute(diag.sources().name(m->module.file), ec);
+    text += " \\\n  " + make_escaped(ec ? diag.sources().name(m->module.file) : abs.string());
+  }
+  return write_file(path, text + "\n", diag);
 }
 
 struct HasDeviceFunction : IRVisitor {
@@ -272,16 +299,22 @@ int verify(const Program &prog, const DriverOptions &opts, DiagEngine &diag, Sta
   return diag.has_errors() ? 1 : 0;
 }
 
-int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag, Stats &stats) {
+/// The pipeline; `prog` keeps the program for the caller (check_program).
+int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag, Stats &stats,
+            std::unique_ptr<Program> &prog) {
   LoadOptions lo;
   lo.include_dirs = opts.include_dirs;
-  lo.stdlib_dir = opts.stdlib_dir.empty() ? default_stdlib_dir() : opts.stdlib_dir;
+  lo.stdlib_dir = opts.stdlib_dir;
   lo.max_file_bytes = opts.max_input_bytes;
-  std::unique_ptr<Program> prog = load_program(opts.input, lo, sources, diag);
+  lo.unsaved = opts.unsaved;
+  prog = load_program(opts.input, lo, sources, diag);
   stats.stage("load");
   if (!prog || diag.has_errors())
     return 1;
 
+  auto write_deps = [&](const std::string &target) {
+    return opts.dep_file.empty() || write_dep_file(opts.dep_file, target, *prog, diag);
+  };
   if (opts.emit == EmitKind::Exg) {
     std::string out = opts.output.empty() ? "-" : opts.output;
     return write_file(out, print_module(prog->main()), diag) ? 0 : 1;
@@ -318,7 +351,7 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
                           ? derived_output(opts.input, opts.emit == EmitKind::Runall ? "_runall.cpp"
                                                                                     : "_difftest.cpp")
                           : opts.output;
-    return write_file(out, cpp.str(), diag) ? 0 : 1;
+    return write_file(out, cpp.str(), diag) && write_deps(out) ? 0 : 1;
   }
   std::vector<Proc> procs;
   if (!select_procs(*prog, opts, diag, procs))
@@ -336,14 +369,20 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   };
 
   if (opts.emit == EmitKind::Cpp) {
-    std::ostringstream cpp;
-    bool emitted = emit_cpp(*prog, procs, cpp, diag);
+    std::string out = opts.output.empty() ? derived_output(opts.input, ".cpp") : opts.output;
+    // On standard output there is no place beside it for a header.
+    std::string h_path = out == "-" ? "" : header_path_for(out);
+    std::ostringstream cpp, h;
+    CppHeader header{h_path.substr(h_path.find_last_of('/') + 1), h};
+    bool emitted = emit_cpp(*prog, procs, cpp, diag, /*f32_in_f64=*/false,
+                            h_path.empty() ? nullptr : &header);
     stats.stage("C++ code generation");
     attribute();
     if (!emitted)
       return 1;
-    std::string out = opts.output.empty() ? derived_output(opts.input, ".cpp") : opts.output;
-    return write_file(out, cpp.str(), diag) ? 0 : 1;
+    if (!write_file(out, cpp.str(), diag) || (!h_path.empty() && !write_file(h_path, h.str(), diag)))
+      return 1;
+    return write_deps(out) ? 0 : 1;
   }
 
   std::string cu_path = opts.output.empty() ? derived_output(opts.input, ".cu") : opts.output;
@@ -359,20 +398,17 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   if (!write_file(cu_path, cu.str(), diag) || !write_file(h_path, h.str(), diag))
     return 1;
   stats.stage("writing files");
-  return 0;
+  return write_deps(cu_path) ? 0 : 1;
 }
 
-} // namespace
-
-int run_driver(const DriverOptions &opts) {
-  SourceManager sources;
-  DiagEngine diag(sources);
+/// compile() with our own bugs turned into an InternalFailure diagnostic.
+int compile_guarded(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
+                    Stats &stats, std::unique_ptr<Program> &prog) {
   int rc;
   if (opts.solver_rlimit)
     analysis::IndexSolver::set_default_rlimit(opts.solver_rlimit);
-  Stats stats;
   try {
-    rc = compile(opts, sources, diag, stats);
+    rc = compile(opts, sources, diag, stats, prog);
   } catch (const InternalError &e) {
     diag.report(SrcLoc{}, DiagKind::InternalFailure, "compiling '" + opts.input + "'", e.what());
     rc = 3;
@@ -380,10 +416,29 @@ int run_driver(const DriverOptions &opts) {
     diag.report(SrcLoc{}, DiagKind::InternalFailure, "compiling '" + opts.input + "'", e.what());
     rc = 3;
   }
-  if (rc == 0 && diag.has_errors())
-    rc = 1;
+  return rc == 0 && diag.has_errors() ? 1 : rc;
+}
+
+} // namespace
+
+std::unique_ptr<CheckedProgram> check_program(DriverOptions opts) {
+  opts.verify = true;
+  auto out = std::make_unique<CheckedProgram>();
+  Stats stats;
+  out->rc = compile_guarded(opts, out->sources, out->diag, stats, out->program);
+  return out;
+}
+
+int run_driver(const DriverOptions &opts) {
+  SourceManager sources;
+  DiagEngine diag(sources);
+  Stats stats;
+  std::unique_ptr<Program> prog;
+  int rc = compile_guarded(opts, sources, diag, stats, prog);
   if (opts.diag_format == DiagFormat::Json)
     diag.render_json(std::cerr);
+  else if (opts.diag_format == DiagFormat::Sarif)
+    diag.render_sarif(std::cerr, EXGC_VERSION);
   else
     diag.render_text(std::cerr, opts.show_diag_kind);
   if (opts.stats)

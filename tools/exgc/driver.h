@@ -2,17 +2,23 @@
 // Owns: the order of the pipeline stages and which procs are compiled. The
 // command line (exgc.cpp) fills DriverOptions; run_driver does the rest and
 // returns the exit code: 0 success, 1 errors in the input, 3 internal error.
+// check_program runs the same pipeline for exgc-lsp and keeps its results.
 #pragma once
+#include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "compiler/frontend/load.h"
+#include "compiler/frontend/program.h"
 #include "compiler/schedule/budget.h"
+#include "compiler/support/diagnostics.h"
 
 namespace exgc {
 
 enum class EmitKind { Cuda, Cpp, Exg, Difftest, Runall };
-enum class DiagFormat { Text, Json };
+enum class DiagFormat { Text, Json, Sarif };
 
 struct DriverOptions {
   std::string input;
@@ -25,17 +31,27 @@ struct DriverOptions {
   bool show_diag_kind = false;
   bool stats = false; // --print-stats: time per stage and solver queries on stderr
   bool verify = false; // --verify: run every check, write nothing
+  std::string dep_file; // -MD/-MF: a Make-style list of the files read, after a write; empty: none
   std::vector<std::string> difftest_pairs; // --difftest-pair=REF:CAND, checked to have a ':'
   schedule::ScriptBudget script_budget; // --script-budget
   unsigned solver_rlimit = 0; // --solver-rlimit; 0: IndexSolver::kDefaultRlimit
   uint64_t max_input_bytes = LoadOptions::kDefaultMaxFileBytes; // --max-input-size; 0: none
+  std::map<std::string, std::string> unsaved; // canonical path -> text (exgc-lsp's open buffers)
 };
 
 int run_driver(const DriverOptions &opts);
 
-/// Where the runtime headers are: <root>/runtime/include.
-std::string runtime_include_dir();
-/// The stdlib folder used when --stdlib-dir is not given.
-std::string default_stdlib_dir();
+/// A --verify run kept for an editor (exgc-lsp): every diagnostic, and the
+/// program (schedule results added) when it loaded, else null.
+struct CheckedProgram {
+  SourceManager sources;
+  DiagEngine diag{sources};
+  std::unique_ptr<Program> program;
+  int rc = 0; // as run_driver's
+};
+
+/// Runs the --verify pipeline (opts.verify is set here) and keeps what it
+/// found instead of printing it.
+std::unique_ptr<CheckedProgram> check_program(DriverOptions opts);
 
 } // namespace exgc

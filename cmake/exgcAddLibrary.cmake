@@ -1,0 +1,115 @@
+# exgcAddLibrary.cmake - exgc_add_library(), the build rule for .exg files.
+#
+#   exgc_add_library(<target> <file.exg>... [BACKEND cuda|cpp] [PROCS name...]
+#                    [INCLUDE_DIRS dir...] [CHECK_SIZES n])
+#
+# Compiles each .exg file with exgc::exgc into <file>.cu (BACKEND cuda, the
+# default) or the CPU reference <file>.cpp (BACKEND cpp), each with the
+# header <file>.h of its extern "C" functions, and makes a static library of
+# them whose include path has the headers. PROCS compiles only those procs
+# (exgc -e); INCLUDE_DIRS are searched for imported modules (exgc -I) before
+# the stdlib. exgc writes a dependency file (-MD) listing every module it
+# read, so editing an imported .exg rebuilds the files that import it.
+# CHECK_SIZES n: the build also runs each file's differential test
+# (exgc --emit=difftest: every schedule step against its input through the CPU
+# reference) at n tuples of sizes per step, and fails when a step changed a
+# result; the library is built only after it passed.
+# BACKEND cuda needs the CUDA language enabled and builds for sm_90a.
+include_guard(GLOBAL)
+
+# One exgc run writing `output` (and `header` when not empty) from `src`, with
+# a dependency file so that the imported modules are dependencies too.
+function(_exgc_compile src output header comment)
+  set(depfile_args)
+  if(CMAKE_GENERATOR MATCHES "Ninja|Makefiles")
+    set(depfile_args DEPFILE "${output}.d")
+  endif()
+  add_custom_command(
+    OUTPUT "${output}" ${header}
+    COMMAND exgc::exgc ${ARGN} -MD -MF "${output}.d" -o "${output}" "${src}"
+    DEPENDS "${src}" exgc::exgc
+    ${depfile_args}
+    COMMENT "${comment}"
+    VERBATIM)
+endfunction()
+
+function(exgc_add_library target)
+  cmake_parse_arguments(PARSE_ARGV 1 EXGC "" "BACKEND;CHECK_SIZES" "PROCS;INCLUDE_DIRS")
+  if(NOT EXGC_BACKEND)
+    set(EXGC_BACKEND cuda)
+  endif()
+  if(EXGC_BACKEND STREQUAL "cuda")
+    set(ext cu)
+    set(emit --emit=cu)
+  elseif(EXGC_BACKEND STREQUAL "cpp")
+    set(ext cpp)
+    set(emit --emit=cpp)
+  else()
+    message(FATAL_ERROR "exgc_add_library(${target}): BACKEND must be cuda or cpp, "
+                        "not '${EXGC_BACKEND}'")
+  endif()
+  if(NOT EXGC_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "exgc_add_library(${target}): no .exg file given")
+  endif()
+
+  if(DEFINED EXGC_CHECK_SIZES AND NOT EXGC_CHECK_SIZES MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "exgc_add_library(${target}): CHECK_SIZES takes a positive number "
+                        "of size tuples per step, not '${EXGC_CHECK_SIZES}'")
+  endif()
+  set(import_flags)
+  foreach(dir IN LISTS EXGC_INCLUDE_DIRS)
+    get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND import_flags "-I${dir}")
+  endforeach()
+  set(flags ${emit} ${import_flags})
+  foreach(proc IN LISTS EXGC_PROCS)
+    list(APPEND flags -e "${proc}")
+  endforeach()
+
+  set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/${target}.exgc")
+  file(MAKE_DIRECTORY "${out_dir}")
+  set(generated)
+  set(checks)
+  foreach(src IN LISTS EXGC_UNPARSED_ARGUMENTS)
+    get_filename_component(src "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    get_filename_component(stem "${src}" NAME_WE)
+    set(code "${out_dir}/${stem}.${ext}")
+    set(header "${out_dir}/${stem}.h")
+    _exgc_compile("${src}" "${code}" "${header}" "exgc ${EXGC_BACKEND}: ${stem}.exg" ${flags})
+    list(APPEND generated "${code}" "${header}")
+    if(EXGC_CHECK_SIZES)
+      set(difftest "${out_dir}/${stem}_difftest.cpp")
+      _exgc_compile("${src}" "${difftest}" "" "exgc difftest: ${stem}.exg"
+                    --emit=difftest ${import_flags})
+      add_executable(${target}_${stem}_difftest "${difftest}")
+      set_target_properties(${target}_${stem}_difftest PROPERTIES CXX_STANDARD 17)
+      set(stamp "${out_dir}/${stem}_difftest.passed")
+      add_custom_command(
+        OUTPUT "${stamp}"
+        COMMAND ${target}_${stem}_difftest --sizes=${EXGC_CHECK_SIZES}
+        COMMAND ${CMAKE_COMMAND} -E touch "${stamp}"
+        DEPENDS ${target}_${stem}_difftest
+        COMMENT "exgc difftest: every schedule step of ${stem}.exg at ${EXGC_CHECK_SIZES} sizes"
+        VERBATIM)
+      list(APPEND checks "${stamp}")
+    endif()
+  endforeach()
+
+  add_library(${target} STATIC ${generated})
+  target_include_directories(${target} PUBLIC "${out_dir}")
+  if(checks)
+    add_custom_target(${target}_difftests DEPENDS ${checks})
+    add_dependencies(${target} ${target}_difftests)
+  endif()
+  if(EXGC_BACKEND STREQUAL "cuda")
+    find_package(CUDAToolkit REQUIRED)
+    target_include_directories(${target} PRIVATE "${EXGC_RUNTIME_INCLUDE_DIR}")
+    # compute_90a, not sm_90: a plain sm_90 pass rejects wgmma (docs/cli.md).
+    set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES OFF CUDA_STANDARD 17)
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:CUDA>:-gencode=arch=compute_90a,code=sm_90a>)
+    target_link_libraries(${target} PUBLIC CUDA::cudart)
+  else()
+    set_target_properties(${target} PROPERTIES CXX_STANDARD 17)
+  endif()
+endfunction()

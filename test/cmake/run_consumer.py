@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""run_consumer.py - the consumer project (test/cmake/consumer) against an installed exgc.
+
+  run_consumer.py --install-from BUILD_DIR   install BUILD_DIR into a temporary prefix
+  run_consumer.py --deb-from BUILD_DIR       cpack -G DEB there, unpack the .deb into a
+                                             temporary root
+
+Either way, the consumer is copied to a temporary folder, configured with
+find_package(exgc) pointed at the installed tree, built with Ninja, and run;
+then the imported module is touched (the file importing it must be compiled
+again, and only then) and edited (the numbers must follow). Where nvcc
+exists, the CUDA library is built and linked too. Exit 0 when all holds.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXPECTED = "y = 1 3 5 7"        # 2 * x + y for x = 0 1 2 3, y = 1
+EXPECTED_EDITED = "y = 1 4 7 10"  # with the factor of vec.exg changed to 3
+
+
+def run(cmd, **kw):
+    print("$ " + " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+    print(p.stdout, end="", flush=True)
+    if p.returncode != 0:
+        sys.exit(f"FAIL: exit {p.returncode}: {' '.join(cmd)}")
+    return p.stdout
+
+
+def expect(cond, what):
+    if not cond:
+        sys.exit("FAIL: " + what)
+    print("ok: " + what, flush=True)
+
+
+def install_prefix(args, tmp):
+    if args.install_from:
+        prefix = os.path.join(tmp, "prefix")
+        run([args.cmake, "--install", args.install_from, "--prefix", prefix])
+        return prefix
+    packages = os.path.join(tmp, "packages")
+    run([args.cpack, "-G", "DEB", "--config", os.path.join(args.deb_from, "CPackConfig.cmake"),
+         "-B", packages])
+    debs = [f for f in os.listdir(packages) if f.endswith(".deb")]
+    expect(len(debs) == 1 and debs[0].startswith("exgc_") and debs[0].endswith("_amd64.deb"),
+           "cpack made exgc_<version>_amd64.deb: " + ", ".join(debs))
+    deb = os.path.join(packages, debs[0])
+    contents = run(["dpkg-deb", "-c", deb])
+    for path in ("./usr/bin/exgc", "./usr/bin/exgc-lsp", "./usr/share/exgc/stdlib/cuda.exg",
+                 "./usr/include/exgc/exg/runtime.h", "./usr/lib/cmake/exgc/exgcConfig.cmake"):
+        expect(path in contents, "the package holds " + path)
+    root = os.path.join(tmp, "root")
+    run(["dpkg-deb", "-x", deb, root])
+    return os.path.join(root, "usr")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--install-from", help="an exgc build folder to install")
+    src.add_argument("--deb-from", help="an exgc build folder to package with cpack")
+    ap.add_argument("--cmake", default="cmake")
+    ap.add_argument("--cpack", default="cpack")
+    ap.add_argument("--nvcc", default="", help="build the CUDA library with this nvcc")
+    args = ap.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="exgc_consumer_") as tmp:
+        prefix = install_prefix(args, tmp)
+        exgc = os.path.join(prefix, "bin", "exgc")
+        expect(os.path.isfile(exgc), "exgc installed at " + exgc)
+        include_dir = run([exgc, "--print-include-dir"]).strip()
+        expect(include_dir.startswith(prefix) and
+               os.path.isfile(os.path.join(include_dir, "exg", "runtime.h")),
+               "--print-include-dir names the installed runtime headers: " + include_dir)
+
+        # The installed stdlib is found without flags: a module of it imports,
+        # and a missing module is looked for there.
+        uses_stdlib = os.path.join(tmp, "uses_stdlib.exg")
+        with open(uses_stdlib, "w") as f:
+            f.write("import cuda.sm90a\n\nproc f(n: size, x: f32[n]):\n"
+                    "    for i in seq(0, n):\n        x[i] = 0.0\n")
+        run([exgc, "--verify", uses_stdlib])
+        missing = os.path.join(tmp, "missing.exg")
+        with open(missing, "w") as f:
+            f.write("import no_such_module\n")
+        p = subprocess.run([exgc, "--verify", missing], stderr=subprocess.PIPE, text=True)
+        stdlib = os.path.join(prefix, "share", "exgc", "stdlib")
+        expect(p.returncode == 1 and "looked for '" + stdlib in p.stderr,
+               "imports search the installed stdlib " + stdlib + " without flags")
+
+        project = os.path.join(tmp, "consumer")
+        shutil.copytree(os.path.join(HERE, "consumer"), project)
+        build = os.path.join(tmp, "build")
+        configure = [args.cmake, "-S", project, "-B", build, "-G", "Ninja",
+                     "-DCMAKE_PREFIX_PATH=" + prefix, "-DCMAKE_BUILD_TYPE=Release"]
+        if args.nvcc:
+            configure += ["-DCONSUMER_CUDA=ON", "-DCMAKE_CUDA_COMPILER=" + args.nvcc]
+        run(configure)
+        build_cmd = [args.cmake, "--build", build, "-j2", "--", "-v"]
+        out = run(build_cmd)
+        expect("-o" in out and "scale_add.cpp" in out, "the .exg file was compiled by exgc")
+        expect("--emit=difftest" in out and "2 passed, 0 failed" in out,
+               "CHECK_SIZES ran the schedule's differential test in the build")
+        app = os.path.join(build, "app")
+        expect(run([app]).strip() == EXPECTED, "the CPU reference computes " + EXPECTED)
+
+        out = run(build_cmd)
+        expect("no work to do" in out, "a second build does nothing")
+
+        vec = os.path.join(project, "kernels", "vec.exg")
+        os.utime(vec)
+        # Ninja compares modification times; make sure the touch is newer.
+        st = os.stat(vec)
+        os.utime(vec, (st.st_atime + 2, st.st_mtime + 2))
+        out = run(build_cmd)
+        expect("scale_add.exg" in out and "-MD" in out,
+               "touching the imported vec.exg compiles scale_add.exg again")
+        expect("saxpy.exg" not in out, "and nothing that does not import it")
+
+        with open(vec) as f:
+            text = f.read()
+        with open(vec, "w") as f:
+            f.write(text.replace("2.0 * x[i]", "3.0 * x[i]"))
+        st = os.stat(vec)
+        os.utime(vec, (st.st_atime + 4, st.st_mtime + 4))
+        run(build_cmd)
+        expect(run([app]).strip() == EXPECTED_EDITED,
+               "after editing vec.exg the program computes " + EXPECTED_EDITED)
+
+        if args.nvcc:
+            expect(os.path.isfile(os.path.join(build, "app_gpu")),
+                   "the CUDA library was built and linked")
+            print(run([os.path.join(build, "app_gpu")]).strip())
+        else:
+            print("note: no nvcc; the CUDA library was not built", flush=True)
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
