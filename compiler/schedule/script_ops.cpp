@@ -25,8 +25,9 @@ bool checked_arith(const std::string &op, int64_t x, int64_t y, int64_t &out) {
   if (op == "*")
     return !__builtin_mul_overflow(x, y, &out);
   if (y == -1) { // x % -1 == 0; x / -1 == -x, which overflows for INT64_MIN
-    out = op == "%" ? 0 : -x;
-    return op == "%" || x != INT64_MIN;
+    if (op == "%")
+      return out = 0, true;
+    return !__builtin_sub_overflow(int64_t(0), x, &out); // never negate INT64_MIN itself
   }
   int64_t q = floor_div(x, y);
   out = op == "/" ? q : x - q * y; // |x - q * y| < |y|: no overflow
