@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <vector>
 
 #include "compiler/gpu/collective.h"
 #include "compiler/ir/nodes.h"
@@ -22,6 +23,13 @@ struct ThreadLoopFacts {
   std::optional<int64_t> guard_lo, guard_hi;  // lo <= guarded < hi
   int64_t pitch = 0;                 // thread-index distance between iterations
   int64_t tile_count = 0;
+  // The loop as a narrowing of the thread grid (the sync lowering's view):
+  // the grid's extents before the loop and after refining them for its unit,
+  // the narrowed dimension of the refined grid, and iteration j's box
+  // [offset + j * width, + width) in it, relative to the enclosing box.
+  std::vector<int64_t> parent_domain, domain;
+  size_t dim = 0;
+  int64_t width = 0, offset = 0;
 };
 
 /// The collectives a Fence can order, narrowest first.

@@ -198,6 +198,14 @@ private:
     lf.guard_hi = d->guard_hi;
     lf.pitch = d->pitch;
     lf.tile_count = d->tile_count;
+    lf.parent_domain = tiling_.domain();
+    lf.domain = d->child.domain();
+    lf.dim = d->dim;
+    if (!d->trivial) {
+      const TileOp &op = d->child.dims[d->dim].ops.back();
+      lf.width = op.box;
+      lf.offset = op.offset;
+    }
     facts_.loops[f] = lf;
     Tiling saved = tiling_;
     tiling_ = d->child;

@@ -11,6 +11,7 @@ const DiagInfo kInfos[] = {
 #include "compiler/support/diags/typecheck.def"
 #include "compiler/support/diags/schedule.def"
 #include "compiler/support/diags/gpu.def"
+#include "compiler/support/diags/sync_check.def"
 #include "compiler/support/diags/codegen.def"
 #undef EXGC_DIAG
 };

@@ -9,7 +9,9 @@
 // exgc_main is main() less the process: the driver fuzz target calls it too.
 #include "tools/exgc/command_line.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "compiler/support/big_stack.h"
@@ -38,7 +40,10 @@ cl::opt<exgc::EmitKind> Emit(
                clEnumValN(exgc::EmitKind::Difftest, "difftest",
                           "a C++ program testing every schedule step against its input"),
                clEnumValN(exgc::EmitKind::Runall, "runall",
-                          "a C++ program running every proc's CPU reference at admissible sizes")),
+                          "a C++ program running every proc's CPU reference at admissible sizes"),
+               clEnumValN(exgc::EmitKind::Sync, "sync",
+                          "the sync program of each 'check' (the checker's text form), after "
+                          "running it")),
     cl::cat(Category));
 cl::list<std::string> IncludeDirs("I", cl::desc("Add a directory to the import search path"),
                                   cl::value_desc("dir"), cl::Prefix, cl::cat(Category));
@@ -90,8 +95,53 @@ cl::opt<bool> DepFileWanted("MD",
                             cl::cat(Category));
 cl::opt<std::string> DepFile("MF", cl::desc("With -MD: write the dependency file here"),
                              cl::value_desc("file"), cl::cat(Category));
+cl::list<std::string> CheckSizes(
+    "check-size",
+    cl::desc("Check the synchronization of proc NAME at these sizes, instead of its 'check' "
+             "declarations (repeatable)"),
+    cl::value_desc("NAME:M=1,N=2"), cl::cat(Category));
+cl::opt<std::string> MaxCheckMemory(
+    "max-check-memory",
+    cl::desc("Stop a synchronization check that would use more memory (K, M, G suffixes; 0: no "
+             "limit; default 4G)"),
+    cl::value_desc("size"), cl::init("4G"), cl::cat(Category));
+cl::opt<double> MaxCheckTime(
+    "max-check-time",
+    cl::desc("Stop a synchronization check after this many seconds (0: no limit; default 600)"),
+    cl::value_desc("seconds"), cl::init(600), cl::cat(Category));
 cl::opt<bool> ShowDiagKind("show-diag-kind", cl::desc("Append [Kind] to each diagnostic (tests)"),
                            cl::Hidden, cl::cat(Category));
+
+/// `NAME:M=1,N=-2` -> {NAME, {{M, 1}, {N, -2}}}.
+bool parse_check_size(const std::string &text, exgc::DriverOptions::CheckSize &out,
+                      std::string &error) {
+  size_t colon = text.find(':');
+  if (colon == std::string::npos || colon == 0) {
+    error = "wants the form NAME:M=1,N=2";
+    return false;
+  }
+  out.proc = text.substr(0, colon);
+  std::string rest = text.substr(colon + 1);
+  size_t start = 0;
+  while (start <= rest.size()) {
+    size_t comma = rest.find(',', start);
+    std::string item = rest.substr(start, comma == std::string::npos ? comma : comma - start);
+    size_t eq = item.find('=');
+    const char *digits = eq == std::string::npos ? "" : item.c_str() + eq + 1;
+    char *end = nullptr;
+    errno = 0;
+    long long v = std::strtoll(digits, &end, 10);
+    if (eq == std::string::npos || eq == 0 || *digits == 0 || *end != 0 || errno == ERANGE) {
+      error = "'" + item + "' is not SIZE=INTEGER";
+      return false;
+    }
+    out.sizes.push_back({item.substr(0, eq), static_cast<int64_t>(v)});
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  return true;
+}
 
 } // namespace
 
@@ -169,6 +219,25 @@ int exgc_main(int argc, const char *const *argv) {
               << "'\n";
     return 2;
   }
+  for (const std::string &c : CheckSizes) {
+    std::string error;
+    exgc::DriverOptions::CheckSize cs;
+    if (!parse_check_size(c, cs, error)) {
+      std::cerr << "exgc: error: --check-size=" << c << ": " << error << "\n";
+      return 2;
+    }
+    job.opts.check_sizes.push_back(std::move(cs));
+  }
+  if (!exgc::parse_byte_size(MaxCheckMemory, job.opts.check_budget.max_memory)) {
+    std::cerr << "exgc: error: --max-check-memory wants a size such as 512M or 4G, not '"
+              << MaxCheckMemory << "'\n";
+    return 2;
+  }
+  if (!(MaxCheckTime >= 0 && MaxCheckTime <= 31536000)) {
+    std::cerr << "exgc: error: --max-check-time wants seconds from 0 to a year\n";
+    return 2;
+  }
+  job.opts.check_budget.max_seconds = MaxCheckTime;
   for (const std::string &b : ScriptBudgets) {
     std::string error;
     if (!job.opts.script_budget.set(b, error)) {

@@ -1,11 +1,13 @@
 // driver.cpp - the pipeline of one exgc run --------------------------------//
 // load (parse, build, imports) -> [--emit=exg: print] -> typecheck (with the
 // bounds check) -> schedules (each result re-checked whole) -> [--emit=difftest:
-// test every schedule step] -> pick the procs -> emit CUDA (.cu + .h) or CPU
-// reference C++.
+// test every schedule step] -> pick the procs -> [CUDA, --verify, --emit=sync:
+// GPU semantics and the `check`s of the synchronization checker] -> emit CUDA
+// (.cu + .h) or CPU reference C++.
 // Stages report through one DiagEngine; the driver stops after the first
 // stage that reported an error and renders everything at the end.
 #include "tools/exgc/driver.h"
+#include "tools/exgc/checks.h"
 
 
 #include <chrono>
@@ -22,7 +24,6 @@
 #include "compiler/codegen/difftest.h"
 #include "compiler/frontend/load.h"
 #include "compiler/frontend/typecheck.h"
-#include "compiler/gpu/gpu_check.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/interpreter.h"
@@ -258,44 +259,30 @@ bool add_difftest_pairs(const Program &prog, const DriverOptions &opts, DiagEngi
   return ok;
 }
 
-/// The sync checker does not run on .exg procs yet: say so for every compiled
-/// parallel proc rather than let a `check` look like it passed.
-void warn_unverified(const Program &prog, const std::vector<Proc> &procs, DiagEngine &diag) {
+/// A compiled parallel proc that no `check` covers was not verified: say so.
+void warn_unverified(const std::vector<Proc> &procs, const SyncChecks &checks,
+                     DiagEngine &diag) {
   for (const Proc &p : procs) {
     HasDeviceFunction v;
     v.visit(p->body);
-    if (!v.found)
-      continue;
-    diag.report(p->loc, DiagKind::SyncNotVerified, p->name);
+    if (v.found && !checks.has_check(p->name))
+      diag.report(p->loc, DiagKind::SyncNotVerified, p->name);
   }
-  for (const Decl &d : prog.main().decls)
-    if (const auto *c = std::get_if<CheckDecl>(&d))
-      diag.report(c->loc, DiagKind::CheckNotRun, c->proc);
 }
 
 /// --verify: every check that exists, on the procs that would be compiled,
-/// and nothing written. A `check` that cannot run is an error, not a pass.
+/// and nothing written.
 int verify(const Program &prog, const DriverOptions &opts, DiagEngine &diag, Stats &stats) {
   std::vector<Proc> procs;
   if (!select_procs(prog, opts, diag, procs))
     return 1;
-  gpu::GpuFacts facts;
+  SyncChecks checks(prog, opts, diag);
   for (const Proc &p : procs)
-    gpu::check_gpu_semantics(
-        *p, [&](const std::string &name) { return prog.lookup_from(p.get(), name); }, diag, facts);
+    checks.facts(p);
   stats.stage("GPU semantics");
-  bool checked = false;
-  for (const Decl &d : prog.main().decls)
-    if (const auto *c = std::get_if<CheckDecl>(&d)) {
-      diag.report(c->loc, DiagKind::VerifyCheckNotRun, c->proc);
-      checked = true;
-    }
-  for (const Proc &p : procs) {
-    HasDeviceFunction v;
-    v.visit(p->body);
-    if (v.found && !checked)
-      diag.report(p->loc, DiagKind::SyncNotVerified, p->name);
-  }
+  checks.run_all(nullptr);
+  stats.stage("synchronization checks");
+  warn_unverified(procs, checks, diag);
   return diag.has_errors() ? 1 : 0;
 }
 
@@ -331,6 +318,13 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
     return 1;
   if (opts.verify)
     return verify(*prog, opts, diag, stats);
+  if (opts.emit == EmitKind::Sync) {
+    std::string text;
+    SyncChecks checks(*prog, opts, diag);
+    bool passed = checks.run_all(&text);
+    stats.stage("synchronization checks");
+    return write_file(opts.output.empty() ? "-" : opts.output, text, diag) && passed ? 0 : 1;
+  }
   if (opts.emit == EmitKind::Difftest && !add_difftest_pairs(*prog, opts, diag, cases))
     return 1;
   if (opts.emit == EmitKind::Runall) {
@@ -385,6 +379,12 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
     return write_deps(out) ? 0 : 1;
   }
 
+  // Nothing unchecked is written: every `check` passes first.
+  SyncChecks checks(*prog, opts, diag);
+  bool checks_passed = checks.run_all(nullptr);
+  stats.stage("synchronization checks");
+  if (!checks_passed)
+    return 1;
   std::string cu_path = opts.output.empty() ? derived_output(opts.input, ".cu") : opts.output;
   std::string h_path = header_path_for(cu_path);
   std::string h_name = h_path.substr(h_path.find_last_of('/') + 1);
@@ -394,7 +394,7 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   attribute();
   if (!emitted)
     return 1;
-  warn_unverified(*prog, procs, diag);
+  warn_unverified(procs, checks, diag);
   if (!write_file(cu_path, cu.str(), diag) || !write_file(h_path, h.str(), diag))
     return 1;
   stats.stage("writing files");

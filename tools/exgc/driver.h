@@ -14,10 +14,11 @@
 #include "compiler/frontend/program.h"
 #include "compiler/schedule/budget.h"
 #include "compiler/support/diagnostics.h"
+#include "compiler/sync/budget.h"
 
 namespace exgc {
 
-enum class EmitKind { Cuda, Cpp, Exg, Difftest, Runall };
+enum class EmitKind { Cuda, Cpp, Exg, Difftest, Runall, Sync };
 enum class DiagFormat { Text, Json, Sarif };
 
 struct DriverOptions {
@@ -37,6 +38,13 @@ struct DriverOptions {
   unsigned solver_rlimit = 0; // --solver-rlimit; 0: IndexSolver::kDefaultRlimit
   uint64_t max_input_bytes = LoadOptions::kDefaultMaxFileBytes; // --max-input-size; 0: none
   std::map<std::string, std::string> unsaved; // canonical path -> text (exgc-lsp's open buffers)
+  /// --check-size NAME:M=1,N=2: checks that replace NAME's `check` declarations.
+  struct CheckSize {
+    std::string proc;
+    std::vector<std::pair<std::string, int64_t>> sizes;
+  };
+  std::vector<CheckSize> check_sizes;
+  sync::CheckBudget check_budget; // --max-check-memory, --max-check-time
 };
 
 int run_driver(const DriverOptions &opts);

@@ -1,0 +1,648 @@
+// lower.cpp - a proc at concrete sizes as a sync program -------------------//
+// One walk over the proc. Host statements keep only their control flow (host
+// memory is not tracked); a device function becomes a `device` block, its
+// `cuda_tasks` loops `tasks`, its `cuda_threads` loops `threads` (inside the
+// `reshape`s their unit needs), every access of tracked memory an access
+// statement on its root buffer, and sync statements themselves.
+#include "compiler/synclower/lower.h"
+
+#include <set>
+
+#include "compiler/analysis/effects.h"
+#include "compiler/analysis/memories.h"
+#include "compiler/ir/printer.h"
+#include "compiler/ir/visitor.h"
+#include "compiler/synclower/control.h"
+#include "compiler/synclower/quals.h"
+
+namespace exgc::synclower {
+
+namespace {
+
+using analysis::MemSpace;
+
+/// A root buffer: a proc argument or an allocation.
+struct Buffer {
+  std::string name; // in the sync program
+  const analysis::MemoryInfo *mem = nullptr;
+  std::vector<Expr> shape;
+  bool tracked = false; // has a history in the sync program
+};
+
+/// A window name over a root buffer: root dimension d is the view's next
+/// dimension shifted by start[d] (a slice), or the fixed index start[d].
+struct View {
+  Sym root;
+  std::vector<bool> is_slice;
+  std::vector<Expr> start;
+};
+
+/// One coordinate as an access gives it: a point, or a slice [lo, hi) where a
+/// null bound is the dimension's start or end.
+struct Coord {
+  bool slice = false;
+  Expr lo, hi;
+};
+
+Expr plus(const Expr &a, const Expr &b) {
+  if (const auto *i = a.as<IntImm>(); i && i->value == 0)
+    return b;
+  return BinOp::make(BinOpKind::Add, a, b);
+}
+
+class Lowerer {
+public:
+  Lowerer(const ProcNode &proc, const gpu::GpuFacts &facts, const gpu::CalleeLookup &callee,
+          const SourceManager &sources, DiagEngine &diag, Lowered &out)
+      : proc_(proc), facts_(facts), callee_(callee), sources_(sources), diag_(diag), out_(out) {}
+
+  bool run(const std::map<std::string, int64_t> &sizes) {
+    find_written();
+    block_ = &out_.program.body;
+    for (const Arg &a : proc_.args) {
+      if (a.type.kind == Type::Kind::Control) {
+        auto it = sizes.find(a.name.name);
+        auto let = make(sync::StmtKind::Let, a.loc);
+        let->name = names_.bind(a.name);
+        let->value = sync::ExprNode::make_int(it == sizes.end() ? 0 : it->second);
+        emit(std::move(let));
+      } else if (a.type.kind == Type::Kind::Data) {
+        declare_data(a.name, a.type, a.loc);
+      }
+    }
+    lower_block(proc_.body);
+    return ok_;
+  }
+
+private:
+  // --- Output -------------------------------------------------------------
+
+  sync::StmtP make(sync::StmtKind k, SrcLoc loc) {
+    sync::StmtP s = sync::make_stmt(k);
+    if (loc.valid())
+      s->loc = sync::SrcLoc{sources_.name(loc.file), static_cast<int>(loc.line),
+                            static_cast<int>(loc.col)};
+    out_.origins[s.get()] = Origin{loc, kernel_};
+    return s;
+  }
+  sync::Stmt *emit(sync::StmtP s) {
+    block_->push_back(std::move(s));
+    return block_->back().get();
+  }
+  /// Lowers `body` into the block of `s`, then emits `s`.
+  void emit_with_body(sync::StmtP s, const Block &body) {
+    sync::Block *saved = block_;
+    block_ = &s->body;
+    lower_block(body);
+    block_ = saved;
+    emit(std::move(s));
+  }
+
+  bool unsupported(SrcLoc loc, const std::string &what) {
+    diag_.report(loc, DiagKind::SyncLoweringUnsupported, proc_.name, what);
+    return ok_ = false;
+  }
+  sync::Expr control(const Expr &e) {
+    Expr bad;
+    sync::Expr s = to_sync(e, names_, &bad);
+    if (!s && ok_)
+      unsupported(bad ? bad->loc : proc_.loc,
+                  "the control expression '" + (bad ? print_expr(bad) : std::string("?")) + "'");
+    return s;
+  }
+
+  // --- Buffers ------------------------------------------------------------
+
+  /// Root buffers that some statement writes (directly, through a window or
+  /// as an instruction's argument): only they need histories.
+  void find_written() {
+    analysis::EffectCollector ec(proc_, [this](const std::string &n) -> const ProcNode * {
+      Proc p = callee_ ? callee_(n) : nullptr;
+      return p.get();
+    });
+    for (const analysis::Access &a : ec.of(proc_.body).accesses)
+      if (a.kind != analysis::AccessKind::Read)
+        written_.insert(a.buf.id);
+  }
+
+  void declare_data(const Sym &name, const Type &type, SrcLoc loc) {
+    Buffer b;
+    b.mem = analysis::resolve_memory(type.mem).info;
+    b.shape = type.shape;
+    b.tracked = b.mem && tracked_memory(*b.mem) && written_.count(name.id);
+    if (b.tracked) {
+      b.name = names_.bind(name);
+      auto d = make(sync::StmtKind::Data, loc);
+      d->name = b.name;
+      for (const Expr &e : type.shape)
+        d->dims.push_back(control(e));
+      emit(std::move(d));
+    }
+    bufs_[name.id] = b;
+  }
+
+  /// The root of `buf` and the root coordinates of `coords` in `buf`'s.
+  const Buffer *resolve(const Sym &buf, std::vector<Coord> &coords) {
+    Sym root = buf;
+    if (auto v = views_.find(buf.id); v != views_.end()) {
+      std::vector<Coord> rc;
+      size_t next = 0;
+      for (size_t d = 0; d < v->second.is_slice.size(); ++d) {
+        const Expr &st = v->second.start[d];
+        if (!v->second.is_slice[d]) {
+          rc.push_back(Coord{false, st, Expr()});
+          continue;
+        }
+        Coord c = next < coords.size() ? coords[next] : Coord{true, Expr(), Expr()};
+        ++next;
+        if (!c.slice) {
+          rc.push_back(Coord{false, plus(st, c.lo), Expr()});
+        } else if (!c.lo && !c.hi && st.as<IntImm>() && st.as<IntImm>()->value == 0) {
+          rc.push_back(c); // whole view dimension of an identity slice
+        } else {
+          Expr lo = c.lo ? c.lo : IntImm::make(0);
+          if (!c.hi)
+            return nullptr; // an open end of a shifted view: not produced by the front end
+          rc.push_back(Coord{true, plus(st, lo), plus(st, c.hi)});
+        }
+      }
+      coords = std::move(rc);
+      root = v->second.root;
+    }
+    auto it = bufs_.find(root.id);
+    return it == bufs_.end() ? nullptr : &it->second;
+  }
+
+  /// Root coordinates as sync index items; `shape` closes open slices (none
+  /// for barriers, whose slices the front end writes closed or whole).
+  std::vector<sync::IndexItem> index(const std::vector<Coord> &coords,
+                                     const std::vector<Expr> &shape = {}) {
+    std::vector<sync::IndexItem> idx;
+    for (size_t d = 0; d < coords.size(); ++d) {
+      const Coord &c = coords[d];
+      if (!c.slice)
+        idx.push_back(sync::IndexItem::point(control(c.lo)));
+      else if ((!c.lo && !c.hi) || (!c.hi && d >= shape.size()))
+        idx.push_back(sync::IndexItem::all());
+      else
+        idx.push_back(sync::IndexItem::window(control(c.lo ? c.lo : IntImm::make(0)),
+                                              control(c.hi ? c.hi : shape[d])));
+    }
+    return idx;
+  }
+
+  static std::vector<Coord> points(const std::vector<Expr> &idx) {
+    std::vector<Coord> c;
+    for (const Expr &e : idx)
+      c.push_back(Coord{false, e, Expr()});
+    return c;
+  }
+  static std::vector<Coord> window_coords(const WindowExpr &w) {
+    std::vector<Coord> c;
+    for (const WindowIdx &i : w.idx)
+      c.push_back(Coord{i.is_slice, i.lo, i.hi});
+    return c;
+  }
+
+  struct AccessFlags {
+    sync::AccessKind kind = sync::AccessKind::Read;
+    std::string timeline = "cuda_in_order";
+    bool ooo = false, clip = false;
+    std::optional<bool> convergent; // else the qual's default
+    std::vector<sync::BarrierRef> bars;
+  };
+
+  /// An access of `buf` at `coords`; nothing for untracked memory.
+  void access(const Sym &buf, std::vector<Coord> coords, SrcLoc loc, const AccessFlags &f) {
+    const Buffer *b = resolve(buf, coords);
+    if (!b) {
+      unsupported(loc, "an access of '" + buf.name + "' through this window");
+      return;
+    }
+    if (!b->tracked)
+      return;
+    if (coords.empty()) // a whole buffer passed by name
+      coords.assign(b->shape.size(), Coord{true, Expr(), Expr()});
+    if (!kernel_) {
+      unsupported(loc, "a host access of '" + buf.name + "' @ " + b->mem->name);
+      return;
+    }
+    std::optional<AccessQuals> q = access_quals(*b->mem, f.timeline);
+    if (!q) {
+      unsupported(loc, std::string("an access of '") + buf.name + "' @ " + b->mem->name +
+                           " on the timeline '" + f.timeline + "'");
+      return;
+    }
+    auto s = make(sync::StmtKind::Access, loc);
+    s->name = b->name;
+    s->access = f.kind;
+    s->targets.push_back(index(coords, b->shape));
+    s->initial = q->initial;
+    s->ext = q->ext;
+    s->ooo = f.ooo;
+    s->clip = f.clip;
+    s->conv = f.convergent.value_or(q->convergent);
+    s->bars = f.bars;
+    emit(std::move(s));
+  }
+
+  /// The reads of tracked memory in `e`, by one thread in order.
+  void reads(const Expr &e, SrcLoc loc) {
+    struct Reads : IRVisitor {
+      Lowerer &l;
+      SrcLoc at;
+      Reads(Lowerer &l, SrcLoc at) : l(l), at(at) {}
+      void visit_node(const Read *r) override {
+        AccessFlags f;
+        f.convergent = true;
+        l.access(r->buf, points(r->idx), r->loc.valid() ? r->loc : at, f);
+        IRVisitor::visit_node(r);
+      }
+    } v(*this, loc);
+    if (e)
+      v.visit(e);
+  }
+
+  // --- Statements ---------------------------------------------------------
+
+  void lower_block(const Block &b) {
+    std::vector<std::pair<Sym, SrcLoc>> allocated;
+    for (const Stmt &s : b) {
+      lower_stmt(s);
+      if (const auto *a = s.as<Alloc>())
+        allocated.push_back({a->name, a->loc});
+    }
+    for (auto it = allocated.rbegin(); it != allocated.rend(); ++it)
+      free_buffer(it->first, it->second);
+  }
+
+  void free_buffer(const Sym &name, SrcLoc loc) {
+    std::string sync_name;
+    bool shared = false;
+    if (auto b = bufs_.find(name.id); b != bufs_.end()) {
+      if (!b->second.tracked)
+        return;
+      sync_name = b->second.name;
+      shared = b->second.mem->space == MemSpace::Shared;
+    } else if (auto bar = barriers_.find(name.id); bar != barriers_.end()) {
+      sync_name = bar->second;
+    } else {
+      return;
+    }
+    auto f = make(sync::StmtKind::Free, loc);
+    f->name = sync_name;
+    // Freed shared memory may be reused by the CTA's next task: every thread
+    // must be ordered after every access (reference 4.7).
+    f->has_check = shared;
+    f->check = shared ? sync::bit(sync::Qual::Cuda2) : 0;
+    emit(std::move(f));
+  }
+
+  void lower_stmt(const Stmt &s) {
+    if (const auto *a = s.as<Assign>())
+      return store(a->buf, a->idx, a->rhs, sync::AccessKind::Write, s->loc);
+    if (const auto *r = s.as<Reduce>())
+      return store(r->buf, r->idx, r->rhs, sync::AccessKind::Update, s->loc);
+    if (const auto *a = s.as<Alloc>())
+      return alloc(a);
+    if (const auto *w = s.as<WindowStmt>())
+      return window(w);
+    if (const auto *f = s.as<For>())
+      return loop(f);
+    if (const auto *i = s.as<If>())
+      return branch(i);
+    if (const auto *c = s.as<CallStmt>())
+      return call(c);
+    if (const auto *w = s.as<With>())
+      return with(w);
+    if (const auto *f = s.as<Fence>())
+      return fence(f);
+    if (const auto *a = s.as<Arrive>())
+      return arrive(a);
+    if (const auto *a = s.as<Await>())
+      return await(a);
+  }
+
+  void store(const Sym &buf, const std::vector<Expr> &idx, const Expr &rhs, sync::AccessKind k,
+             SrcLoc loc) {
+    reads(rhs, loc);
+    AccessFlags f;
+    f.kind = k;
+    f.convergent = true; // one thread writes (the GPU semantics stage checked it)
+    access(buf, points(idx), loc, f);
+  }
+
+  void alloc(const Alloc *a) {
+    if (a->type.kind == Type::Kind::Data)
+      return declare_data(a->name, a->type, a->loc);
+    if (a->type.kind != Type::Kind::Barrier)
+      return;
+    analysis::MemoryRef mech = analysis::resolve_memory(a->type.mem);
+    std::string mname = mech ? mech.info->name : "";
+    if (kernel_ && kernel_->env.cluster_dim > 1)
+      return void(unsupported(a->loc, "a barrier in a cluster of more than one CTA"));
+    auto b = make(sync::StmtKind::Barrier, a->loc);
+    b->name = names_.bind(a->name);
+    for (const Expr &e : a->type.shape)
+      b->dims.push_back(control(e));
+    if (mname == "CudaMbarrier") {
+      b->one_shot_arrive = true;
+      b->checked = true;
+      if (const Expr *pre = mech.kwarg("pre_arrive"); pre && *pre) {
+        const auto *i = pre->as<IntImm>();
+        if (!i)
+          return void(unsupported(a->loc, "a pre_arrive count that is not an integer literal"));
+        b->pre_arrive = static_cast<int>(i->value);
+      }
+    } else if (mname == "CudaClusterSync") {
+      b->one_shot_arrive = b->one_shot_await = true;
+    } else if (mname.find("CommitGroup") == std::string::npos) {
+      return void(unsupported(a->loc, "the barrier mechanism '" + mname + "'"));
+    }
+    for (size_t d = 0; d < a->type.ring.size(); ++d)
+      if (const Expr &r = a->type.ring[d]) {
+        const auto *i = r.as<IntImm>();
+        if (!i || b->ring_dim >= 0)
+          return void(unsupported(a->loc, "a barrier ring that is not one integer-literal depth"));
+        b->ring_dim = static_cast<int>(d);
+        b->ring_depth = static_cast<int>(i->value);
+      }
+    barriers_[a->name.id] = b->name;
+    emit(std::move(b));
+  }
+
+  void window(const WindowStmt *w) {
+    const auto *rhs = w->rhs.as<WindowExpr>();
+    if (!rhs)
+      return;
+    std::vector<Coord> coords = window_coords(*rhs);
+    Sym root = rhs->buf;
+    View v;
+    if (auto inner = views_.find(root.id); inner != views_.end()) {
+      // A window of a window: compose into one view of the root.
+      if (!resolve(root, coords))
+        return;
+      root = inner->second.root;
+    }
+    v.root = root;
+    for (const Coord &c : coords) {
+      v.is_slice.push_back(c.slice);
+      v.start.push_back(c.slice ? (c.lo ? c.lo : IntImm::make(0)) : c.lo);
+    }
+    views_[w->name.id] = v;
+  }
+
+  void loop(const For *f) {
+    const std::string &mode = f->mode.name;
+    if (mode == "cuda_threads")
+      return threads_loop(f);
+    sync::Expr lo = control(f->lo), hi = control(f->hi);
+    auto s = make(mode == "cuda_tasks" ? sync::StmtKind::Tasks : sync::StmtKind::Seq, f->loc);
+    s->name = names_.bind(f->iter);
+    s->value = lo;
+    s->hi = hi;
+    emit_with_body(std::move(s), f->body);
+    names_.release(f->iter);
+  }
+
+  void threads_loop(const For *f) {
+    auto it = kernel_ ? kernel_->loops.find(f) : decltype(kernel_->loops.end()){};
+    if (!kernel_ || it == kernel_->loops.end())
+      return void(unsupported(f->loc, "this 'cuda_threads' loop (outside a checked kernel)"));
+    const gpu::ThreadLoopFacts &lf = it->second;
+    auto t = make(lf.trivial ? sync::StmtKind::Seq : sync::StmtKind::Threads, f->loc);
+    t->name = names_.bind(f->iter);
+    t->value = sync::ExprNode::make_int(0);
+    t->hi = control(f->hi);
+    t->dim = static_cast<int>(lf.dim);
+    t->width = t->stride = lf.width;
+    t->offset = lf.offset;
+    if (lf.trivial) {
+      emit_with_body(std::move(t), f->body);
+    } else {
+      // The unit may refine the grid (256 threads as 8 warps x 32 lanes):
+      // one `reshape` per split dimension, last first so indices stay put.
+      sync::StmtP inner = std::move(t);
+      sync::Block *saved = block_;
+      sync::Stmt *threads = inner.get();
+      block_ = &threads->body;
+      lower_block(f->body);
+      block_ = saved;
+      for (const auto &[dim, factors] : splits(lf.parent_domain, lf.domain)) {
+        auto r = make(sync::StmtKind::Reshape, f->loc);
+        r->dim = static_cast<int>(dim);
+        r->ints = factors;
+        r->body.push_back(std::move(inner));
+        inner = std::move(r);
+      }
+      emit(std::move(inner));
+    }
+    names_.release(f->iter);
+  }
+
+  /// Which dimensions of `from` `to` splits, and into what, last first.
+  static std::vector<std::pair<size_t, std::vector<int64_t>>>
+  splits(const std::vector<int64_t> &from, const std::vector<int64_t> &to) {
+    std::vector<std::pair<size_t, std::vector<int64_t>>> out;
+    size_t c = 0;
+    for (size_t d = 0; d < from.size(); ++d) {
+      std::vector<int64_t> group;
+      int64_t prod = 1;
+      while (c < to.size() && (group.empty() || prod < from[d])) {
+        prod *= to[c];
+        group.push_back(to[c++]);
+      }
+      if (group.size() > 1)
+        out.insert(out.begin(), {d, group});
+    }
+    return out;
+  }
+
+  void branch(const If *i) {
+    auto s = make(sync::StmtKind::If, i->loc);
+    s->value = control(i->cond);
+    sync::Block *saved = block_;
+    block_ = &s->body;
+    lower_block(i->then_body);
+    block_ = &s->else_body;
+    lower_block(i->else_body);
+    block_ = saved;
+    emit(std::move(s));
+  }
+
+  void with(const With *w) {
+    const auto *c = w->ctx.as<Call>();
+    if (!c || c->func != "CudaDeviceFunction")
+      return void(unsupported(w->loc, "'with " + (c ? c->func : std::string("?")) + "'"));
+    auto k = facts_.kernels.find(w);
+    if (kernel_ || k == facts_.kernels.end())
+      return void(unsupported(w->loc, "this device function"));
+    kernel_ = &k->second;
+    auto d = make(sync::StmtKind::Device, w->loc);
+    if (kernel_->env.cluster_dim > 1)
+      d->ints.push_back(kernel_->env.cluster_dim);
+    d->ints.push_back(kernel_->env.block_dim);
+    emit_with_body(std::move(d), w->body);
+    kernel_ = nullptr;
+    // The kernel's end: its threads join; the stream orders what follows.
+    emit(make(sync::StmtKind::Join, w->loc));
+    auto fence = make(sync::StmtKind::Fence, w->loc);
+    fence->l1 = fence->l2 = *sync::lookup_sync_tl("cuda_stream_sync");
+    emit(std::move(fence));
+  }
+
+  std::optional<sync::SyncTl> timeline(const std::string &name, SrcLoc loc) {
+    std::optional<sync::SyncTl> tl = sync::lookup_sync_tl(name);
+    if (!tl)
+      unsupported(loc, "the sync-timeline '" + name + "'");
+    return tl;
+  }
+
+  std::optional<sync::BarrierRef> barrier_ref(const Expr &e) {
+    sync::BarrierRef ref;
+    Sym buf;
+    std::vector<Coord> coords;
+    if (const auto *r = e.as<Read>()) {
+      buf = r->buf;
+      coords = points(r->idx);
+    } else if (const auto *w = e.as<WindowExpr>()) {
+      buf = w->buf;
+      coords = window_coords(*w);
+    } else if (const auto *v = e.as<Var>()) {
+      buf = v->name;
+    }
+    auto it = barriers_.find(buf.id);
+    if (it == barriers_.end()) {
+      unsupported(e->loc, "this barrier expression");
+      return std::nullopt;
+    }
+    ref.name = it->second;
+    ref.idx = index(coords);
+    return ref;
+  }
+
+  void fence(const Fence *f) {
+    if (!kernel_)
+      return void(unsupported(f->loc, "a Fence on the host"));
+    auto l1 = timeline(f->first, f->loc), l2 = timeline(f->second, f->loc);
+    if (!l1 || !l2)
+      return;
+    auto s = make(sync::StmtKind::Fence, f->loc);
+    s->l1 = *l1;
+    s->l2 = *l2;
+    emit(std::move(s));
+  }
+
+  void arrive(const Arrive *a) {
+    auto l1 = timeline(a->timeline, a->loc);
+    if (!l1)
+      return;
+    auto s = make(sync::StmtKind::Arrive, a->loc);
+    s->l1 = *l1;
+    for (const Expr &b : a->barriers)
+      if (auto ref = barrier_ref(b))
+        s->bars.push_back(*ref);
+    emit(std::move(s));
+  }
+
+  void await(const Await *a) {
+    auto l2 = timeline(a->timeline, a->loc);
+    std::optional<sync::BarrierRef> ref = barrier_ref(a->bar);
+    const auto *n = a->n.as<IntImm>();
+    if (!n)
+      return void(unsupported(a->loc, "an Await count that is not an integer literal"));
+    if (!l2 || !ref)
+      return;
+    auto s = make(sync::StmtKind::Await, a->loc);
+    s->l2 = *l2;
+    s->bars.push_back(*ref);
+    s->n = n->value;
+    emit(std::move(s));
+  }
+
+  /// An instruction call: one access per argument in tracked memory, made on
+  /// the instruction's timeline, with its trailing barriers.
+  void call(const CallStmt *c) {
+    Proc callee = callee_ ? callee_(c->callee) : nullptr;
+    if (!callee || !callee->is_instr)
+      return void(unsupported(c->loc, "a call of the proc '" + c->callee + "' (inline it)"));
+    if (!kernel_)
+      return void(unsupported(c->loc, "an instruction call on the host"));
+    const InstrAttr *tl = callee->attr("timeline");
+    AccessFlags base;
+    if (tl && !tl->values.empty())
+      base.timeline = print_expr(tl->values[0]);
+    for (const Expr &b : c->barriers)
+      if (auto ref = barrier_ref(b))
+        base.bars.push_back(*ref);
+    // What the behaviour does with each parameter.
+    std::map<uint32_t, std::set<analysis::AccessKind>> effects;
+    analysis::EffectCollector ec(*callee, [this](const std::string &n) -> const ProcNode * {
+      Proc p = callee_ ? callee_(n) : nullptr;
+      return p.get();
+    });
+    for (const analysis::Access &a : ec.of(callee->body).accesses)
+      effects[a.buf.id].insert(a.kind);
+    auto listed = [&](const char *key, const Sym &param) {
+      if (const InstrAttr *at = callee->attr(key))
+        for (const Expr &v : at->values)
+          if (const auto *var = v.as<Var>(); var && var->name.name == param.name)
+            return true;
+      return false;
+    };
+    const InstrAttr *tmpl = callee->attr("template");
+    size_t next = 0;
+    for (const Arg &p : callee->args) {
+      if (tmpl && listed("template", p.name))
+        continue;
+      if (next >= c->args.size())
+        break;
+      const Expr &arg = c->args[next++];
+      if (p.type.kind != Type::Kind::Data)
+        continue;
+      const auto &kinds = effects[p.name.id];
+      bool r = kinds.count(analysis::AccessKind::Read), w = kinds.count(analysis::AccessKind::Write),
+           red = kinds.count(analysis::AccessKind::Reduce);
+      if (!r && !w && !red)
+        continue;
+      AccessFlags f = base;
+      f.kind = red || (r && w) ? sync::AccessKind::Update
+               : w             ? sync::AccessKind::Write
+                               : sync::AccessKind::Read;
+      f.ooo = listed("out_of_order", p.name);
+      f.clip = listed("out_of_bounds", p.name);
+      if (const auto *win = arg.as<WindowExpr>())
+        access(win->buf, window_coords(*win), c->loc, f);
+      else if (const auto *rd = arg.as<Read>())
+        access(rd->buf, points(rd->idx), c->loc, f);
+      else if (const auto *v = arg.as<Var>())
+        access(v->name, {}, c->loc, f);
+    }
+  }
+
+  const ProcNode &proc_;
+  const gpu::GpuFacts &facts_;
+  const gpu::CalleeLookup &callee_;
+  const SourceManager &sources_;
+  DiagEngine &diag_;
+  Lowered &out_;
+  ControlNames names_;
+  std::map<uint32_t, Buffer> bufs_;
+  std::map<uint32_t, View> views_;
+  std::map<uint32_t, std::string> barriers_;
+  std::set<uint32_t> written_;
+  sync::Block *block_ = nullptr;
+  const gpu::KernelFacts *kernel_ = nullptr; // null on the host
+  bool ok_ = true;
+};
+
+} // namespace
+
+bool lower_proc(const ProcNode &proc, const std::map<std::string, int64_t> &sizes,
+                const gpu::GpuFacts &facts, const gpu::CalleeLookup &callee,
+                const SourceManager &sources, DiagEngine &diag, Lowered &out) {
+  Lowerer l(proc, facts, callee, sources, diag, out);
+  return l.run(sizes);
+}
+
+} // namespace exgc::synclower

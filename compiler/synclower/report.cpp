@@ -1,0 +1,138 @@
+// report.cpp - a hazard as diagnostics at .exg lines -----------------------//
+#include "compiler/synclower/report.h"
+
+#include <initializer_list>
+
+namespace exgc::synclower {
+
+namespace {
+
+using sync::HazardKind;
+using sync::Qual;
+
+std::string element(const sync::Hazard &h) {
+  std::string s = h.tensor + "[";
+  for (size_t i = 0; i < h.element.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(h.element[i]);
+  return s + "]";
+}
+
+const Origin *origin_of(const Lowered &l, const sync::Stmt *s) {
+  auto it = s ? l.origins.find(s) : l.origins.end();
+  return it == l.origins.end() ? nullptr : &it->second;
+}
+
+/// The synchronization that orders an access on `prior` quals before a later one.
+std::string remedy(sync::QualMask prior) {
+  auto has = [&](std::initializer_list<Qual> qs) {
+    for (Qual q : qs)
+      if (prior & sync::bit(q))
+        return true;
+    return false;
+  };
+  if (has({Qual::TmaS, Qual::TmaG}))
+    return "the TMA copy completes on its trailing barrier: an Await on that barrier (with "
+           "cuda_generic_and_async_proxy for a generic-proxy access, cuda_temporal for "
+           "another TMA write) must come between the two";
+  if (has({Qual::WgS, Qual::WgD, Qual::WgA, Qual::Wg0}))
+    return "wgmma runs asynchronously: an Arrive(wgmma_async) on a commit group after it, and "
+           "an Await on that group before the later access, must come between the two";
+  if (has({Qual::Sm80}))
+    return "cp.async runs asynchronously: an Arrive(Sm80_cp_async) on a commit group and an "
+           "Await on it must come between the two";
+  return "a Fence(cuda_in_order, cuda_in_order) by a collective containing both threads, or an "
+         "Arrive by the earlier threads and an Await by the later ones, must come between the "
+         "two";
+}
+
+bool is_race(HazardKind k) {
+  return k == HazardKind::ReadAfterWrite || k == HazardKind::WriteAfterRead ||
+         k == HazardKind::WriteAfterWrite;
+}
+
+} // namespace
+
+std::string threads_in_words(const sync::ThreadSet &t, const gpu::KernelFacts *kernel) {
+  if (t.is_all())
+    return "the CPU";
+  if (!kernel || t.empty() || t.intervals().size() != 1)
+    return "threads " + t.str();
+  const uint64_t per_task = static_cast<uint64_t>(kernel->env.threads());
+  const uint64_t block = static_cast<uint64_t>(kernel->env.block_dim);
+  const uint64_t lo = t.min() % per_task, n = t.size();
+  if (lo + n > per_task)
+    return "threads " + t.str();
+  std::string who;
+  const uint64_t in_cta = lo % block;
+  if (n == per_task)
+    return kernel->env.cluster_dim > 1 ? "the whole cluster" : "the whole CTA";
+  if (n == 1)
+    who = "thread " + std::to_string(in_cta);
+  else if (n == 32 && in_cta % 32 == 0)
+    who = "warp " + std::to_string(in_cta / 32);
+  else if (n == 128 && in_cta % 128 == 0)
+    who = "warpgroup " + std::to_string(in_cta / 128);
+  else if (n == block && in_cta == 0)
+    who = "all threads";
+  else
+    who = "threads " + std::to_string(in_cta) + ".." + std::to_string(in_cta + n - 1);
+  if (kernel->env.cluster_dim > 1)
+    who += " of CTA " + std::to_string(lo / block) + " of the cluster";
+  return who;
+}
+
+void report_hazard(const sync::Hazard &h, const Lowered &lowered, const std::string &check_text,
+                   SrcLoc check_loc, DiagEngine &diag) {
+  const Origin *here = origin_of(lowered, h.stmt);
+  const SrcLoc loc = here ? here->loc : check_loc;
+  const gpu::KernelFacts *kernel = here ? here->kernel : nullptr;
+  const std::string who = h.threads ? threads_in_words(*h.threads, kernel) : "";
+  if (h.kind == HazardKind::ResourceLimit) {
+    diag.report(check_loc.valid() ? check_loc : loc, DiagKind::SyncCheckLimit, check_text,
+                h.message);
+    return;
+  }
+  if (is_race(h.kind) && h.has_prior) {
+    std::string words = "this access by " + who + " is not ordered after the earlier one";
+    diag.report(loc, DiagKind::SyncRace, sync::hazard_kind_name(h.kind), element(h), words);
+  } else {
+    std::string what = sync::hazard_kind_name(h.kind);
+    if (!h.tensor.empty())
+      what += " on '" + element(h) + "'";
+    std::string msg = h.message.empty() ? "executed by " + who : h.message;
+    if (h.kind == HazardKind::FreeWithoutSync)
+      msg = "the CTA's next task may reuse this shared memory, but not every thread is ordered "
+            "after this access; a Fence(cuda_in_order, cuda_in_order) by the whole CTA after "
+            "the last access is missing";
+    if (h.kind == HazardKind::NoForwardProgress)
+      msg += " (a deadlock: this Await waits for an Arrive that comes later in the program)";
+    diag.report(loc, DiagKind::SyncOrderError, what, msg);
+  }
+  if (h.has_prior) {
+    const Origin *prior = origin_of(lowered, h.prior.stmt);
+    std::string by = h.prior_thread >= 0
+                         ? threads_in_words(sync::ThreadSet::single(h.prior_thread), kernel)
+                         : (h.prior.threads ? threads_in_words(*h.prior.threads, kernel) : "?");
+    std::string text = h.kind == HazardKind::UseBeforeAlloc
+                           ? "the slot is allocated here"
+                           : "the earlier access, by " + by + ", on " +
+                                 sync::qual_set_string(h.prior_quals);
+    diag.report(prior ? prior->loc : check_loc, DiagKind::SyncPriorAccess, text);
+    if (is_race(h.kind))
+      diag.report(loc, DiagKind::SyncExplain,
+                  who + " need" + (h.missing_threads.size() == 1 ? "s" : "") + " " +
+                      sync::flag_name(h.need_flag) + " visibility of it on one of " +
+                      sync::qual_set_string(h.need_quals) + "; " + remedy(h.prior_quals));
+  }
+  if (!h.iters.empty()) {
+    std::string at;
+    for (const auto &[name, value] : h.iters)
+      at += (at.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+    diag.report(loc, DiagKind::SyncExplain, "at " + at);
+  }
+  for (const std::string &n : h.notes)
+    diag.report(loc, DiagKind::SyncExplain, n);
+  diag.report(check_loc.valid() ? check_loc : loc, DiagKind::SyncCheckContext, check_text);
+}
+
+} // namespace exgc::synclower

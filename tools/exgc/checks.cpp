@@ -1,0 +1,70 @@
+// checks.cpp - the synchronization checks of one exgc run ------------------//
+#include "tools/exgc/checks.h"
+
+#include <set>
+
+#include "compiler/gpu/gpu_check.h"
+
+namespace exgc {
+
+SyncChecks::SyncChecks(const Program &prog, const DriverOptions &opts, DiagEngine &diag)
+    : prog_(prog), opts_(opts), diag_(diag) {
+  std::set<std::string> replaced;
+  for (const DriverOptions::CheckSize &c : opts.check_sizes)
+    replaced.insert(c.proc);
+  for (const Decl &d : prog.main().decls)
+    if (const auto *c = std::get_if<CheckDecl>(&d); c && !replaced.count(c->proc))
+      requests_.push_back({c->proc, c->sizes, c->loc});
+  for (const DriverOptions::CheckSize &c : opts.check_sizes) {
+    synclower::CheckRequest r{c.proc, {}, SrcLoc{}};
+    for (const auto &[name, value] : c.sizes)
+      r.sizes.push_back(KwArg{name, IntImm::make(value), SrcLoc{}});
+    requests_.push_back(std::move(r));
+  }
+}
+
+const gpu::GpuFacts *SyncChecks::facts(const Proc &p) {
+  auto it = facts_ok_.find(p.get());
+  if (it == facts_ok_.end()) {
+    auto f = std::make_unique<gpu::GpuFacts>();
+    bool ok = gpu::check_gpu_semantics(
+        *p, [&](const std::string &name) { return prog_.lookup_from(p.get(), name); }, diag_,
+        *f);
+    facts_[p.get()] = std::move(f);
+    it = facts_ok_.emplace(p.get(), ok).first;
+  }
+  return it->second ? facts_[p.get()].get() : nullptr;
+}
+
+bool SyncChecks::run_all(std::string *sync_text) {
+  sync::CheckOptions copts;
+  copts.budget = opts_.check_budget;
+  bool ok = true;
+  for (const synclower::CheckRequest &r : requests_) {
+    Proc p = prog_.main().find_proc(r.proc);
+    if (!p || p->is_instr) {
+      ok = diag_.report(r.loc.valid() ? r.loc : SrcLoc{prog_.main().file, 0, 0},
+                        DiagKind::CheckUnknownProc, r.proc);
+      continue;
+    }
+    const gpu::GpuFacts *f = facts(p);
+    if (!f) {
+      ok = false;
+      continue;
+    }
+    ok = synclower::run_check(
+             *p, r, *f, [&](const std::string &name) { return prog_.lookup_from(p.get(), name); },
+             copts, diag_.sources(), diag_, sync_text) &&
+         ok;
+  }
+  return ok;
+}
+
+bool SyncChecks::has_check(const std::string &name) const {
+  for (const synclower::CheckRequest &r : requests_)
+    if (r.proc == name)
+      return true;
+  return false;
+}
+
+} // namespace exgc

@@ -1,0 +1,40 @@
+// checks.h - the synchronization checks of one exgc run ---------------------//
+// Owns: which checks a run makes (every `check` declaration of the main
+// module; `--check-size NAME:...` replaces NAME's declarations), the GPU
+// semantics facts they need (computed once per proc), and running them
+// (compiler/synclower/). A kernel is written only when they all pass.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/frontend/program.h"
+#include "compiler/gpu/facts.h"
+#include "compiler/synclower/check.h"
+#include "tools/exgc/driver.h"
+
+namespace exgc {
+
+class SyncChecks {
+public:
+  SyncChecks(const Program &prog, const DriverOptions &opts, DiagEngine &diag);
+
+  /// The GPU semantics stage on `p`, once; null after it reported errors.
+  const gpu::GpuFacts *facts(const Proc &p);
+  /// Runs every check; false when one failed or could not run. With
+  /// `sync_text`, each lowered program's text is appended.
+  bool run_all(std::string *sync_text);
+  /// Whether some check names the proc `name`.
+  bool has_check(const std::string &name) const;
+
+private:
+  const Program &prog_;
+  const DriverOptions &opts_;
+  DiagEngine &diag_;
+  std::vector<synclower::CheckRequest> requests_;
+  std::map<const ProcNode *, std::unique_ptr<gpu::GpuFacts>> facts_;
+  std::map<const ProcNode *, bool> facts_ok_;
+};
+
+} // namespace exgc
