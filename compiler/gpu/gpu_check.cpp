@@ -4,6 +4,8 @@
 #include "compiler/analysis/effects.h"
 #include "compiler/gpu/sharding.h"
 #include "compiler/gpu/units.h"
+#include "compiler/gpu/warp_roles.h"
+#include "compiler/support/check.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 
@@ -11,18 +13,37 @@ namespace exgc::gpu {
 
 namespace {
 
-/// blockDim and clusterDim of a `CudaDeviceFunction(...)`; false when they
-/// are not plain valid integers (codegen reports the configuration).
-bool device_env(const With *w, DeviceEnv &env) {
+/// blockDim (given, or from the warp roles), clusterDim, blocks_per_sm and
+/// the roles of a `CudaDeviceFunction(...)`. False when they are not plain
+/// valid integers (codegen reports the configuration) or after reporting a
+/// bad role list.
+bool device_env(const With *w, DiagEngine &diag, KernelFacts &facts, bool &reported) {
+  DeviceEnv &env = facts.env;
   const auto *c = w->ctx.as<Call>();
   if (!c || c->func != "CudaDeviceFunction")
     return false;
+  const Expr *warps = nullptr;
   for (const KwArg &k : c->kwargs) {
     int64_t v = 0;
     if (k.key == "blockDim" && k.value && int_literal(k.value, v))
       env.block_dim = v;
     else if (k.key == "clusterDim" && k.value && int_literal(k.value, v))
       env.cluster_dim = v;
+    else if (k.key == "blocks_per_sm" && k.value && int_literal(k.value, v) && v >= 1)
+      facts.blocks_per_sm = v;
+    else if (k.key == "warps" && k.value)
+      warps = &k.value;
+  }
+  if (warps) {
+    if (env.block_dim) {
+      reported = true;
+      return diag.report(w->ctx->loc, DiagKind::BadWarpRole,
+                         "'blockDim' and 'warps' are both given; blockDim is 32 x the roles' warps");
+    }
+    if (!read_warp_roles(*warps, facts.blocks_per_sm, diag, facts.roles, env.block_dim)) {
+      reported = true;
+      return false;
+    }
   }
   return env.block_dim >= 32 && env.block_dim <= 1024 && env.block_dim % 32 == 0 &&
          env.cluster_dim >= 1 && env.cluster_dim <= 16 &&
@@ -138,14 +159,45 @@ private:
       return call(c);
     if (const auto *w = s.as<With>()) {
       const auto *c = w->ctx.as<Call>();
-      if (c && c->func == "CudaWarps") {
-        diag_.report(w->loc, DiagKind::GpuCheckNotSupported, "'CudaWarps'");
-        fail();
-      }
+      if (c && c->func == "CudaWarps")
+        return warps_block(w, *c);
       return; // a nested CudaDeviceFunction is codegen's error
     }
     if (const auto *f = s.as<Fence>())
       return fence(f);
+    if (const auto *a = s.as<Arrive>())
+      facts_.arrive_threads[a] = tiling_threads();
+  }
+
+  /// Threads in each collective of the current tiling.
+  int64_t tiling_threads() const {
+    int64_t n = 1;
+    for (int64_t b : tiling_.boxes())
+      n *= b;
+    return n;
+  }
+
+  /// `with CudaWarps(...)`: the tiling narrowed to its warps, which the
+  /// whole CTA chooses among (so it must be at task scope).
+  void warps_block(const With *w, const Call &c) {
+    WarpsBlockFacts wf;
+    if (!read_warps_block(c, facts_.roles, facts_.env.block_dim / 32, diag_, wf))
+      return void(fail());
+    if (tiling_.depth != 0) {
+      diag_.report(w->loc, DiagKind::WarpsNotAtTaskScope, scope_words(tiling_));
+      return void(fail());
+    }
+    std::string err;
+    std::optional<CollUnit> warp = named_unit("cuda_warp", facts_.env);
+    std::optional<CollType> raw = warp ? unpack_raw(*warp, facts_.env, err) : std::nullopt;
+    std::optional<Derived> d =
+        raw ? derive(tiling_, 0, "CudaWarps", *raw, wf.lo, wf.hi, false, err) : std::nullopt;
+    EXGC_CHECK(d) << "warps inside the CTA always narrow its tiling: " << err;
+    facts_.warps[w] = wf;
+    Tiling saved = tiling_;
+    tiling_ = d->child;
+    block(w->body);
+    tiling_ = saved;
   }
 
   void store(const Stmt &s, const Sym &buf, const std::vector<Expr> &idx, const Expr &rhs) {
@@ -219,12 +271,17 @@ private:
                    "a call of the proc '" + callee->name + "' in device code");
       return void(fail());
     }
-    for (const char *key : {"distributed", "barrier"})
-      if (callee->attr(key)) {
-        diag_.report(c->loc, DiagKind::GpuCheckNotSupported,
-                     "a call of '" + callee->name + "', an instruction with '" + key + ":'");
-        return void(fail());
-      }
+    // A trailing barrier is the sync checker's; one multicast over units is
+    // instruction-internal distribution, which this stage does not check yet.
+    const InstrAttr *bar = callee->attr("barrier");
+    bool multicast = bar && (bar->values.size() != 1 || !bar->values[0].as<Var>());
+    if (callee->attr("distributed") || multicast) {
+      diag_.report(c->loc, DiagKind::GpuCheckNotSupported,
+                   "a call of '" + callee->name + "', an instruction with '" +
+                       (multicast ? "barrier" : "distributed") + ":'" +
+                       (multicast ? " over units" : ""));
+      return void(fail());
+    }
     exprs(c->args);
     std::string err;
     const InstrAttr *coll = callee->attr("collective");
@@ -315,8 +372,11 @@ protected:
     if (!c || c->func != "CudaDeviceFunction")
       return IRVisitor::visit_node(w);
     KernelFacts facts;
-    if (!device_env(w, facts.env))
-      return; // codegen reports the configuration
+    bool reported = false;
+    if (!device_env(w, diag_, facts, reported)) {
+      ok = ok && !reported;
+      return; // else codegen reports the configuration
+    }
     // The task body: the innermost of the nest of `cuda_tasks` loops, each
     // alone in its parent (codegen reports any other shape).
     const Block *body = &w->body;
