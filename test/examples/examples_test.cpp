@@ -18,6 +18,7 @@ int vector_copy(int64_t n, const float *A, float *B);
 int matmul(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 int gemm_naive(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 int gemm_sm80(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
+int gemm_tf32_sm90a(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 }
 
 namespace {
@@ -155,3 +156,32 @@ TEST(GemmSm80, RejectsSizesThatAreNotTileMultiples) {
 }
 
 } // namespace
+
+// The hand-scheduled Hopper GEMM (C = A @ B^T, B stored N x K) on ragged sizes:
+// its tasks cover 128 x 256 tiles past M and N, its K loop steps of 32 past K
+// (the TMA loads read zeros there) and its guarded epilogue stores only inside
+// C. 900 x 700 x 272: 7 full row tiles + 4 rows, 2 column tiles + 188, two
+// trips around the ring plus a K tail of 16.
+class GemmTf32Sm90aTest : public ::testing::TestWithParam<MatSizes> {};
+
+TEST_P(GemmTf32Sm90aTest, MatchesAlgorithm) {
+  MatSizes s = GetParam();
+  std::vector<float> A = random_vector(s.M * s.K, 11), Bt = random_vector(s.N * s.K, 12);
+  std::vector<float> B(s.K * s.N); // B^T, as reference_matmul reads it
+  for (int64_t n = 0; n < s.N; ++n)
+    for (int64_t k = 0; k < s.K; ++k)
+      B[k * s.N + n] = Bt[n * s.K + k];
+  std::vector<float> C(s.M * s.N, -5.0f);
+  ASSERT_EQ(gemm_tf32_sm90a(s.M, s.N, s.K, A.data(), Bt.data(), C.data()), 0);
+  expect_close(C, reference_matmul(s, A, B), s.K);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GemmTf32Sm90aTest,
+                         ::testing::Values(MatSizes{900, 700, 272}, MatSizes{1, 1, 4},
+                                           MatSizes{128, 256, 32}, MatSizes{129, 257, 36}));
+
+TEST(GemmTf32Sm90a, RejectsKNotMultipleOf4) {
+  std::vector<float> A(8 * 6), B(8 * 6), C(64, 1.0f);
+  EXPECT_NE(gemm_tf32_sm90a(8, 8, 6, A.data(), B.data(), C.data()), 0); // assert K % 4 == 0
+  EXPECT_EQ(C, std::vector<float>(64, 1.0f));
+}
