@@ -37,12 +37,35 @@ std::vector<Expr> bind_args(const CallStmt *c, const ProcNode &instr) {
 
 std::string int32(const std::string &s) { return "static_cast<int32_t>(" + s + ")"; }
 
+/// The `distributed: x[U, ...]` units of parameter `name` (0 when none).
+size_t distributed_dims(const ProcNode &instr, const std::string &name) {
+  if (const InstrAttr *d = instr.attr("distributed"))
+    for (const Expr &e : d->values)
+      if (const auto *r = e.as<Read>(); r && r->buf.name == name)
+        return r->idx.size();
+  return 0;
+}
+
 /// `{x}` for a tensor argument, by the memory of the view passed.
-std::string tensor_hole(const Expr &e, ExprEmitter &ex) {
+/// `split` leading dimensions are the instruction's threads' (distributed:).
+std::string tensor_hole(const Expr &e, ExprEmitter &ex, size_t split) {
   Binding v;
   if (!ex.view_of(e, v))
     return "";
   std::string mem = analysis::memory_name(v.mem);
+  if (split) {
+    // Each thread of the call passes its own element: the GPU stage checked
+    // that the split dimensions are the buffer's distributed ones, which
+    // codegen dropped from the thread's array (stride 0).
+    bool own = v.rank() == split;
+    for (const std::string &st : v.strides)
+      own = own && st == "0";
+    if (!own) {
+      ex.unsupported(e->loc, "a distributed argument with dimensions each thread keeps");
+      return "";
+    }
+    return paren(v.expr) + "[0]";
+  }
   if (v.tensor_map) {
     std::string coords;
     for (const std::string &c : v.tma_coord)
@@ -120,7 +143,7 @@ std::string instr_call_line(const CallStmt *c, const ProcNode &instr, ExprEmitte
       } else if (a->type.kind == Type::Kind::Control) {
         value = ex.ctrl(e);
       } else if (a->type.is_tensor()) {
-        value = tensor_hole(e, ex);
+        value = tensor_hole(e, ex, distributed_dims(instr, hole));
       } else {
         value = ex.data(e, ex.scalar_ctype(a->type.scalar));
       }

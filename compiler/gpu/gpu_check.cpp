@@ -274,15 +274,19 @@ private:
     // A trailing barrier is the sync checker's; one multicast over units is
     // instruction-internal distribution, which this stage does not check yet.
     const InstrAttr *bar = callee->attr("barrier");
-    bool multicast = bar && (bar->values.size() != 1 || !bar->values[0].as<Var>());
-    if (callee->attr("distributed") || multicast) {
+    if (bar && (bar->values.size() != 1 || !bar->values[0].as<Var>())) {
       diag_.report(c->loc, DiagKind::GpuCheckNotSupported,
-                   "a call of '" + callee->name + "', an instruction with '" +
-                       (multicast ? "barrier" : "distributed") + ":'" +
-                       (multicast ? " over units" : ""));
+                   "a call of '" + callee->name + "', an instruction with 'barrier:' over units");
       return void(fail());
     }
-    exprs(c->args);
+    std::vector<Expr> bound = args_by_param(*callee, *c);
+    for (size_t i = 0; i < bound.size(); ++i) {
+      const Read *dist = distributed_entry(*callee, callee->args[i].name.name);
+      if (dist && bound[i])
+        distributed_use(*callee, *c, callee->args[i], bound[i], dist->idx);
+      else
+        exprs(bound[i]);
+    }
     std::string err;
     const InstrAttr *coll = callee->attr("collective");
     std::optional<CollUnit> unit;
@@ -305,10 +309,90 @@ private:
     }
   }
 
+  /// This call's argument for each parameter of `instr` (null if missing).
+  static std::vector<Expr> args_by_param(const ProcNode &instr, const CallStmt &c) {
+    std::vector<Expr> out(instr.args.size());
+    std::map<uint32_t, Expr> values = param_values(instr, c);
+    for (size_t i = 0; i < instr.args.size(); ++i)
+      if (auto it = values.find(instr.args[i].name.id); it != values.end())
+        out[i] = it->second;
+    return out;
+  }
+
+  /// The `distributed: x[U, ...]` entry of parameter `name`, if any.
+  static const Read *distributed_entry(const ProcNode &instr, const std::string &name) {
+    if (const InstrAttr *d = instr.attr("distributed"))
+      for (const Expr &e : d->values)
+        if (const auto *r = e.as<Read>(); r && r->buf.name == name)
+          return r;
+    return nullptr;
+  }
+
+  /// An argument whose leading dimensions the instruction splits over its
+  /// own threads (`distributed: x[U, ...]`): the window's first sliced
+  /// dimensions are checked as if `cuda_threads` loops of those units ran
+  /// over them inside the call's collective, so each thread of the call must
+  /// own exactly its element of the buffer's distributed dimensions.
+  void distributed_use(const ProcNode &instr, const CallStmt &c, const Arg &param,
+                       const Expr &arg, const std::vector<Expr> &units) {
+    const auto *w = arg.as<WindowExpr>();
+    if (!w) {
+      diag_.report(arg->loc, DiagKind::DistributedArgument, param.name.name, instr.name,
+                   "the argument must be a window whose leading slices are split");
+      return void(fail());
+    }
+    Tiling t = tiling_;
+    ThreadIters iters = iters_;
+    std::vector<Expr> fake;
+    fake.reserve(units.size());
+    std::vector<const Expr *> idx;
+    size_t u = 0;
+    for (const WindowIdx &wi : w->idx) {
+      if (!wi.is_slice) {
+        exprs(wi.lo);
+        idx.push_back(&wi.lo);
+        continue;
+      }
+      if (u >= units.size()) {
+        idx.push_back(nullptr);
+        continue;
+      }
+      std::string err;
+      int64_t n = 0;
+      Expr extent = u < param.type.shape.size() ? bind_params(instr, c, param.type.shape[u]) : Expr();
+      std::optional<CollUnit> unit = eval_unit(units[u], facts_.env, err);
+      std::optional<CollType> raw = unit ? unpack_raw(*unit, facts_.env, err) : std::nullopt;
+      Sym it = Sym::fresh(param.name.name + "." + std::to_string(u));
+      std::optional<Derived> d =
+          raw && extent && int_literal(extent, n)
+              ? derive(t, it.id, it.name, *raw, 0, n, true, err)
+              : std::nullopt;
+      if (!d) {
+        diag_.report(arg->loc, DiagKind::DistributedArgument, param.name.name, instr.name,
+                     "its dimension " + std::to_string(u) + " over " + print_expr(units[u]) +
+                         " does not fit the call's collective" + (err.empty() ? "" : ": " + err));
+        return void(fail());
+      }
+      t = d->child;
+      iters[it.id] = ThreadIter{it.name, d->pitch, d->tile_count};
+      fake.push_back(Var::make(it, ValueType::Index));
+      idx.push_back(&fake.back());
+      ++u;
+    }
+    if (!shards_.use(w->buf, idx, t, iters, arg->loc))
+      fail();
+  }
+
   /// `e` (an expression over `instr`'s parameters) with this call's values
   /// in place of the parameters: keyword arguments for template parameters,
   /// positional ones for the rest.
   static Expr bind_params(const ProcNode &instr, const CallStmt &c, const Expr &e) {
+    return analysis::substitute(e, param_values(instr, c));
+  }
+
+  /// Each parameter's value at this call: keyword arguments for template
+  /// parameters, positional ones for the rest.
+  static std::map<uint32_t, Expr> param_values(const ProcNode &instr, const CallStmt &c) {
     std::map<uint32_t, Expr> values;
     size_t next = 0;
     const InstrAttr *tmpl = instr.attr("template");
@@ -326,7 +410,7 @@ private:
         values[a.name.id] = c.args[next++];
       }
     }
-    return analysis::substitute(e, values);
+    return values;
   }
 
   void fence(const Fence *f) {

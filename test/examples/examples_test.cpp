@@ -19,6 +19,7 @@ int matmul(int64_t M, int64_t N, int64_t K, const float *A, const float *B, floa
 int gemm_naive(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 int gemm_sm80(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 int gemm_tf32_sm90a(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
+int gemv_f32(int64_t M, int64_t K, const float *A, const float *x, float *y);
 }
 
 namespace {
@@ -184,4 +185,19 @@ TEST(GemmTf32Sm90a, RejectsKNotMultipleOf4) {
   std::vector<float> A(8 * 6), B(8 * 6), C(64, 1.0f);
   EXPECT_NE(gemm_tf32_sm90a(8, 8, 6, A.data(), B.data(), C.data()), 0); // assert K % 4 == 0
   EXPECT_EQ(C, std::vector<float>(64, 1.0f));
+}
+
+// The hand-scheduled GEMV: partial sums per team thread, then the butterfly
+// of shuffles; every team thread ends with the row's sum and thread 0 stores.
+TEST(GemvF32, MatchesAx) {
+  for (auto [M, K] : {std::pair<int64_t, int64_t>{4, 8}, {256, 128}, {36, 1000}}) {
+    std::vector<float> A = random_vector(M * K, 13), x = random_vector(K, 14), y(M, 9.0f);
+    ASSERT_EQ(gemv_f32(M, K, A.data(), x.data(), y.data()), 0);
+    for (int64_t m = 0; m < M; ++m) {
+      double want = 0;
+      for (int64_t k = 0; k < K; ++k)
+        want += double(A[m * K + k]) * double(x[k]);
+      ASSERT_NEAR(y[m], want, 1e-5 * K + 1e-6) << "row " << m << " of " << M << " x " << K;
+    }
+  }
 }
