@@ -1,6 +1,7 @@
 // cuda_device_stmts.cpp - the statements of a kernel body -------------------//
 #include "compiler/codegen/cuda_device_stmts.h"
 
+#include "compiler/codegen/cuda_instr.h"
 #include "compiler/codegen/cuda_kernel.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
@@ -45,8 +46,11 @@ bool DeviceStmtEmitter::shared_alloc(const Alloc *a, Binding &b) {
 
 void DeviceStmtEmitter::emit_alloc(const Alloc *a) {
   const Type &t = a->type;
-  if (t.kind == Type::Kind::Barrier)
-    return void(fail(a->loc, "'barrier' allocations"));
+  if (t.kind == Type::Kind::Barrier) {
+    if (!sync_.alloc(a))
+      ok_ = false;
+    return;
+  }
   Binding b;
   b.sym = a->name;
   b.mem = t.mem;
@@ -59,13 +63,16 @@ void DeviceStmtEmitter::emit_alloc(const Alloc *a) {
     ex_.diag().report(a->loc, DiagKind::DeviceAccessesHostMemory, a->name.name, mname);
     return;
   }
-  if (!m || (mname != "CudaRmem" && mname != "CudaSmemLinear"))
+  bool hopper = mname == "Sm90_SmemSwizzled" || mname == "Sm90_RmemMatrixD";
+  if (!m || (mname != "CudaRmem" && mname != "CudaSmemLinear" && !hopper))
     return void(fail(t.mem ? t.mem->loc : a->loc, "'" + mname + "'"));
   b.type = t.scalar;
   b.ctype = c_type(t.scalar);
   if (b.ctype.empty())
     return void(fail(t.loc.valid() ? t.loc : a->loc,
                      std::string("element type '") + value_type_name(t.scalar) + "'"));
+  if (hopper)
+    return hopper_alloc(a, b, mname);
   if (mname == "CudaSmemLinear") {
     if (!shared_alloc(a, b))
       b.strides.assign(t.shape.size(), "0"); // bound anyway: later uses report nothing more
@@ -100,6 +107,44 @@ void DeviceStmtEmitter::emit_alloc(const Alloc *a) {
     w_.line("// '" + a->name.name + "': its first " + std::to_string(owned) +
             " dimension(s) index the threads; each keeps its own part");
   w_.line(b.ctype + " " + name + "[" + std::to_string(count) + "] = {};");
+  ex_.env().bind(a->name, b);
+}
+
+void DeviceStmtEmitter::hopper_alloc(const Alloc *a, Binding &b, const std::string &mem) {
+  const Type &t = a->type;
+  b.kind = Binding::Kind::View;
+  b.strides.assign(t.shape.size(), "0"); // bound even when refused
+  std::string name = names_.take(a->name.name);
+  b.expr = name;
+  if (mem == "Sm90_SmemSwizzled") {
+    // TMA and wgmma swizzle by address bits: a buffer starts on a 1024-byte
+    // repeat of the 128-byte swizzle (docs/hopper.md).
+    int64_t count = 1;
+    if (!constant_count(a, 0, DiagKind::SharedShapeNotConstant, count))
+      return ex_.env().bind(a->name, b);
+    int64_t off = smem_.place(a, count * element_bytes(t.scalar), 1024);
+    b.dense = true;
+    b.strides = dense_strides(t.shape, ex_);
+    w_.line(b.ctype + " *const " + name + " = reinterpret_cast<" + b.ctype + " *>(" + smem_name_ +
+            " + " + std::to_string(off) + "); // " + print_type(t));
+    return ex_.env().bind(a->name, b);
+  }
+  // Sm90_RmemMatrixD: the leading dimensions the GPU stage found distributed
+  // are the warpgroups'; what is left is one [64, N] tile per warpgroup.
+  auto it = facts_.shards.find(a->name.id);
+  size_t owned = it == facts_.shards.end() ? 0 : it->second.distributed;
+  int64_t rows = 0, n = 0;
+  if (t.shape.size() != owned + 2 || !const_int(t.shape[owned], rows) || rows != 64 ||
+      !const_int(t.shape[owned + 1], n) || n % 8 != 0 || n < 8 || n > 256 ||
+      t.scalar != ValueType::F32) {
+    fail(a->loc, "an 'Sm90_RmemMatrixD' allocation other than f32[..., 64, N] with the leading "
+                 "dimensions distributed over warpgroups");
+    return ex_.env().bind(a->name, b);
+  }
+  // Unused in the copies of warp roles that never touch it.
+  w_.line("[[maybe_unused]] exg::sm90::AccumF32<" + std::to_string(n) + "> " + name + "; // " +
+          print_type(t) +
+          ": this warpgroup's tile");
   ex_.env().bind(a->name, b);
 }
 
@@ -157,7 +202,15 @@ void DeviceStmtEmitter::threads_loop(const For *f) {
 }
 
 void DeviceStmtEmitter::emit_call(const CallStmt *c) {
-  fail(c->loc, "the call of '" + c->callee + "' in device code");
+  Proc callee = fx_.callee(&proc_, c->callee);
+  if (!callee || !callee->is_instr)
+    return void(fail(c->loc, "the call of '" + c->callee + "' in device code"));
+  std::string line = instr_call_line(c, *callee, ex_, [&](const Expr &bar) {
+    return sync_.slot_address(bar);
+  });
+  if (line.empty())
+    return void(report_failed());
+  w_.line(line);
 }
 
 void DeviceStmtEmitter::emit_with(const With *w) {
@@ -168,16 +221,39 @@ void DeviceStmtEmitter::emit_with(const With *w) {
     ex_.diag().report(w->loc, DiagKind::DeviceFunctionNested);
     return;
   }
-  fail(w->loc, "'" + name + "'");
+  auto found = facts_.warps.find(w);
+  if (name != "CudaWarps" || found == facts_.warps.end())
+    return void(fail(w->loc, "'" + name + "'"));
+  // This copy of the task body runs the warps of one role (or the CTA).
+  int64_t lo = found->second.lo, hi = found->second.hi;
+  int64_t rlo = 0, rhi = facts_.env.block_dim / 32;
+  if (role_ >= 0) {
+    rlo = facts_.roles[static_cast<size_t>(role_)].lo;
+    rhi = facts_.roles[static_cast<size_t>(role_)].hi;
+  }
+  std::string what = print_expr(w->ctx) + ": warps " + std::to_string(lo) + " to " +
+                     std::to_string(hi);
+  if (hi <= rlo || lo >= rhi)
+    return w_.line("// " + what + ", none of this role");
+  std::string cond;
+  if (lo > rlo)
+    cond = tid_ + " >= " + std::to_string(32 * lo);
+  if (hi < rhi)
+    cond += (cond.empty() ? "" : " && ") + tid_ + " < " + std::to_string(32 * hi);
+  w_.line("// " + what);
+  w_.open(cond.empty() ? "" : "if (" + cond + ")");
+  block(w->body);
+  w_.close();
 }
 
 void DeviceStmtEmitter::emit_sync(const Stmt &s) {
   const auto *f = s.as<Fence>();
-  if (!f)
-    return void(fail(s->loc, s.as<Arrive>() ? "'Arrive'" : "'Await'"));
+  if (!f || f->first != "cuda_in_order" || f->second != "cuda_in_order") {
+    if (!sync_.stmt(s, w_))
+      ok_ = false;
+    return;
+  }
   std::string what = "'Fence(" + f->first + ", " + f->second + ")'";
-  if (f->first != "cuda_in_order" || f->second != "cuda_in_order")
-    return void(fail(s->loc, what));
   // The GPU stage decided which collective runs the fence together.
   auto scope = facts_.fences.find(f);
   std::string text = what.substr(1, what.size() - 2);

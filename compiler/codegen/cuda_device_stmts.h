@@ -3,13 +3,18 @@
 // `cuda_threads` loops as the guarded thread-index arithmetic the GPU stage
 // derived (compiler/gpu/facts.h), `CudaRmem` allocations (per-thread arrays,
 // without the leading dimensions the GPU stage found distributed),
-// `CudaSmemLinear` allocations (static `__shared__` arrays of the CTA) and
-// `Fence(cuda_in_order, cuda_in_order)` as the barrier of the scope the GPU
-// stage found. Used by cuda_kernel.cpp.
+// `CudaSmemLinear` allocations (static `__shared__` arrays of the CTA),
+// `Sm90_SmemSwizzled` ones (in the kernel's dynamic shared memory, 1024-byte
+// aligned), `Sm90_RmemMatrixD` accumulators (one `AccumF32<N>` fragment per
+// warpgroup thread), `Fence(cuda_in_order, cuda_in_order)` as the barrier of
+// the scope the GPU stage found, barriers and other sync statements
+// (cuda_sync.h), instruction calls (cuda_instr.h) and `CudaWarps` blocks as
+// warp-range tests within the warp role being emitted. Used by cuda_kernel.cpp.
 #pragma once
 #include <map>
 #include <string>
 
+#include "compiler/codegen/cuda_sync.h"
 #include "compiler/codegen/stmt_emitter.h"
 #include "compiler/gpu/facts.h"
 
@@ -18,9 +23,13 @@ namespace exgc::codegen {
 class DeviceStmtEmitter : public StmtEmitter {
 public:
   /// Emits a kernel's task body from the GPU stage's facts about it.
+  /// `role` is the index of the warp role whose copy of the task body this
+  /// is (-1 without roles); `smem` names the dynamic shared memory.
   DeviceStmtEmitter(ExprEmitter &ex, Writer &w, NameScope &names, Effects &fx,
-                    const ProcNode &proc, const gpu::KernelFacts &facts, std::string tid)
-      : StmtEmitter(ex, w, names, fx, proc), facts_(facts), tid_(std::move(tid)) {}
+                    const ProcNode &proc, const gpu::KernelFacts &facts, std::string tid,
+                    SyncLowering &sync, SmemAllocator &smem, std::string smem_name, int role)
+      : StmtEmitter(ex, w, names, fx, proc), facts_(facts), tid_(std::move(tid)), sync_(sync),
+        smem_(smem), smem_name_(std::move(smem_name)), role_(role) {}
 
   /// Bytes of `__shared__` arrays declared so far.
   int64_t shared_bytes() const { return shared_bytes_; }
@@ -41,10 +50,16 @@ private:
   /// The C array length of an allocation's shape from dimension `first` on;
   /// reports `kind` at a dimension that is not a positive constant.
   bool constant_count(const Alloc *a, size_t first, DiagKind kind, int64_t &count);
+  /// Sm90_SmemSwizzled and Sm90_RmemMatrixD allocations.
+  void hopper_alloc(const Alloc *a, Binding &b, const std::string &mem);
 
   const gpu::KernelFacts &facts_;
   std::string tid_; // the C name of threadIdx.x
   int64_t shared_bytes_ = 0;
+  SyncLowering &sync_;
+  SmemAllocator &smem_;
+  std::string smem_name_;
+  int role_;
 };
 
 } // namespace exgc::codegen

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "compiler/codegen/cuda_device_stmts.h"
+#include "compiler/codegen/cuda_sync.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 
@@ -20,10 +21,13 @@ namespace {
 /// What a kernel may declare in static `__shared__` arrays (48 KiB; more
 /// needs dynamic shared memory and an opt-in the backend does not make yet).
 constexpr int64_t kMaxStaticShared = 48 * 1024;
+/// What one CTA may have in all on sm_90 (227 KiB, after the opt-in).
+constexpr int64_t kMaxShared = 227 * 1024;
 
 struct DeviceConfig {
   int64_t block_dim = 0;
   int64_t blocks_per_sm = 1;
+  int64_t cluster_dim = 1;
 };
 
 bool parse_config(const With *w, DiagEngine &diag, DeviceConfig &cfg) {
@@ -49,8 +53,10 @@ bool parse_config(const With *w, DiagEngine &diag, DeviceConfig &cfg) {
         return diag.report(loc, DiagKind::BadDeviceFunctionParam, "blocks_per_sm",
                            "an integer from 1 to 32");
       cfg.blocks_per_sm = v;
-    } else if (k.key == "clusterDim" && is_int && v == 1) {
-      continue;
+    } else if (k.key == "warps") {
+      have_block = true; // the GPU stage read the roles: blockDim is in its facts
+    } else if (k.key == "clusterDim" && is_int && v >= 1 && v <= 16 && (v & (v - 1)) == 0) {
+      cfg.cluster_dim = v;
     } else {
       return diag.report(loc, DiagKind::CodegenNotSupported,
                          "'" + k.key + (k.value ? "=" + print_expr(k.value) : "") + "'",
@@ -59,7 +65,7 @@ bool parse_config(const With *w, DiagEngine &diag, DeviceConfig &cfg) {
   }
   if (!have_block)
     return diag.report(w->ctx->loc, DiagKind::BadDeviceFunctionParam, "blockDim",
-                       "given (warp roles are not supported yet)");
+                       "given, or warp roles with 'warps='");
   return true;
 }
 
@@ -166,6 +172,11 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
       kb.writable = is_data(hb->type); // so that a write is reported as a host access
       kparams.push_back(hb->ctype + " " + kb.expr);
       kargs.push_back(hb->expr);
+    } else if (hb->kind == Binding::Kind::View && hb->tensor_map) {
+      // Read by TMA from parameter space; a copy elsewhere would not do.
+      kb.expr = knames.take(s.name);
+      kparams.push_back("const __grid_constant__ CUtensorMap " + kb.expr);
+      kargs.push_back(hb->expr);
     } else if (hb->kind == Binding::Kind::View) {
       kb.expr = knames.take(s.name);
       kparams.push_back((hb->is_const ? "const " : "") + hb->ctype + " *" + kb.expr);
@@ -202,39 +213,87 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
   if (!ctx.facts)
     return diag.report(w->loc, DiagKind::CodegenNotSupported,
                        "a device function the GPU semantics stage could not read", kCudaBackend);
+  const gpu::KernelFacts &facts = *ctx.facts;
+  cfg.block_dim = facts.env.block_dim;
   Writer kbody;
   kbody.indent_ = 1;
   std::string tid = knames.take_internal("exg_t");
+  std::string smem = knames.take_internal("exg_smem");
   kbody.line("[[maybe_unused]] const int " + tid + " = static_cast<int>(threadIdx.x);");
-  std::string task = knames.take_internal("exg_task");
-  kbody.open("for (int64_t " + task + " = blockIdx.x; " + task + " < " + ntasks_k + "; " + task +
-             " += gridDim.x)");
-  // Mixed radix, innermost task loop fastest.
-  std::string rest = knames.take_internal("exg_rest");
-  kbody.line("[[maybe_unused]] int64_t " + rest + " = " + task + ";");
-  for (size_t k = tasks.size(); k-- > 0;) {
-    Binding b;
-    b.sym = tasks[k]->iter;
-    b.type = ValueType::Index;
-    b.ctype = "int64_t";
-    b.expr = knames.take(tasks[k]->iter.name);
-    b.in_device = true;
-    if (k == 0) {
-      kbody.line("[[maybe_unused]] const int64_t " + b.expr + " = " + klo[k] + " + " + rest + ";");
-    } else {
-      kbody.line("[[maybe_unused]] const int64_t " + b.expr + " = " + klo[k] + " + " + rest + " % " +
-                 kn[k] + ";");
-      kbody.line(rest + " /= " + kn[k] + ";");
-    }
-    kenv.bind(tasks[k]->iter, b);
-  }
-  DeviceStmtEmitter de(kx, kbody, knames, ctx.fx, ctx.proc, *ctx.facts, tid);
-  de.block(*body);
-  kbody.close();
-  if (!de.ok() || kx.failed())
+  SmemAllocator alloc;
+  SyncLowering sync(kx, knames, facts, alloc);
+  if (!sync.plan(*body))
     return false;
-  if (de.shared_bytes() > kMaxStaticShared)
-    return diag.report(w->loc, DiagKind::SharedMemoryTooLarge, de.shared_bytes(), kMaxStaticShared);
+  sync.emit_setup(kbody, tid, smem);
+  bool ok = true;
+  int64_t static_shared = 0;
+  // One copy of the task loop per warp role, each under its role's warp
+  // range and setmaxnreg (reference: deviceMainLoop); the task body's
+  // CudaWarps blocks of other roles drop out of a copy.
+  auto task_loop = [&](int role) {
+    std::string task = knames.take_internal("exg_task");
+    // One task per cluster: its CTAs share the task (the grid is whole clusters).
+    std::string cd = std::to_string(cfg.cluster_dim);
+    kbody.open(cfg.cluster_dim > 1
+                   ? "for (int64_t " + task + " = blockIdx.x / " + cd + "; " + task + " < " +
+                         ntasks_k + "; " + task + " += gridDim.x / " + cd + ")"
+                   : "for (int64_t " + task + " = blockIdx.x; " + task + " < " + ntasks_k + "; " +
+                         task + " += gridDim.x)");
+    // Mixed radix, innermost task loop fastest.
+    std::string rest = knames.take_internal("exg_rest");
+    kbody.line("[[maybe_unused]] int64_t " + rest + " = " + task + ";");
+    for (size_t k = tasks.size(); k-- > 0;) {
+      Binding b;
+      b.sym = tasks[k]->iter;
+      b.type = ValueType::Index;
+      b.ctype = "int64_t";
+      b.expr = knames.take(tasks[k]->iter.name);
+      b.in_device = true;
+      if (k == 0) {
+        kbody.line("[[maybe_unused]] const int64_t " + b.expr + " = " + klo[k] + " + " + rest +
+                   ";");
+      } else {
+        kbody.line("[[maybe_unused]] const int64_t " + b.expr + " = " + klo[k] + " + " + rest +
+                   " % " + kn[k] + ";");
+        kbody.line(rest + " /= " + kn[k] + ";");
+      }
+      kenv.bind(tasks[k]->iter, b);
+    }
+    DeviceStmtEmitter de(kx, kbody, knames, ctx.fx, ctx.proc, facts, tid, sync, alloc, smem, role);
+    de.block(*body);
+    sync.emit_task_end(kbody);
+    kbody.close();
+    ok = ok && de.ok();
+    static_shared = std::max(static_shared, de.shared_bytes());
+  };
+  if (facts.roles.empty()) {
+    task_loop(-1);
+  } else {
+    std::string warp = knames.take_internal("exg_warp");
+    kbody.line("const int " + warp + " = " + tid + " / 32;");
+    for (size_t r = 0; r < facts.roles.size(); ++r) {
+      const gpu::WarpRole &role = facts.roles[r];
+      kbody.open(std::string(r ? "else " : "") + "if (" + warp + " < " + std::to_string(role.hi) +
+                 ")");
+      kbody.line("// warp role '" + role.name + "': warps " + std::to_string(role.lo) + " to " +
+                 std::to_string(role.hi));
+      if (role.setmaxnreg)
+        kbody.line(std::string("exg::sm90::setmaxnreg_") + (role.increase ? "inc" : "dec") + "<" +
+                   std::to_string(role.setmaxnreg) + ">();");
+      task_loop(static_cast<int>(r));
+      kbody.close();
+    }
+  }
+  if (!ok || kx.failed())
+    return false;
+  if (static_shared > kMaxStaticShared)
+    return diag.report(w->loc, DiagKind::SharedMemoryTooLarge, static_shared, kMaxStaticShared);
+  int64_t dynamic_shared = alloc.total();
+  if (static_shared + dynamic_shared > kMaxShared)
+    return diag.report(w->loc, DiagKind::SharedMemoryTooLarge, static_shared + dynamic_shared,
+                       kMaxShared);
+  if (dynamic_shared || sync.uses_sm90())
+    *ctx.uses_sm90 = true;
 
   std::string params, args;
   for (const std::string &p : kparams)
@@ -246,16 +305,44 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
   kw.line("__global__ void __launch_bounds__(" + std::to_string(cfg.block_dim) + ", " +
           std::to_string(cfg.blocks_per_sm) + ")");
   kw.line(ctx.kernel_name + "(" + params + ") {");
+  if (dynamic_shared)
+    kw.line("  extern __shared__ __align__(" + std::to_string(alloc.align()) + ") unsigned char " +
+            smem + "[]; // " + std::to_string(dynamic_shared) + " bytes");
   kw.line(kbody.str() + "}");
   kw.line("");
 
   h.open("if (" + ntasks_h + " > 0)");
   std::string grid = ctx.host_names.take_internal("exg_grid");
+  std::string bytes = std::to_string(dynamic_shared);
+  if (dynamic_shared > kMaxStaticShared)
+    h.line("if (cudaError_t exg_err = cudaFuncSetAttribute(" + ctx.kernel_name +
+           ", cudaFuncAttributeMaxDynamicSharedMemorySize, " + bytes + ")) " + ctx.error_return);
   h.line("int " + grid + " = 1;");
+  // Persistent: as many CTAs as fit at once, rounded down to whole clusters.
   h.line("if (cudaError_t exg_err = exg::persistent_grid(&" + grid + ", " +
          std::to_string(cfg.blocks_per_sm) + ", " + ntasks_h + ")) " + ctx.error_return);
-  h.line(ctx.kernel_name + "<<<" + grid + ", " + std::to_string(cfg.block_dim) + ", 0, " +
-         ctx.stream + ">>>(" + args + ");");
+  if (cfg.cluster_dim > 1) {
+    std::string cd = std::to_string(cfg.cluster_dim);
+    h.line(grid + " = " + grid + " < " + cd + " ? " + cd + " : " + grid + " / " + cd + " * " + cd +
+           ";");
+    h.line("cudaLaunchConfig_t exg_cfg = {};");
+    h.line("exg_cfg.gridDim = dim3(" + grid + ");");
+    h.line("exg_cfg.blockDim = dim3(" + std::to_string(cfg.block_dim) + ");");
+    h.line("exg_cfg.dynamicSmemBytes = " + bytes + ";");
+    h.line("exg_cfg.stream = " + ctx.stream + ";");
+    h.line("cudaLaunchAttribute exg_attr[1];");
+    h.line("exg_attr[0].id = cudaLaunchAttributeClusterDimension;");
+    h.line("exg_attr[0].val.clusterDim.x = " + cd + ";");
+    h.line("exg_attr[0].val.clusterDim.y = 1;");
+    h.line("exg_attr[0].val.clusterDim.z = 1;");
+    h.line("exg_cfg.attrs = exg_attr;");
+    h.line("exg_cfg.numAttrs = 1;");
+    h.line("if (cudaError_t exg_err = cudaLaunchKernelEx(&exg_cfg, " + ctx.kernel_name + ", " +
+           args + ")) " + ctx.error_return);
+  } else {
+    h.line(ctx.kernel_name + "<<<" + grid + ", " + std::to_string(cfg.block_dim) + ", " + bytes +
+           ", " + ctx.stream + ">>>(" + args + ");");
+  }
   h.line("if (cudaError_t exg_err = cudaGetLastError()) " + ctx.error_return);
   h.close();
   h.close();

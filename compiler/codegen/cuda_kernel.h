@@ -27,6 +27,7 @@ struct KernelContext {
   std::string stream;      // the host function's cudaStream_t parameter
   std::string error_return; // statement returning the cudaError_t named exg_err
   const gpu::KernelFacts *facts; // from the GPU semantics stage; null: it could not read the kernel
+  bool *uses_sm90;          // set when the kernel needs exg/sm90.h
 };
 
 /// Emits the kernel for `w` (a `with CudaDeviceFunction(...)` at host scope)

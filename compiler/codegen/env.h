@@ -39,6 +39,10 @@ struct Binding {
   std::vector<std::string> in_lo, in_hi;
   std::string in_cond;
   bool guarded = false;
+  // View of an `Sm90_tensorMap` window: `expr` names the CUtensorMap and
+  // `tma_coord` is the window's origin in the tensor, outermost first.
+  bool tensor_map = false;
+  std::vector<std::string> tma_coord;
   SrcLoc decl_loc;
   size_t rank() const { return strides.size(); }
 };

@@ -380,6 +380,13 @@ bool ExprEmitter::view_of(const Expr &e, Binding &out) {
       out.dense = false;
     }
   }
+  if (b->tensor_map) {
+    // A window of a tensor map moves the origin TMA loads from.
+    for (size_t d = 0; d < origin.size(); ++d)
+      out.tma_coord[d] = origin[d] == "0" ? b->tma_coord[d]
+                                          : paren(b->tma_coord[d]) + " + " + paren(origin[d]);
+    return !failed_;
+  }
   out.expr = view_address(*b, origin);
   return !failed_;
 }

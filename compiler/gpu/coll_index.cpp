@@ -97,8 +97,14 @@ std::string CollIndex::c_str(const std::string &tid, const std::string &rank) co
   if (is_const())
     return value_ < 0 ? "(" + std::to_string(value_) + ")" : std::to_string(value_);
   std::string s = base_ == Base::Thread ? tid : rank;
-  for (const Op &op : ops_)
+  char prev = 0;
+  for (const Op &op : ops_) {
+    // C binds / and % tighter than -: `(t - 128) / 128`, not `t - 128 / 128`.
+    if (prev == '-' && op.kind != '-')
+      s = "(" + s + ")";
     s += std::string(" ") + op.kind + " " + std::to_string(op.c);
+    prev = op.kind;
+  }
   return ops_.empty() ? s : "(" + s + ")";
 }
 

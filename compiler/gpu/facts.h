@@ -3,18 +3,31 @@
 // blockDim and clusterDim, each `cuda_threads` loop's iterator and guard as
 // index arithmetic on the thread index, the scope of each Fence, and how many
 // leading dimensions of each device allocation are distributed over threads
-// (CTAs for shared memory). Codegen emits from these facts instead of
+// (CTAs for shared memory), the warp roles and each `CudaWarps` block's warps.
+// Codegen emits from these facts instead of
 // re-deriving them, so what was checked is what is emitted.
 #pragma once
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "compiler/gpu/collective.h"
 #include "compiler/ir/nodes.h"
 
 namespace exgc::gpu {
+
+/// A `cuda_threads` loop or `CudaWarps` block as a narrowing of the thread
+/// grid (the sync lowering's view): the grid's extents before it and after
+/// refining them for its unit, the narrowed dimension of the refined grid,
+/// and iteration j's box [offset + j * width, + width) in that dimension,
+/// relative to the enclosing box.
+struct GridNarrowing {
+  std::vector<int64_t> parent_domain, domain;
+  size_t dim = 0;
+  int64_t width = 0, offset = 0;
+};
 
 struct ThreadLoopFacts {
   bool trivial = false;              // the unit does not narrow: the iterator is 0
@@ -23,13 +36,7 @@ struct ThreadLoopFacts {
   std::optional<int64_t> guard_lo, guard_hi;  // lo <= guarded < hi
   int64_t pitch = 0;                 // thread-index distance between iterations
   int64_t tile_count = 0;
-  // The loop as a narrowing of the thread grid (the sync lowering's view):
-  // the grid's extents before the loop and after refining them for its unit,
-  // the narrowed dimension of the refined grid, and iteration j's box
-  // [offset + j * width, + width) in it, relative to the enclosing box.
-  std::vector<int64_t> parent_domain, domain;
-  size_t dim = 0;
-  int64_t width = 0, offset = 0;
+  GridNarrowing grid; // when not trivial
 };
 
 /// The collectives a Fence can order, narrowest first.
@@ -39,8 +46,31 @@ struct ShardFacts {
   size_t distributed = 0; // leading dimensions owned by different threads / CTAs
 };
 
+/// A role of `CudaDeviceFunction(warps=[warp_role(...)])`: the warps
+/// [lo, hi) of each CTA, in declaration order from warp 0.
+struct WarpRole {
+  std::string name;
+  int64_t lo = 0, hi = 0;
+  int64_t setmaxnreg = 0; // registers per thread after setmaxnreg; 0: none
+  bool increase = false;  // setmaxnreg.inc (else .dec)
+  SrcLoc loc;
+};
+
+/// A `with CudaWarps(...)` block: the warps [lo, hi) of the CTA run its body.
+struct WarpsBlockFacts {
+  int64_t lo = 0, hi = 0;
+  int role = -1; // index in KernelFacts::roles; -1 when it names no role
+  GridNarrowing grid;
+};
+
 struct KernelFacts {
   DeviceEnv env;
+  int64_t blocks_per_sm = 1;
+  std::vector<WarpRole> roles; // empty when the device function gives blockDim
+  std::map<const With *, WarpsBlockFacts> warps;
+  // Threads of the collective that runs each Arrive: each arrives once, so
+  // this is an mbarrier's arrive count per phase.
+  std::map<const Arrive *, int64_t> arrive_threads;
   std::map<const For *, ThreadLoopFacts> loops;
   std::map<const Fence *, FenceScope> fences;
   std::map<uint32_t, ShardFacts> shards; // by the allocation's Sym id

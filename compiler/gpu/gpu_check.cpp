@@ -4,6 +4,8 @@
 #include "compiler/analysis/effects.h"
 #include "compiler/gpu/sharding.h"
 #include "compiler/gpu/units.h"
+#include "compiler/gpu/warp_roles.h"
+#include "compiler/support/check.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 
@@ -11,22 +13,47 @@ namespace exgc::gpu {
 
 namespace {
 
-/// blockDim and clusterDim of a `CudaDeviceFunction(...)`; false when they
-/// are not plain valid integers (codegen reports the configuration).
-bool device_env(const With *w, DeviceEnv &env) {
+/// blockDim (given, or from the warp roles), clusterDim, blocks_per_sm and
+/// the roles of a `CudaDeviceFunction(...)`. False when they are not plain
+/// valid integers (codegen reports the configuration) or after reporting a
+/// bad role list.
+bool device_env(const With *w, DiagEngine &diag, KernelFacts &facts, bool &reported) {
+  DeviceEnv &env = facts.env;
   const auto *c = w->ctx.as<Call>();
   if (!c || c->func != "CudaDeviceFunction")
     return false;
+  const Expr *warps = nullptr;
   for (const KwArg &k : c->kwargs) {
     int64_t v = 0;
     if (k.key == "blockDim" && k.value && int_literal(k.value, v))
       env.block_dim = v;
     else if (k.key == "clusterDim" && k.value && int_literal(k.value, v))
       env.cluster_dim = v;
+    else if (k.key == "blocks_per_sm" && k.value && int_literal(k.value, v) && v >= 1)
+      facts.blocks_per_sm = v;
+    else if (k.key == "warps" && k.value)
+      warps = &k.value;
+  }
+  if (warps) {
+    if (env.block_dim) {
+      reported = true;
+      return diag.report(w->ctx->loc, DiagKind::BadWarpRole,
+                         "'blockDim' and 'warps' are both given; blockDim is 32 x the roles' warps");
+    }
+    if (!read_warp_roles(*warps, facts.blocks_per_sm, diag, facts.roles, env.block_dim)) {
+      reported = true;
+      return false;
+    }
   }
   return env.block_dim >= 32 && env.block_dim <= 1024 && env.block_dim % 32 == 0 &&
          env.cluster_dim >= 1 && env.cluster_dim <= 16 &&
          (env.cluster_dim & (env.cluster_dim - 1)) == 0;
+}
+
+/// How `d` narrows `parent`, for the sync lowering.
+GridNarrowing narrowing(const Tiling &parent, const Derived &d) {
+  const TileOp &op = d.child.dims[d.dim].ops.back();
+  return GridNarrowing{parent.domain(), d.child.domain(), d.dim, op.box, op.offset};
 }
 
 std::string scope_words(const Tiling &t) {
@@ -138,14 +165,46 @@ private:
       return call(c);
     if (const auto *w = s.as<With>()) {
       const auto *c = w->ctx.as<Call>();
-      if (c && c->func == "CudaWarps") {
-        diag_.report(w->loc, DiagKind::GpuCheckNotSupported, "'CudaWarps'");
-        fail();
-      }
+      if (c && c->func == "CudaWarps")
+        return warps_block(w, *c);
       return; // a nested CudaDeviceFunction is codegen's error
     }
     if (const auto *f = s.as<Fence>())
       return fence(f);
+    if (const auto *a = s.as<Arrive>())
+      facts_.arrive_threads[a] = tiling_threads();
+  }
+
+  /// Threads in each collective of the current tiling.
+  int64_t tiling_threads() const {
+    int64_t n = 1;
+    for (int64_t b : tiling_.boxes())
+      n *= b;
+    return n;
+  }
+
+  /// `with CudaWarps(...)`: the tiling narrowed to its warps, which the
+  /// whole CTA chooses among (so it must be at task scope).
+  void warps_block(const With *w, const Call &c) {
+    WarpsBlockFacts wf;
+    if (!read_warps_block(c, facts_.roles, facts_.env.block_dim / 32, diag_, wf))
+      return void(fail());
+    if (tiling_.depth != 0) {
+      diag_.report(w->loc, DiagKind::WarpsNotAtTaskScope, scope_words(tiling_));
+      return void(fail());
+    }
+    std::string err;
+    std::optional<CollUnit> warp = named_unit("cuda_warp", facts_.env);
+    std::optional<CollType> raw = warp ? unpack_raw(*warp, facts_.env, err) : std::nullopt;
+    std::optional<Derived> d =
+        raw ? derive(tiling_, 0, "CudaWarps", *raw, wf.lo, wf.hi, false, err) : std::nullopt;
+    EXGC_CHECK(d) << "warps inside the CTA always narrow its tiling: " << err;
+    wf.grid = narrowing(tiling_, *d);
+    facts_.warps[w] = wf;
+    Tiling saved = tiling_;
+    tiling_ = d->child;
+    block(w->body);
+    tiling_ = saved;
   }
 
   void store(const Stmt &s, const Sym &buf, const std::vector<Expr> &idx, const Expr &rhs) {
@@ -198,14 +257,8 @@ private:
     lf.guard_hi = d->guard_hi;
     lf.pitch = d->pitch;
     lf.tile_count = d->tile_count;
-    lf.parent_domain = tiling_.domain();
-    lf.domain = d->child.domain();
-    lf.dim = d->dim;
-    if (!d->trivial) {
-      const TileOp &op = d->child.dims[d->dim].ops.back();
-      lf.width = op.box;
-      lf.offset = op.offset;
-    }
+    if (!d->trivial)
+      lf.grid = narrowing(tiling_, *d);
     facts_.loops[f] = lf;
     Tiling saved = tiling_;
     tiling_ = d->child;
@@ -227,13 +280,22 @@ private:
                    "a call of the proc '" + callee->name + "' in device code");
       return void(fail());
     }
-    for (const char *key : {"distributed", "barrier"})
-      if (callee->attr(key)) {
-        diag_.report(c->loc, DiagKind::GpuCheckNotSupported,
-                     "a call of '" + callee->name + "', an instruction with '" + key + ":'");
-        return void(fail());
-      }
-    exprs(c->args);
+    // A trailing barrier is the sync checker's; one multicast over units is
+    // instruction-internal distribution, which this stage does not check yet.
+    const InstrAttr *bar = callee->attr("barrier");
+    if (bar && (bar->values.size() != 1 || !bar->values[0].as<Var>())) {
+      diag_.report(c->loc, DiagKind::GpuCheckNotSupported,
+                   "a call of '" + callee->name + "', an instruction with 'barrier:' over units");
+      return void(fail());
+    }
+    std::vector<Expr> bound = args_by_param(*callee, *c);
+    for (size_t i = 0; i < bound.size(); ++i) {
+      const Read *dist = distributed_entry(*callee, callee->args[i].name.name);
+      if (dist && bound[i])
+        distributed_use(*callee, *c, callee->args[i], bound[i], dist->idx);
+      else
+        exprs(bound[i]);
+    }
     std::string err;
     const InstrAttr *coll = callee->attr("collective");
     std::optional<CollUnit> unit;
@@ -256,10 +318,90 @@ private:
     }
   }
 
+  /// This call's argument for each parameter of `instr` (null if missing).
+  static std::vector<Expr> args_by_param(const ProcNode &instr, const CallStmt &c) {
+    std::vector<Expr> out(instr.args.size());
+    std::map<uint32_t, Expr> values = param_values(instr, c);
+    for (size_t i = 0; i < instr.args.size(); ++i)
+      if (auto it = values.find(instr.args[i].name.id); it != values.end())
+        out[i] = it->second;
+    return out;
+  }
+
+  /// The `distributed: x[U, ...]` entry of parameter `name`, if any.
+  static const Read *distributed_entry(const ProcNode &instr, const std::string &name) {
+    if (const InstrAttr *d = instr.attr("distributed"))
+      for (const Expr &e : d->values)
+        if (const auto *r = e.as<Read>(); r && r->buf.name == name)
+          return r;
+    return nullptr;
+  }
+
+  /// An argument whose leading dimensions the instruction splits over its
+  /// own threads (`distributed: x[U, ...]`): the window's first sliced
+  /// dimensions are checked as if `cuda_threads` loops of those units ran
+  /// over them inside the call's collective, so each thread of the call must
+  /// own exactly its element of the buffer's distributed dimensions.
+  void distributed_use(const ProcNode &instr, const CallStmt &c, const Arg &param,
+                       const Expr &arg, const std::vector<Expr> &units) {
+    const auto *w = arg.as<WindowExpr>();
+    if (!w) {
+      diag_.report(arg->loc, DiagKind::DistributedArgument, param.name.name, instr.name,
+                   "the argument must be a window whose leading slices are split");
+      return void(fail());
+    }
+    Tiling t = tiling_;
+    ThreadIters iters = iters_;
+    std::vector<Expr> fake;
+    fake.reserve(units.size());
+    std::vector<const Expr *> idx;
+    size_t u = 0;
+    for (const WindowIdx &wi : w->idx) {
+      if (!wi.is_slice) {
+        exprs(wi.lo);
+        idx.push_back(&wi.lo);
+        continue;
+      }
+      if (u >= units.size()) {
+        idx.push_back(nullptr);
+        continue;
+      }
+      std::string err;
+      int64_t n = 0;
+      Expr extent = u < param.type.shape.size() ? bind_params(instr, c, param.type.shape[u]) : Expr();
+      std::optional<CollUnit> unit = eval_unit(units[u], facts_.env, err);
+      std::optional<CollType> raw = unit ? unpack_raw(*unit, facts_.env, err) : std::nullopt;
+      Sym it = Sym::fresh(param.name.name + "." + std::to_string(u));
+      std::optional<Derived> d =
+          raw && extent && int_literal(extent, n)
+              ? derive(t, it.id, it.name, *raw, 0, n, true, err)
+              : std::nullopt;
+      if (!d) {
+        diag_.report(arg->loc, DiagKind::DistributedArgument, param.name.name, instr.name,
+                     "its dimension " + std::to_string(u) + " over " + print_expr(units[u]) +
+                         " does not fit the call's collective" + (err.empty() ? "" : ": " + err));
+        return void(fail());
+      }
+      t = d->child;
+      iters[it.id] = ThreadIter{it.name, d->pitch, d->tile_count};
+      fake.push_back(Var::make(it, ValueType::Index));
+      idx.push_back(&fake.back());
+      ++u;
+    }
+    if (!shards_.use(w->buf, idx, t, iters, arg->loc))
+      fail();
+  }
+
   /// `e` (an expression over `instr`'s parameters) with this call's values
   /// in place of the parameters: keyword arguments for template parameters,
   /// positional ones for the rest.
   static Expr bind_params(const ProcNode &instr, const CallStmt &c, const Expr &e) {
+    return analysis::substitute(e, param_values(instr, c));
+  }
+
+  /// Each parameter's value at this call: keyword arguments for template
+  /// parameters, positional ones for the rest.
+  static std::map<uint32_t, Expr> param_values(const ProcNode &instr, const CallStmt &c) {
     std::map<uint32_t, Expr> values;
     size_t next = 0;
     const InstrAttr *tmpl = instr.attr("template");
@@ -277,7 +419,7 @@ private:
         values[a.name.id] = c.args[next++];
       }
     }
-    return analysis::substitute(e, values);
+    return values;
   }
 
   void fence(const Fence *f) {
@@ -323,8 +465,11 @@ protected:
     if (!c || c->func != "CudaDeviceFunction")
       return IRVisitor::visit_node(w);
     KernelFacts facts;
-    if (!device_env(w, facts.env))
-      return; // codegen reports the configuration
+    bool reported = false;
+    if (!device_env(w, diag_, facts, reported)) {
+      ok = ok && !reported;
+      return; // else codegen reports the configuration
+    }
     // The task body: the innermost of the nest of `cuda_tasks` loops, each
     // alone in its parent (codegen reports any other shape).
     const Block *body = &w->body;

@@ -3,13 +3,15 @@
 
 namespace exgc::synclower {
 
-std::string ControlNames::bind(const Sym &s) {
-  std::string name = s.name;
+std::string ControlNames::fresh(const std::string &base) {
+  std::string name = base;
   for (int n = 1; used_.count(name); ++n)
-    name = s.name + "_" + std::to_string(n);
+    name = base + "_" + std::to_string(n);
   used_.insert(name);
-  return names_[s.id] = name;
+  return name;
 }
+
+std::string ControlNames::bind(const Sym &s) { return names_[s.id] = fresh(s.name); }
 
 const std::string *ControlNames::find(const Sym &s) const {
   auto it = names_.find(s.id);

@@ -22,6 +22,9 @@ public:
   const std::string *find(const Sym &s) const;
   /// Ends the scope of `s` (a loop iterator): its name may be taken again.
   void release(const Sym &s);
+  /// A name no control value has, from `base`; for loops the lowering adds.
+  std::string fresh(const std::string &base);
+  void release_name(const std::string &name) { used_.erase(name); }
 
 private:
   std::map<uint32_t, std::string> names_;

@@ -410,34 +410,44 @@ private:
     if (!kernel_ || it == kernel_->loops.end())
       return void(unsupported(f->loc, "this 'cuda_threads' loop (outside a checked kernel)"));
     const gpu::ThreadLoopFacts &lf = it->second;
-    auto t = make(lf.trivial ? sync::StmtKind::Seq : sync::StmtKind::Threads, f->loc);
-    t->name = names_.bind(f->iter);
-    t->value = sync::ExprNode::make_int(0);
-    t->hi = control(f->hi);
-    t->dim = static_cast<int>(lf.dim);
-    t->width = t->stride = lf.width;
-    t->offset = lf.offset;
-    if (lf.trivial) {
+    std::string name = names_.bind(f->iter);
+    if (lf.trivial) { // the unit does not narrow the collective: one trip
+      auto t = make(sync::StmtKind::Seq, f->loc);
+      t->name = name;
+      t->value = sync::ExprNode::make_int(0);
+      t->hi = sync::ExprNode::make_int(1);
       emit_with_body(std::move(t), f->body);
     } else {
-      // The unit may refine the grid (256 threads as 8 warps x 32 lanes):
-      // one `reshape` per split dimension, last first so indices stay put.
-      sync::StmtP inner = std::move(t);
-      sync::Block *saved = block_;
-      sync::Stmt *threads = inner.get();
-      block_ = &threads->body;
-      lower_block(f->body);
-      block_ = saved;
-      for (const auto &[dim, factors] : splits(lf.parent_domain, lf.domain)) {
-        auto r = make(sync::StmtKind::Reshape, f->loc);
-        r->dim = static_cast<int>(dim);
-        r->ints = factors;
-        r->body.push_back(std::move(inner));
-        inner = std::move(r);
-      }
-      emit(std::move(inner));
+      narrow(lf.grid, name, control(f->hi), f->body, f->loc);
     }
     names_.release(f->iter);
+  }
+
+  /// `threads name in 0..hi` over `grid`'s dimension, with `body` inside.
+  /// The unit may refine the grid (256 threads as 8 warps x 32 lanes): one
+  /// `reshape` per split dimension around it, last first so indices stay put.
+  void narrow(const gpu::GridNarrowing &grid, const std::string &name, sync::Expr hi,
+              const Block &body, SrcLoc loc) {
+    auto t = make(sync::StmtKind::Threads, loc);
+    t->name = name;
+    t->value = sync::ExprNode::make_int(0);
+    t->hi = std::move(hi);
+    t->dim = static_cast<int>(grid.dim);
+    t->width = t->stride = grid.width;
+    t->offset = grid.offset;
+    sync::Block *saved = block_;
+    block_ = &t->body;
+    lower_block(body);
+    block_ = saved;
+    sync::StmtP inner = std::move(t);
+    for (const auto &[dim, factors] : splits(grid.parent_domain, grid.domain)) {
+      auto r = make(sync::StmtKind::Reshape, loc);
+      r->dim = static_cast<int>(dim);
+      r->ints = factors;
+      r->body.push_back(std::move(inner));
+      inner = std::move(r);
+    }
+    emit(std::move(inner));
   }
 
   /// Which dimensions of `from` `to` splits, and into what, last first.
@@ -472,6 +482,15 @@ private:
 
   void with(const With *w) {
     const auto *c = w->ctx.as<Call>();
+    if (c && c->func == "CudaWarps" && kernel_) {
+      auto it = kernel_->warps.find(w);
+      if (it == kernel_->warps.end())
+        return void(unsupported(w->loc, "this 'CudaWarps' block"));
+      // The chosen warps run the body together: a one-trip threads loop.
+      std::string name = names_.fresh("warps");
+      narrow(it->second.grid, name, sync::ExprNode::make_int(1), w->body, w->loc);
+      return names_.release_name(name);
+    }
     if (!c || c->func != "CudaDeviceFunction")
       return void(unsupported(w->loc, "'with " + (c ? c->func : std::string("?")) + "'"));
     auto k = facts_.kernels.find(w);

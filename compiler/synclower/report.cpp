@@ -78,6 +78,11 @@ std::string threads_in_words(const sync::ThreadSet &t, const gpu::KernelFacts *k
     who = "threads " + std::to_string(in_cta) + ".." + std::to_string(in_cta + n - 1);
   if (kernel->env.cluster_dim > 1)
     who += " of CTA " + std::to_string(lo / block) + " of the cluster";
+  const int64_t warp = static_cast<int64_t>(in_cta / 32),
+                last = static_cast<int64_t>((in_cta + n - 1) / 32);
+  for (const gpu::WarpRole &r : kernel->roles)
+    if (r.lo <= warp && last < r.hi)
+      who += " (" + r.name + ")";
   return who;
 }
 

@@ -18,6 +18,8 @@ int vector_copy(int64_t n, const float *A, float *B);
 int matmul(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 int gemm_naive(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 int gemm_sm80(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
+int gemm_tf32_sm90a(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
+int gemv_f32(int64_t M, int64_t K, const float *A, const float *x, float *y);
 }
 
 namespace {
@@ -155,3 +157,47 @@ TEST(GemmSm80, RejectsSizesThatAreNotTileMultiples) {
 }
 
 } // namespace
+
+// The hand-scheduled Hopper GEMM (C = A @ B^T, B stored N x K) on ragged sizes:
+// its tasks cover 128 x 256 tiles past M and N, its K loop steps of 32 past K
+// (the TMA loads read zeros there) and its guarded epilogue stores only inside
+// C. 900 x 700 x 272: 7 full row tiles + 4 rows, 2 column tiles + 188, two
+// trips around the ring plus a K tail of 16.
+class GemmTf32Sm90aTest : public ::testing::TestWithParam<MatSizes> {};
+
+TEST_P(GemmTf32Sm90aTest, MatchesAlgorithm) {
+  MatSizes s = GetParam();
+  std::vector<float> A = random_vector(s.M * s.K, 11), Bt = random_vector(s.N * s.K, 12);
+  std::vector<float> B(s.K * s.N); // B^T, as reference_matmul reads it
+  for (int64_t n = 0; n < s.N; ++n)
+    for (int64_t k = 0; k < s.K; ++k)
+      B[k * s.N + n] = Bt[n * s.K + k];
+  std::vector<float> C(s.M * s.N, -5.0f);
+  ASSERT_EQ(gemm_tf32_sm90a(s.M, s.N, s.K, A.data(), Bt.data(), C.data()), 0);
+  expect_close(C, reference_matmul(s, A, B), s.K);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GemmTf32Sm90aTest,
+                         ::testing::Values(MatSizes{900, 700, 272}, MatSizes{1, 1, 4},
+                                           MatSizes{128, 256, 32}, MatSizes{129, 257, 36}));
+
+TEST(GemmTf32Sm90a, RejectsKNotMultipleOf4) {
+  std::vector<float> A(8 * 6), B(8 * 6), C(64, 1.0f);
+  EXPECT_NE(gemm_tf32_sm90a(8, 8, 6, A.data(), B.data(), C.data()), 0); // assert K % 4 == 0
+  EXPECT_EQ(C, std::vector<float>(64, 1.0f));
+}
+
+// The hand-scheduled GEMV: partial sums per team thread, then the butterfly
+// of shuffles; every team thread ends with the row's sum and thread 0 stores.
+TEST(GemvF32, MatchesAx) {
+  for (auto [M, K] : {std::pair<int64_t, int64_t>{4, 8}, {256, 128}, {36, 1000}}) {
+    std::vector<float> A = random_vector(M * K, 13), x = random_vector(K, 14), y(M, 9.0f);
+    ASSERT_EQ(gemv_f32(M, K, A.data(), x.data(), y.data()), 0);
+    for (int64_t m = 0; m < M; ++m) {
+      double want = 0;
+      for (int64_t k = 0; k < K; ++k)
+        want += double(A[m * K + k]) * double(x[k]);
+      ASSERT_NEAR(y[m], want, 1e-5 * K + 1e-6) << "row " << m << " of " << M << " x " << K;
+    }
+  }
+}

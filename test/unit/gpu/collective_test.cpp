@@ -44,6 +44,9 @@ TEST(CollIndex, Simplifies) {
   EXPECT_EQ(t.mod(1).c_str("tid", "r"), "0");
   EXPECT_EQ(t.mod(256).c_str("tid", "r"), "tid"); // already in range
   EXPECT_EQ(t.minus(64).minus(32).c_str("tid", "r"), "(tid - 96)");
+  // A warpgroup loop inside the consumer warps: C precedence needs the parentheses.
+  EXPECT_EQ(t.minus(128).div(128).c_str("tid", "r"), "((tid - 128) / 128)");
+  EXPECT_EQ(t.minus(128).mod(128).div(32).c_str("tid", "r"), "(tid % 128 / 32)");
   EXPECT_EQ(t.div(32).lo(), 0);
   EXPECT_EQ(t.div(32).hi(), 8);
 }

@@ -1,0 +1,208 @@
+// cuda_instr.cpp - instruction calls and tensor maps in CUDA code ----------//
+#include "compiler/codegen/cuda_instr.h"
+
+#include "compiler/analysis/memories.h"
+#include "compiler/codegen/abi.h"
+#include "compiler/ir/printer.h"
+
+namespace exgc::codegen {
+
+namespace {
+
+bool in_attr(const ProcNode &instr, const char *key, const std::string &name) {
+  if (const InstrAttr *a = instr.attr(key))
+    for (const Expr &v : a->values)
+      if (const auto *var = v.as<Var>(); var && var->name.name == name)
+        return true;
+  return false;
+}
+
+/// The arguments of a call by parameter: template parameters by keyword
+/// (design gap G3), the others in order. Empty entries for missing ones.
+std::vector<Expr> bind_args(const CallStmt *c, const ProcNode &instr) {
+  std::vector<Expr> bound(instr.args.size());
+  size_t next = 0;
+  for (size_t i = 0; i < instr.args.size(); ++i) {
+    const std::string &n = instr.args[i].name.name;
+    if (in_attr(instr, "template", n)) {
+      for (const KwArg &k : c->kwargs)
+        if (k.key == n)
+          bound[i] = k.value;
+    } else if (next < c->args.size()) {
+      bound[i] = c->args[next++];
+    }
+  }
+  return bound;
+}
+
+std::string int32(const std::string &s) { return "static_cast<int32_t>(" + s + ")"; }
+
+/// The `distributed: x[U, ...]` units of parameter `name` (0 when none).
+size_t distributed_dims(const ProcNode &instr, const std::string &name) {
+  if (const InstrAttr *d = instr.attr("distributed"))
+    for (const Expr &e : d->values)
+      if (const auto *r = e.as<Read>(); r && r->buf.name == name)
+        return r->idx.size();
+  return 0;
+}
+
+/// `{x}` for a tensor argument, by the memory of the view passed.
+/// `split` leading dimensions are the instruction's threads' (distributed:).
+std::string tensor_hole(const Expr &e, ExprEmitter &ex, size_t split) {
+  Binding v;
+  if (!ex.view_of(e, v))
+    return "";
+  std::string mem = analysis::memory_name(v.mem);
+  if (split) {
+    // Each thread of the call passes its own element: the GPU stage checked
+    // that the split dimensions are the buffer's distributed ones, which
+    // codegen dropped from the thread's array (stride 0).
+    bool own = v.rank() == split;
+    for (const std::string &st : v.strides)
+      own = own && st == "0";
+    if (!own) {
+      ex.unsupported(e->loc, "a distributed argument with dimensions each thread keeps");
+      return "";
+    }
+    return paren(v.expr) + "[0]";
+  }
+  if (v.tensor_map) {
+    std::string coords;
+    for (const std::string &c : v.tma_coord)
+      coords += (coords.empty() ? "" : ", ") + int32(c);
+    return "exg::sm90::TmaWindow<" + std::to_string(v.tma_coord.size()) + ">{&" + v.expr + ", {" +
+           coords + "}}";
+  }
+  if (mem == "Sm90_RmemMatrixD") {
+    // One warpgroup's tile: the distributed dimensions are this thread's;
+    // the rest must be the whole tile, which the fragment holds.
+    const auto *w = e.as<WindowExpr>();
+    if (w)
+      for (const WindowIdx &wi : w->idx)
+        if (wi.is_slice && wi.lo && !(wi.lo.as<IntImm>() && wi.lo.as<IntImm>()->value == 0)) {
+          ex.unsupported(e->loc, "a part of an 'Sm90_RmemMatrixD' tile");
+          return "";
+        }
+    return ex.env().lookup(w ? w->buf : e.as<Var>()->name)->expr;
+  }
+  const analysis::MemoryInfo *m = analysis::resolve_memory(v.mem).info;
+  if (m && m->space == analysis::MemSpace::Shared)
+    return v.expr;
+  std::string strides;
+  for (const std::string &s : v.strides)
+    strides += (strides.empty() ? "" : ", ") + int32(s);
+  return "exg::Win<" + std::string(v.is_const ? "const " : "") + v.ctype + ", " +
+         std::to_string(v.rank()) + ">{" + v.expr + ", {" + strides + "}}";
+}
+
+} // namespace
+
+std::string instr_call_line(const CallStmt *c, const ProcNode &instr, ExprEmitter &ex,
+                            const std::function<std::string(const Expr &)> &bar) {
+  const InstrAttr *emit = instr.attr("emit");
+  const StrImm *text = emit && emit->values.size() == 1 ? emit->values[0].as<StrImm>() : nullptr;
+  if (!text) {
+    ex.unsupported(c->loc, "the instruction '" + instr.name + "' without an 'emit:' string");
+    return "";
+  }
+  std::vector<Expr> bound = bind_args(c, instr);
+  std::string out;
+  const std::string &t = text->value;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t[i] != '{') {
+      out += t[i];
+      continue;
+    }
+    size_t end = t.find('}', i);
+    if (end == std::string::npos) {
+      ex.unsupported(emit->loc, "an 'emit:' string with an unclosed '{'");
+      return "";
+    }
+    std::string hole = t.substr(i + 1, end - i - 1), value;
+    i = end;
+    if (hole == "bar") {
+      if (c->barriers.size() != 1) {
+        ex.unsupported(c->loc, "'{bar}' without exactly one trailing barrier");
+        return "";
+      }
+      value = bar(c->barriers[0]);
+    } else {
+      const Arg *a = instr.find_arg(hole);
+      const Expr &e = a ? bound[static_cast<size_t>(a - instr.args.data())] : Expr();
+      if (!a || !e) {
+        ex.unsupported(emit->loc, "the 'emit:' hole '{" + hole + "}' of '" + instr.name + "'");
+        return "";
+      }
+      int64_t k = 0;
+      if (in_attr(instr, "template", hole)) {
+        if (!const_int(e, k)) {
+          ex.unsupported(e->loc, "a template argument that is not a constant");
+          return "";
+        }
+        value = std::to_string(k);
+      } else if (a->type.kind == Type::Kind::Control) {
+        value = ex.ctrl(e);
+      } else if (a->type.is_tensor()) {
+        value = tensor_hole(e, ex, distributed_dims(instr, hole));
+      } else {
+        value = ex.data(e, ex.scalar_ctype(a->type.scalar));
+      }
+    }
+    if (value.empty() || ex.failed())
+      return "";
+    out += value;
+  }
+  return out;
+}
+
+bool emit_tensor_map(const WindowStmt *w, ExprEmitter &ex, Writer &out, NameScope &names,
+                     const std::string &error_return) {
+  const auto *m = w->mem.as<Call>();
+  std::vector<int64_t> p;
+  for (const Expr &a : m ? m->args : std::vector<Expr>{}) {
+    int64_t v = 0;
+    if (!const_int(a, v))
+      return ex.unsupported(a->loc, "a non-constant tensor-map parameter");
+    p.push_back(v);
+  }
+  Binding v;
+  if (!ex.view_of(w->rhs, v))
+    return false;
+  if (p.size() != v.rank() + 1 || !v.dense || v.in_hi.size() != v.rank())
+    return ex.unsupported(w->loc, "this tensor map (the window must be a whole dense tensor and "
+                                  "the memory 'Sm90_tensorMap(swizzle, box...)' one box extent "
+                                  "per dimension)");
+  if (v.ctype != "float")
+    return ex.unsupported(w->loc, "a tensor map of '" + v.ctype + "'");
+  const char *swizzle = p[0] == 128 ? "B128" : p[0] == 64 ? "B64" : p[0] == 32 ? "B32"
+                        : p[0] == 0 ? "None" : nullptr;
+  if (!swizzle)
+    return ex.unsupported(m->args[0]->loc, "a swizzle other than 0, 32, 64 or 128 bytes");
+  std::string name = names.take(w->name.name);
+  std::string dims, box;
+  for (size_t d = 0; d < v.rank(); ++d) {
+    dims += (d ? ", " : "") + std::string("static_cast<uint64_t>(") + v.in_hi[d] + ")";
+    box += (d ? ", " : "") + std::to_string(p[d + 1]);
+  }
+  std::string r = std::to_string(v.rank());
+  out.line("// " + w->name.name + " = " + print_expr(w->rhs) + " @ " + print_expr(w->mem));
+  out.line("CUtensorMap " + name + ";");
+  out.open("");
+  out.line("const uint64_t dims[" + r + "] = {" + dims + "};");
+  out.line("const uint32_t box[" + r + "] = {" + box + "};");
+  out.line("if (cudaError_t exg_err = exg::sm90::encode_tensor_map(&" + name + ", " + v.expr +
+           ", exg::sm90::row_major_tensor_map(" + r + ", dims, box, 4), "
+           "CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, exg::sm90::Swizzle::" + swizzle + ")) " +
+           error_return);
+  out.close();
+  v.expr = name;
+  v.sym = w->name;
+  v.decl_loc = w->loc;
+  v.mem = w->mem;
+  v.tensor_map = true;
+  v.tma_coord.assign(v.rank(), "0");
+  ex.env().bind(w->name, v);
+  return true;
+}
+
+} // namespace exgc::codegen

@@ -1,0 +1,237 @@
+// cuda_sync.cpp - barriers and sync statements of one kernel ---------------//
+#include "compiler/codegen/cuda_sync.h"
+
+#include "compiler/analysis/memories.h"
+#include "compiler/codegen/abi.h"
+#include "compiler/ir/printer.h"
+#include "compiler/ir/visitor.h"
+
+namespace exgc::codegen {
+
+int64_t SmemAllocator::place(const Alloc *a, int64_t bytes, int64_t align) {
+  auto it = at_.find(a);
+  if (it != at_.end())
+    return it->second;
+  int64_t off = (top_ + align - 1) / align * align;
+  top_ = off + bytes;
+  align_ = std::max(align_, align);
+  return at_[a] = off;
+}
+
+namespace {
+
+/// Every Arrive of a task body, by the barrier allocation it names.
+class ArriveFinder : public IRVisitor {
+public:
+  std::map<uint32_t, std::vector<const Arrive *>> arrives;
+
+protected:
+  void visit_node(const Arrive *a) override {
+    for (const Expr &b : a->barriers)
+      if (const auto *r = b.as<Read>())
+        arrives[r->buf.id].push_back(a);
+      else if (const auto *v = b.as<Var>())
+        arrives[v->name.id].push_back(a);
+  }
+};
+
+const Sym *barrier_sym(const Expr &bar, std::vector<Expr> &idx) {
+  if (const auto *r = bar.as<Read>()) {
+    idx = r->idx;
+    return &r->buf;
+  }
+  if (const auto *v = bar.as<Var>())
+    return &v->name;
+  return nullptr;
+}
+
+} // namespace
+
+bool SyncLowering::plan(const Block &task_body) {
+  ArriveFinder af;
+  for (const Stmt &s : task_body)
+    af.visit(s);
+  for (const Stmt &s : task_body) {
+    const auto *a = s.as<Alloc>();
+    if (!a || a->type.kind != Type::Kind::Barrier)
+      continue;
+    Ring r;
+    r.sym = a->name;
+    const Expr &mem = a->type.mem;
+    const auto *call = mem ? mem.as<Call>() : nullptr;
+    r.mech = call ? call->func : analysis::memory_name(mem);
+    if (r.mech == "CudaMbarrier") {
+      if (a->type.shape.size() != 1 || a->type.ring.size() != 1 || !a->type.ring[0] ||
+          !const_int(a->type.ring[0], r.ring) || r.ring < 1)
+        return fail(a->loc, "an mbarrier other than one ring dimension `barrier[(n) @ ring(R)]`");
+      r.extent = a->type.shape[0];
+      if (call)
+        for (const KwArg &k : call->kwargs)
+          if (k.key == "pre_arrive" && (!k.value || !const_int(k.value, r.pre_arrive)))
+            return fail(a->loc, "a non-constant 'pre_arrive'");
+      const std::vector<const Arrive *> &arrs = af.arrives[a->name.id];
+      if (arrs.empty())
+        return fail(a->loc, "an mbarrier no Arrive completes");
+      for (const Arrive *arr : arrs) {
+        auto n = facts_.arrive_threads.find(arr);
+        if (n == facts_.arrive_threads.end())
+          return fail(arr->loc, "an Arrive the GPU semantics stage did not analyse");
+        if (r.arrive_count && n->second != r.arrive_count)
+          return fail(arr->loc, "Arrives on '" + a->name.name +
+                                    "' by collectives of different sizes");
+        r.arrive_count = n->second;
+        r.async_arrive |= arr->timeline != "cuda_temporal";
+      }
+      r.offset = smem_.place(a, 8 * r.ring, 8);
+    } else if (r.mech != "Sm90_WgmmaCommitGroup" && r.mech != "CudaClusterSync") {
+      return fail(mem ? mem->loc : a->loc, "'" + r.mech + "' barriers");
+    }
+    uses_sm90_ = true;
+    rings_[a->name.id] = r;
+    order_.push_back(a->name.id);
+  }
+  return true;
+}
+
+void SyncLowering::emit_setup(Writer &w, const std::string &tid, const std::string &smem) {
+  bool any = false;
+  for (uint32_t id : order_) {
+    Ring &r = rings_.at(id);
+    if (r.mech != "CudaMbarrier")
+      continue;
+    any = true;
+    r.base = names_.take_internal("exg_" + r.sym.name + "_bar");
+    r.used = names_.take_internal("exg_" + r.sym.name + "_used");
+    w.line("// '" + r.sym.name + "': " + std::to_string(r.ring) + " mbarrier(s) at byte " +
+           std::to_string(r.offset) + ", " + std::to_string(r.arrive_count) +
+           " arrival(s) per phase; element j is slot j % " + std::to_string(r.ring) +
+           ", parity (j / " + std::to_string(r.ring) + ") & 1");
+    w.line("const uint32_t " + r.base + " = exg::sm90::smem_addr(" + smem + " + " +
+           std::to_string(r.offset) + ");");
+    w.line("int64_t " + r.used + " = 0; // elements of earlier tasks");
+  }
+  if (!any)
+    return;
+  w.open("if (" + tid + " == 0)");
+  for (uint32_t id : order_) {
+    const Ring &r = rings_.at(id);
+    if (r.mech != "CudaMbarrier")
+      continue;
+    w.line("for (uint32_t s = 0; s < " + std::to_string(r.ring) + "; ++s) exg::sm90::mbarrier_init(" +
+           r.base + " + 8 * s, " + std::to_string(r.arrive_count) + ");");
+  }
+  w.line("exg::sm90::fence_mbarrier_init();");
+  w.close();
+  w.line("__syncthreads();");
+}
+
+void SyncLowering::emit_task_end(Writer &w) {
+  for (uint32_t id : order_) {
+    const Ring &r = rings_.at(id);
+    if (r.mech == "CudaMbarrier")
+      w.line(r.used + " += " + ex_.ctrl(r.extent) + " - " + std::to_string(r.pre_arrive) + ";");
+  }
+}
+
+bool SyncLowering::alloc(const Alloc *a) {
+  if (!rings_.count(a->name.id))
+    return fail(a->loc, "a barrier allocated outside the task body");
+  Binding b;
+  b.kind = Binding::Kind::Barrier;
+  b.sym = a->name;
+  b.in_device = true;
+  b.decl_loc = a->loc;
+  ex_.env().bind(a->name, b);
+  return true;
+}
+
+const SyncLowering::Ring *SyncLowering::ring_of(const Expr &bar, std::string &index) {
+  std::vector<Expr> idx;
+  const Sym *s = barrier_sym(bar, idx);
+  auto it = s ? rings_.find(s->id) : rings_.end();
+  if (it == rings_.end()) {
+    fail(bar->loc, "this barrier expression");
+    return nullptr;
+  }
+  const Ring &r = it->second;
+  if (r.mech == "CudaMbarrier") {
+    if (idx.size() != 1) {
+      fail(bar->loc, "this barrier expression");
+      return nullptr;
+    }
+    // The logical element, counted over every task so far.
+    index = "(" + ex_.ctrl(idx[0]) + " + " + r.used + " - " + std::to_string(r.pre_arrive) + ")";
+  }
+  return &r;
+}
+
+std::string SyncLowering::slot_address(const Expr &bar) {
+  std::string j;
+  const Ring *r = ring_of(bar, j);
+  if (!r)
+    return "";
+  if (r->mech != "CudaMbarrier") {
+    fail(bar->loc, "a trailing '" + r->mech + "' barrier");
+    return "";
+  }
+  return r->base + " + 8 * exg::sm90::ring_slot(" + j + ", " + std::to_string(r->ring) + ")";
+}
+
+bool SyncLowering::stmt(const Stmt &s, Writer &w) {
+  if (const auto *f = s.as<Fence>()) {
+    if (f->first != "wgmma_fence_1" || f->second != "wgmma_fence_2")
+      return fail(s->loc, "'Fence(" + f->first + ", " + f->second + ")'");
+    uses_sm90_ = true;
+    w.line("exg::sm90::wgmma_fence(); // Fence(wgmma_fence_1, wgmma_fence_2)");
+    return true;
+  }
+  if (const auto *a = s.as<Arrive>()) {
+    for (const Expr &bar : a->barriers) {
+      std::string j;
+      const Ring *r = ring_of(bar, j);
+      if (!r)
+        return false;
+      std::string text = "Arrive(" + a->timeline + ") >> " + print_expr(bar);
+      if (r->mech == "Sm90_WgmmaCommitGroup")
+        w.line("exg::sm90::wgmma_commit_group(); // " + text);
+      else if (r->mech == "CudaClusterSync")
+        w.line("exg::sm90::cluster_arrive(); // " + text);
+      else
+        w.line("exg::sm90::mbarrier_arrive(" + slot_address(bar) + "); // " + text);
+    }
+    return true;
+  }
+  const auto *aw = s.as<Await>();
+  std::string j;
+  const Ring *r = ring_of(aw->bar, j);
+  if (!r)
+    return false;
+  std::string text = "Await(" + print_expr(aw->bar) + ", " + aw->timeline + ", " +
+                     print_expr(aw->n) + ")";
+  int64_t n = 0;
+  if (r->mech == "Sm90_WgmmaCommitGroup") {
+    if (!const_int(aw->n, n) || n < 0 || n > 7)
+      return fail(aw->n->loc, "a wgmma wait count other than 0 to 7");
+    w.line("exg::sm90::wgmma_wait_group<" + std::to_string(n) + ">(); // " + text);
+    return true;
+  }
+  if (r->mech == "CudaClusterSync") {
+    w.line("exg::sm90::cluster_wait(); // " + text);
+    return true;
+  }
+  if (!const_int(aw->n, n) || n != 0)
+    return fail(aw->n->loc, "an mbarrier Await with a skip count");
+  std::string ring = std::to_string(r->ring);
+  // Pre-arrived elements (j < 0) count as complete: no wait.
+  w.open("if (" + j + " >= 0)");
+  w.line("exg::sm90::mbarrier_wait_parity(" + slot_address(aw->bar) + ", exg::sm90::ring_parity(" +
+         j + ", " + ring + ")); // " + text);
+  // Generic-proxy writes released by the arrivers become visible to this
+  // thread's async-proxy accesses only through the proxy fence.
+  if (r->async_arrive && aw->timeline.find("async_proxy") != std::string::npos)
+    w.line("exg::sm90::fence_proxy_async();");
+  w.close();
+  return true;
+}
+
+} // namespace exgc::codegen

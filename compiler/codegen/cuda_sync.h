@@ -1,0 +1,80 @@
+// cuda_sync.h - barriers and sync statements of one kernel ------------------//
+// Owns: the kernel's dynamic shared memory (one allocator: every swizzled
+// buffer and mbarrier at a constant offset of `exg_smem`, swizzled buffers on
+// 1024 bytes because TMA and wgmma swizzle by address bits), and the lowering
+// of barriers: `CudaMbarrier` rings (R mbarriers per CTA; logical element j =
+// index + used - pre_arrive lives in slot j mod R and completes with parity
+// (j / R) mod 2; `used` advances by extent - pre_arrive per task; an Await of
+// j < 0 is a pre-arrived element and does not wait), `Sm90_WgmmaCommitGroup`
+// (commit / wait_group N), `CudaClusterSync` (split cluster barrier), and the
+// wgmma fence. Arrive counts come from the GPU stage (facts.h). Used by
+// cuda_kernel.cpp (setup, task end) and cuda_device_stmts.cpp (statements).
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler/codegen/stmt_emitter.h"
+#include "compiler/gpu/facts.h"
+
+namespace exgc::codegen {
+
+/// Offsets in the kernel's dynamic shared memory, one per allocation node
+/// (a task body emitted once per warp role places each allocation once).
+class SmemAllocator {
+public:
+  int64_t place(const Alloc *a, int64_t bytes, int64_t align);
+  int64_t total() const { return top_; }
+  int64_t align() const { return align_; }
+
+private:
+  std::map<const Alloc *, int64_t> at_;
+  int64_t top_ = 0, align_ = 16;
+};
+
+class SyncLowering {
+public:
+  SyncLowering(ExprEmitter &ex, NameScope &names, const gpu::KernelFacts &facts,
+               SmemAllocator &smem)
+      : ex_(ex), names_(names), facts_(facts), smem_(smem) {}
+
+  /// Plans the barriers allocated in a task body (before any statement of it
+  /// is emitted). False after reporting.
+  bool plan(const Block &task_body);
+  /// Kernel prologue, run by every thread before the task loop: ring
+  /// counters, slot addresses, mbarrier init by thread `tid` 0, CTA barrier.
+  void emit_setup(Writer &w, const std::string &tid, const std::string &smem);
+  /// End of a task: each ring's `used` advances.
+  void emit_task_end(Writer &w);
+  /// Binds a barrier allocation; false after reporting.
+  bool alloc(const Alloc *a);
+  /// Arrive, Await or Fence; false after reporting.
+  bool stmt(const Stmt &s, Writer &w);
+  /// `{bar}` of an instruction call: the shared address of this CTA's slot of
+  /// the barrier element `bar`; empty after reporting.
+  std::string slot_address(const Expr &bar);
+  bool uses_sm90() const { return uses_sm90_; }
+
+private:
+  struct Ring {
+    Sym sym;
+    std::string mech;
+    int64_t ring = 1, pre_arrive = 0, arrive_count = 0;
+    int64_t offset = 0;
+    Expr extent;
+    std::string base, used; // C names: slot 0's shared address, the counter
+    bool async_arrive = false; // an Arrive other than cuda_temporal
+  };
+  const Ring *ring_of(const Expr &bar, std::string &index);
+  bool fail(SrcLoc loc, const std::string &what) { return ex_.unsupported(loc, what); }
+
+  ExprEmitter &ex_;
+  NameScope &names_;
+  const gpu::KernelFacts &facts_;
+  SmemAllocator &smem_;
+  std::map<uint32_t, Ring> rings_; // by Sym id; also commit groups and cluster syncs
+  std::vector<uint32_t> order_;
+  bool uses_sm90_ = false;
+};
+
+} // namespace exgc::codegen
