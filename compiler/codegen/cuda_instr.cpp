@@ -3,37 +3,12 @@
 
 #include "compiler/analysis/memories.h"
 #include "compiler/codegen/abi.h"
+#include "compiler/ir/instr_args.h"
 #include "compiler/ir/printer.h"
 
 namespace exgc::codegen {
 
 namespace {
-
-bool in_attr(const ProcNode &instr, const char *key, const std::string &name) {
-  if (const InstrAttr *a = instr.attr(key))
-    for (const Expr &v : a->values)
-      if (const auto *var = v.as<Var>(); var && var->name.name == name)
-        return true;
-  return false;
-}
-
-/// The arguments of a call by parameter: template parameters by keyword
-/// (design gap G3), the others in order. Empty entries for missing ones.
-std::vector<Expr> bind_args(const CallStmt *c, const ProcNode &instr) {
-  std::vector<Expr> bound(instr.args.size());
-  size_t next = 0;
-  for (size_t i = 0; i < instr.args.size(); ++i) {
-    const std::string &n = instr.args[i].name.name;
-    if (in_attr(instr, "template", n)) {
-      for (const KwArg &k : c->kwargs)
-        if (k.key == n)
-          bound[i] = k.value;
-    } else if (next < c->args.size()) {
-      bound[i] = c->args[next++];
-    }
-  }
-  return bound;
-}
 
 std::string int32(const std::string &s) { return "static_cast<int32_t>(" + s + ")"; }
 
@@ -105,7 +80,7 @@ std::string instr_call_line(const CallStmt *c, const ProcNode &instr, ExprEmitte
     ex.unsupported(c->loc, "the instruction '" + instr.name + "' without an 'emit:' string");
     return "";
   }
-  std::vector<Expr> bound = bind_args(c, instr);
+  std::vector<Expr> bound = bind_instr_args(*c, instr);
   std::string out;
   const std::string &t = text->value;
   for (size_t i = 0; i < t.size(); ++i) {
@@ -134,7 +109,7 @@ std::string instr_call_line(const CallStmt *c, const ProcNode &instr, ExprEmitte
         return "";
       }
       int64_t k = 0;
-      if (in_attr(instr, "template", hole)) {
+      if (instr_attr_names(instr, "template", hole)) {
         if (!const_int(e, k)) {
           ex.unsupported(e->loc, "a template argument that is not a constant");
           return "";

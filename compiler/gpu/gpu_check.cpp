@@ -6,6 +6,7 @@
 #include "compiler/gpu/units.h"
 #include "compiler/gpu/warp_roles.h"
 #include "compiler/support/check.h"
+#include "compiler/ir/instr_args.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 
@@ -399,26 +400,13 @@ private:
     return analysis::substitute(e, param_values(instr, c));
   }
 
-  /// Each parameter's value at this call: keyword arguments for template
-  /// parameters, positional ones for the rest.
+  /// Each parameter's value at this call, by the parameter's Sym id.
   static std::map<uint32_t, Expr> param_values(const ProcNode &instr, const CallStmt &c) {
     std::map<uint32_t, Expr> values;
-    size_t next = 0;
-    const InstrAttr *tmpl = instr.attr("template");
-    for (const Arg &a : instr.args) {
-      bool is_template = false;
-      if (tmpl)
-        for (const Expr &t : tmpl->values)
-          if (const auto *v = t.as<Var>(); v && v->name.name == a.name.name)
-            is_template = true;
-      if (is_template) {
-        for (const KwArg &k : c.kwargs)
-          if (k.key == a.name.name)
-            values[a.name.id] = k.value;
-      } else if (next < c.args.size()) {
-        values[a.name.id] = c.args[next++];
-      }
-    }
+    std::vector<Expr> bound = bind_instr_args(c, instr);
+    for (size_t i = 0; i < instr.args.size(); ++i)
+      if (bound[i])
+        values[instr.args[i].name.id] = bound[i];
     return values;
   }
 

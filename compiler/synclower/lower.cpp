@@ -10,6 +10,7 @@
 
 #include "compiler/analysis/effects.h"
 #include "compiler/analysis/memories.h"
+#include "compiler/ir/instr_args.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/synclower/control.h"
@@ -57,7 +58,8 @@ public:
       : proc_(proc), facts_(facts), callee_(callee), sources_(sources), diag_(diag), out_(out) {}
 
   bool run(const std::map<std::string, int64_t> &sizes) {
-    find_written();
+    find_written(proc_.body);
+    views_.clear(); // rebuilt in order by the walk
     block_ = &out_.program.body;
     for (const Arg &a : proc_.args) {
       if (a.type.kind == Type::Kind::Control) {
@@ -115,14 +117,77 @@ private:
 
   /// Root buffers that some statement writes (directly, through a window or
   /// as an instruction's argument): only they need histories.
-  void find_written() {
-    analysis::EffectCollector ec(proc_, [this](const std::string &n) -> const ProcNode * {
+  void find_written(const Block &b) {
+    for (const Stmt &s : b) {
+      if (const auto *a = s.as<Assign>())
+        written_.insert(root_of(a->buf).id);
+      else if (const auto *r = s.as<Reduce>())
+        written_.insert(root_of(r->buf).id);
+      else if (const auto *w = s.as<WindowStmt>())
+        window(w);
+      else if (const auto *f = s.as<For>())
+        find_written(f->body);
+      else if (const auto *i = s.as<If>())
+        find_written(i->then_body), find_written(i->else_body);
+      else if (const auto *w = s.as<With>())
+        find_written(w->body);
+      else if (const auto *c = s.as<CallStmt>())
+        for (const auto &[param, arg] : instr_data_args(*c))
+          if (param.written)
+            written_.insert(root_of(arg_buffer(arg)).id);
+    }
+  }
+
+  Sym root_of(const Sym &buf) const {
+    auto v = views_.find(buf.id);
+    return v == views_.end() ? buf : v->second.root;
+  }
+
+  static Sym arg_buffer(const Expr &arg) {
+    if (const auto *w = arg.as<WindowExpr>())
+      return w->buf;
+    if (const auto *r = arg.as<Read>())
+      return r->buf;
+    if (const auto *v = arg.as<Var>())
+      return v->name;
+    return Sym{};
+  }
+
+  /// What an instruction's behaviour does with one data parameter.
+  struct ParamUse {
+    const Arg *param = nullptr;
+    bool read = false, written = false, reduced = false;
+  };
+  /// The data arguments of an instruction call with what the behaviour
+  /// does with each; empty when the callee is not an instruction.
+  std::vector<std::pair<ParamUse, Expr>> instr_data_args(const CallStmt &c) {
+    std::vector<std::pair<ParamUse, Expr>> out;
+    Proc callee = callee_ ? callee_(c.callee) : nullptr;
+    if (!callee || !callee->is_instr)
+      return out;
+    std::map<uint32_t, ParamUse> uses;
+    analysis::EffectCollector ec(*callee, [this](const std::string &n) -> const ProcNode * {
       Proc p = callee_ ? callee_(n) : nullptr;
       return p.get();
     });
-    for (const analysis::Access &a : ec.of(proc_.body).accesses)
-      if (a.kind != analysis::AccessKind::Read)
-        written_.insert(a.buf.id);
+    for (const analysis::Access &a : ec.of(callee->body).accesses) {
+      ParamUse &u = uses[a.buf.id];
+      u.read |= a.kind == analysis::AccessKind::Read;
+      u.written |= a.kind == analysis::AccessKind::Write;
+      u.reduced |= a.kind == analysis::AccessKind::Reduce;
+    }
+    std::vector<Expr> bound = bind_instr_args(c, *callee);
+    for (size_t i = 0; i < callee->args.size(); ++i) {
+      const Arg &p = callee->args[i];
+      if (p.type.kind != Type::Kind::Data || !bound[i])
+        continue;
+      ParamUse u = uses[p.name.id];
+      u.param = &p;
+      u.written |= u.reduced;
+      if (u.read || u.written)
+        out.push_back({u, bound[i]});
+    }
+    return out;
   }
 
   void declare_data(const Sym &name, const Type &type, SrcLoc loc) {
@@ -141,34 +206,44 @@ private:
     bufs_[name.id] = b;
   }
 
-  /// The root of `buf` and the root coordinates of `coords` in `buf`'s.
+  /// The root buffer of `buf`, with `coords` (in `buf`'s coordinates)
+  /// turned into the root's; false for an open slice end of a shifted view,
+  /// which the front end does not produce.
+  bool to_root(Sym &buf, std::vector<Coord> &coords) const {
+    auto v = views_.find(buf.id);
+    if (v == views_.end())
+      return true;
+    std::vector<Coord> rc;
+    size_t next = 0;
+    for (size_t d = 0; d < v->second.is_slice.size(); ++d) {
+      const Expr &st = v->second.start[d];
+      if (!v->second.is_slice[d]) {
+        rc.push_back(Coord{false, st, Expr()});
+        continue;
+      }
+      Coord c = next < coords.size() ? coords[next] : Coord{true, Expr(), Expr()};
+      ++next;
+      const auto *zero = st.as<IntImm>();
+      if (!c.slice)
+        rc.push_back(Coord{false, plus(st, c.lo), Expr()});
+      else if (zero && zero->value == 0)
+        rc.push_back(c); // an identity slice keeps open ends
+      else if (!c.hi)
+        return false;
+      else
+        rc.push_back(Coord{true, plus(st, c.lo ? c.lo : IntImm::make(0)), plus(st, c.hi)});
+    }
+    coords = std::move(rc);
+    buf = v->second.root;
+    return true;
+  }
+
+  /// The root buffer of `buf` (null when not one this walk declared), with
+  /// `coords` turned into its coordinates.
   const Buffer *resolve(const Sym &buf, std::vector<Coord> &coords) {
     Sym root = buf;
-    if (auto v = views_.find(buf.id); v != views_.end()) {
-      std::vector<Coord> rc;
-      size_t next = 0;
-      for (size_t d = 0; d < v->second.is_slice.size(); ++d) {
-        const Expr &st = v->second.start[d];
-        if (!v->second.is_slice[d]) {
-          rc.push_back(Coord{false, st, Expr()});
-          continue;
-        }
-        Coord c = next < coords.size() ? coords[next] : Coord{true, Expr(), Expr()};
-        ++next;
-        if (!c.slice) {
-          rc.push_back(Coord{false, plus(st, c.lo), Expr()});
-        } else if (!c.lo && !c.hi && st.as<IntImm>() && st.as<IntImm>()->value == 0) {
-          rc.push_back(c); // whole view dimension of an identity slice
-        } else {
-          Expr lo = c.lo ? c.lo : IntImm::make(0);
-          if (!c.hi)
-            return nullptr; // an open end of a shifted view: not produced by the front end
-          rc.push_back(Coord{true, plus(st, lo), plus(st, c.hi)});
-        }
-      }
-      coords = std::move(rc);
-      root = v->second.root;
-    }
+    if (!to_root(root, coords))
+      return nullptr;
     auto it = bufs_.find(root.id);
     return it == bufs_.end() ? nullptr : &it->second;
   }
@@ -377,13 +452,9 @@ private:
       return;
     std::vector<Coord> coords = window_coords(*rhs);
     Sym root = rhs->buf;
+    if (!to_root(root, coords)) // a window of a window: one view of the root
+      return;
     View v;
-    if (auto inner = views_.find(root.id); inner != views_.end()) {
-      // A window of a window: compose into one view of the root.
-      if (!resolve(root, coords))
-        return;
-      root = inner->second.root;
-    }
     v.root = root;
     for (const Coord &c : coords) {
       v.is_slice.push_back(c.slice);
@@ -594,42 +665,16 @@ private:
     for (const Expr &b : c->barriers)
       if (auto ref = barrier_ref(b))
         base.bars.push_back(*ref);
-    // What the behaviour does with each parameter.
-    std::map<uint32_t, std::set<analysis::AccessKind>> effects;
-    analysis::EffectCollector ec(*callee, [this](const std::string &n) -> const ProcNode * {
-      Proc p = callee_ ? callee_(n) : nullptr;
-      return p.get();
-    });
-    for (const analysis::Access &a : ec.of(callee->body).accesses)
-      effects[a.buf.id].insert(a.kind);
-    auto listed = [&](const char *key, const Sym &param) {
-      if (const InstrAttr *at = callee->attr(key))
-        for (const Expr &v : at->values)
-          if (const auto *var = v.as<Var>(); var && var->name.name == param.name)
-            return true;
-      return false;
-    };
-    const InstrAttr *tmpl = callee->attr("template");
-    size_t next = 0;
-    for (const Arg &p : callee->args) {
-      if (tmpl && listed("template", p.name))
-        continue;
-      if (next >= c->args.size())
-        break;
-      const Expr &arg = c->args[next++];
-      if (p.type.kind != Type::Kind::Data)
-        continue;
-      const auto &kinds = effects[p.name.id];
-      bool r = kinds.count(analysis::AccessKind::Read), w = kinds.count(analysis::AccessKind::Write),
-           red = kinds.count(analysis::AccessKind::Reduce);
-      if (!r && !w && !red)
-        continue;
+    for (const auto &[use, arg] : instr_data_args(*c)) {
       AccessFlags f = base;
-      f.kind = red || (r && w) ? sync::AccessKind::Update
-               : w             ? sync::AccessKind::Write
-                               : sync::AccessKind::Read;
-      f.ooo = listed("out_of_order", p.name);
-      f.clip = listed("out_of_bounds", p.name);
+      f.kind = use.reduced || (use.read && use.written) ? sync::AccessKind::Update
+               : use.written                             ? sync::AccessKind::Write
+                                                         : sync::AccessKind::Read;
+      f.ooo = instr_attr_names(*callee, "out_of_order", use.param->name.name);
+      // A window is clipped to its buffer (reference 4.1): what the behaviour
+      // touches of it the bounds check proved in bounds (guarded stores,
+      // `out_of_bounds:` TMA boxes); the rest is never accessed.
+      f.clip = true;
       if (const auto *win = arg.as<WindowExpr>())
         access(win->buf, window_coords(*win), c->loc, f);
       else if (const auto *rd = arg.as<Read>())
