@@ -4,7 +4,7 @@
 // nest's iterators (reduction_support.h). The sum becomes one step per
 // dimension d of b, alternating between b and a new buffer `name` of the
 // same shape, with the nest's loop names (the loop over d innermost):
-//   name: T[2, ..., 2]
+//   name: T[2, ..., 2] @ (b's memory)
 //   for <other dims>: for kd in seq(0, 2): dst[.., kd, ..] = src[.., 0, ..] + src[.., 1, ..]
 //   acc = last[0, ..., 0]                 (acc = e0 + last[0, ..., 0] unless e0 is 0)
 // After step d every element holds the sum over dims 0..d, so each element
@@ -99,8 +99,10 @@ Value butterfly_sum(Interpreter &in, const CallSite &call) {
   const SrcLoc loc = call.loc;
   const size_t n = loop_of_dim.size();
   Sym scratch = Sym::fresh(name);
+  // The scratch lives where b does: each step reads one and writes the other.
+  const Expr b_mem = (*l.block)[alloc_at].as<Alloc>()->type.mem;
   Block out{Alloc::make(scratch,
-                        Type::data(sum.type, std::vector<Expr>(n, IntImm::make(2)), Expr(), false,
+                        Type::data(sum.type, std::vector<Expr>(n, IntImm::make(2)), b_mem, false,
                                    loc),
                         loc)};
   Sym src = b->buf, dst = scratch;

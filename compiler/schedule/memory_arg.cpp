@@ -32,4 +32,11 @@ analysis::MemoryRef memory_arg(Interpreter &in, const Expr &mem, analysis::MemKi
   return m;
 }
 
+Expr new_buffer_memory(Interpreter &in, const PrimArg &arg, const std::string &name) {
+  if (arg.value.kind != Value::Kind::Meta)
+    return Expr();
+  memory_arg(in, arg.value.meta, analysis::MemKind::Memory, "'" + name + "'", arg.loc);
+  return arg.value.meta;
+}
+
 } // namespace exgc::schedule

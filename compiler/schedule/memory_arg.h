@@ -18,4 +18,9 @@ namespace exgc::schedule {
 analysis::MemoryRef memory_arg(Interpreter &in, const Expr &mem, analysis::MemKind want,
                                const std::string &subject, SrcLoc loc);
 
+/// The `memory=` keyword of a primitive that allocates (stage_mem, rfactor):
+/// null when it is absent (the buffer then lives in host memory), else a
+/// memory checked as by memory_arg for the new buffer `name`.
+Expr new_buffer_memory(Interpreter &in, const PrimArg &arg, const std::string &name);
+
 } // namespace exgc::schedule

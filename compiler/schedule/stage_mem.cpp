@@ -186,11 +186,7 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
     in.fail(call.loc, DiagKind::StageWindowShape, window);
   const Sym buf = src.sym;
   const Type &btype = src.type;
-  Expr mem;
-  if (const PrimArg m = call.arg("memory"); m.value.kind == Value::Kind::Meta) {
-    mem = m.value.meta;
-    memory_arg(in, mem, analysis::MemKind::Memory, "'" + name + "'", call.loc);
-  }
+  Expr mem = new_buffer_memory(in, call.arg("memory"), name);
   std::map<std::string, Expr> scope = index_names(*p, ctx);
   std::vector<Dim> dims;
   std::vector<Expr> extents;

@@ -104,8 +104,15 @@ bool Unifier::solve_window(const Access &acc) {
     w.buf = acc.bbuf;
     w.type = elem_type(*p_, w.buf);
     size_t slices = 0;
-    for (const Expr &e : acc.bidx) {
+    for (size_t d = 0; d < acc.bidx.size(); ++d) {
+      const Expr &e = acc.bidx[d];
+      // A slice dimension: its index moves with the block's loops, or differs
+      // between two accesses of the parameter (`src[0] + src[1]` against
+      // `part[0, j] + part[1, j]`: the butterfly steps).
       bool s = meets(ids_of(e), block_iters_);
+      for (const Access &other : accesses_)
+        s = s || (other.param == acc.param && other.bbuf == acc.bbuf &&
+                  !is_zero(to_affine(other.bidx[d]) - to_affine(e)));
       w.slice.push_back(s);
       w.at.push_back(s ? Expr() : at_loc(e, loc_));
       slices += s;
