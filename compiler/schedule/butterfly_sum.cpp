@@ -128,7 +128,12 @@ Value butterfly_sum(Interpreter &in, const CallSite &call) {
     out.push_back(step);
     std::swap(src, dst);
   }
-  Expr total = Read::make(src, std::vector<Expr>(n, IntImm::make(0)), sum.type, loc);
+  // One literal per index: a rewrite of one of them (rewrite_expr, the GEMV's
+  // `tmp[k4, k2, k1]`) must not change the others through a shared node.
+  std::vector<Expr> origin;
+  for (size_t d = 0; d < n; ++d)
+    origin.push_back(IntImm::make(0, loc));
+  Expr total = Read::make(src, origin, sum.type, loc);
   if (!is_zero_literal(sum.acc->rhs))
     total = BinOp::make(BinOpKind::Add, sum.acc->rhs, total, loc);
   out.push_back(Assign::make(sum.acc->buf, sum.acc->idx, total, sum.init->loc));
