@@ -334,6 +334,25 @@ bool same_code(const Block &a, const Block &b) {
   return print_block(ca.mutate(a), 0) == print_block(cb.mutate(b), 0);
 }
 
+namespace {
+/// `p` printed with every name it binds, its arguments first, canonical.
+std::string canonical_text(const ProcNode &p) {
+  Canonical c;
+  std::string out;
+  for (const Arg &a : p.args)
+    out += c.bind(a.name).name + ": ";
+  for (const Arg &a : p.args)
+    out += print_type(c.mutate_type(a.type)) + ", ";
+  for (const Expr &e : p.preds)
+    out += "assert " + print_expr(c.mutate(e)) + "\n";
+  return out + print_block(c.mutate(p.body), 0);
+}
+} // namespace
+
+bool same_proc_code(const ProcNode &a, const ProcNode &b) {
+  return canonical_text(a) == canonical_text(b);
+}
+
 std::string declared_name(const Block &stmts, uint32_t id) {
   for (const Stmt &s : stmts) {
     if (const auto *a = s.as<Alloc>(); a && a->name.id == id)

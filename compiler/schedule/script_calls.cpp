@@ -7,6 +7,7 @@
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/interpreter.h"
+#include "compiler/schedule/loop_support.h"
 #include "compiler/schedule/primitives.h"
 
 namespace exgc::schedule {
@@ -160,6 +161,15 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
     charge(e.loc, 1 + static_cast<int64_t>(text.size()) / 64);
     diag_.report(e.loc, DiagKind::ScriptPrint, text);
     return Value::none();
+  }
+  if (fn == "same_code") {
+    if (args.size() != 2)
+      fail(e.loc, DiagKind::ScriptArgCount, "same_code", 2, args.size());
+    for (size_t i = 0; i < 2; ++i)
+      if (args[i].kind != Value::Kind::Proc)
+        fail(e.items[i]->loc, DiagKind::ScriptArgType, i + 1, i ? "q" : "p", "same_code", "proc",
+             args[i].type_name());
+    return Value::of_bool(same_proc_code(*args[0].proc, *args[1].proc));
   }
   if (fn == "len") {
     if (args.size() != 1 || args[0].kind != Value::Kind::List)
