@@ -47,7 +47,8 @@ std::set<std::string> names_in_scope(const ProcNode &p, const Stmt &s);
 bool same_code(const Block &a, const Block &b);
 /// Are procs `a` and `b` the same up to the names they bind: arguments (in
 /// order, with their types), asserts and bodies as same_code compares them?
-/// The proc names do not count. Script builtin `same_code(p, q)`: the test
+/// The proc names do not count, nor spellings of one value: `a + (b + c)` of
+/// control values is `a + b + c`, and `0.0` is `0`. Script builtin `same_code(p, q)`: the test
 /// that a schedule reaches a hand-written kernel.
 bool same_proc_code(const ProcNode &a, const ProcNode &b);
 
