@@ -207,9 +207,41 @@ void EffectCollector::reads(const Expr &e, Env &env, Effects &out) const {
   }
 }
 
+namespace {
+/// The arguments of call `c` in the order of `callee`'s parameters: an
+/// instr's template parameters (its `template:` line) are passed by keyword
+/// (`lane_mask=4`), the others positionally. Empty when they do not fit.
+std::vector<Expr> call_actuals(const CallStmt &c, const ProcNode &callee) {
+  std::vector<Expr> out;
+  const InstrAttr *t = callee.attr("template");
+  size_t next = 0;
+  for (const Arg &a : callee.args) {
+    bool is_template = false;
+    for (const Expr &v : t ? t->values : std::vector<Expr>{})
+      is_template |= v.as<Var>() && v.as<Var>()->name.name == a.name.name;
+    if (!is_template) {
+      if (next == c.args.size())
+        return {};
+      out.push_back(c.args[next++]);
+      continue;
+    }
+    const KwArg *k = nullptr;
+    for (const KwArg &kw : c.kwargs)
+      k = kw.key == a.name.name ? &kw : k;
+    if (!k)
+      return {};
+    out.push_back(k->value);
+  }
+  if (next != c.args.size())
+    return {};
+  return out;
+}
+} // namespace
+
 void EffectCollector::call(const CallStmt &c, Env &env, Effects &out) const {
   const ProcNode *callee = callees_ ? callees_(c.callee) : nullptr;
-  if (!callee || env.depth > 64 || callee->args.size() != c.args.size()) {
+  const std::vector<Expr> actuals = callee ? call_actuals(c, *callee) : std::vector<Expr>{};
+  if (!callee || env.depth > 64 || actuals.size() != callee->args.size()) {
     // Unknown callee: it may read and write every buffer it is given,
     // anywhere; a data scalar passed by name is passed by pointer, so it is
     // such a buffer too. Other arguments (values, control expressions) are
@@ -242,7 +274,7 @@ void EffectCollector::call(const CallStmt &c, Env &env, Effects &out) const {
   inner.depth = env.depth + 1;
   for (size_t i = 0; i < callee->args.size(); ++i) {
     const Arg &p = callee->args[i];
-    const Expr &a = c.args[i];
+    const Expr &a = actuals[i];
     reads(a.as<WindowExpr>() || a.as<Read>() ? Expr() : a, env, out);
     if (p.type.kind == Type::Kind::Control) {
       inner.vars[p.name.id] = subst(a, env);

@@ -4,7 +4,8 @@
 // looking through window statements and call arguments), its index
 // expressions in that buffer's coordinates, and the loops and `if`s between
 // the summarized code and the access. A call contributes its callee's body
-// (an instr's behavior) with the parameters bound to the arguments. `with`
+// (an instr's behavior) with the parameters bound to the arguments (an
+// instr's template parameters to its keyword arguments, `lane_mask=4`). `with`
 // blocks are transparent; sync statements (Fence, Arrive, Await) and `pass`
 // have no sequential effect. Allocations and window names the code defines
 // are listed, so checks can see buffers that are private to the code.

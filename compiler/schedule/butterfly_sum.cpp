@@ -4,7 +4,7 @@
 // nest's iterators (reduction_support.h). The sum becomes one step per
 // dimension d of b, alternating between b and a new buffer `name` of the
 // same shape, with the nest's loop names (the loop over d innermost):
-//   name: T[2, ..., 2]
+//   name: T[2, ..., 2] @ (b's memory)
 //   for <other dims>: for kd in seq(0, 2): dst[.., kd, ..] = src[.., 0, ..] + src[.., 1, ..]
 //   acc = last[0, ..., 0]                 (acc = e0 + last[0, ..., 0] unless e0 is 0)
 // After step d every element holds the sum over dims 0..d, so each element
@@ -99,8 +99,10 @@ Value butterfly_sum(Interpreter &in, const CallSite &call) {
   const SrcLoc loc = call.loc;
   const size_t n = loop_of_dim.size();
   Sym scratch = Sym::fresh(name);
+  // The scratch lives where b does: each step reads one and writes the other.
+  const Expr b_mem = (*l.block)[alloc_at].as<Alloc>()->type.mem;
   Block out{Alloc::make(scratch,
-                        Type::data(sum.type, std::vector<Expr>(n, IntImm::make(2)), Expr(), false,
+                        Type::data(sum.type, std::vector<Expr>(n, IntImm::make(2)), b_mem, false,
                                    loc),
                         loc)};
   Sym src = b->buf, dst = scratch;
@@ -126,7 +128,12 @@ Value butterfly_sum(Interpreter &in, const CallSite &call) {
     out.push_back(step);
     std::swap(src, dst);
   }
-  Expr total = Read::make(src, std::vector<Expr>(n, IntImm::make(0)), sum.type, loc);
+  // One literal per index: a rewrite of one of them (rewrite_expr, the GEMV's
+  // `tmp[k4, k2, k1]`) must not change the others through a shared node.
+  std::vector<Expr> origin;
+  for (size_t d = 0; d < n; ++d)
+    origin.push_back(IntImm::make(0, loc));
+  Expr total = Read::make(src, origin, sum.type, loc);
   if (!is_zero_literal(sum.acc->rhs))
     total = BinOp::make(BinOpKind::Add, sum.acc->rhs, total, loc);
   out.push_back(Assign::make(sum.acc->buf, sum.acc->idx, total, sum.init->loc));

@@ -152,8 +152,17 @@ Affine to_affine(const Expr &e) {
 }
 
 Expr from_affine(const Affine &a, SrcLoc loc) {
+  // Terms with positive coefficients first, so that `M - 128 * t` reads as
+  // written by hand rather than `-(128 * t) + M`.
+  std::vector<std::pair<Expr, int64_t>> terms;
+  for (const auto &[key, t] : a.terms)
+    if (t.second > 0)
+      terms.push_back(t);
+  for (const auto &[key, t] : a.terms)
+    if (t.second < 0)
+      terms.push_back(t);
   Expr sum;
-  for (const auto &[key, t] : a.terms) {
+  for (const auto &t : terms) {
     int64_t k = t.second;
     Expr term = at_loc(t.first, loc);
     if (k != 1 && k != -1)

@@ -67,6 +67,8 @@ struct Affine {
   bool mentions_any(const std::set<uint32_t> &ids) const;
 };
 Affine to_affine(const Expr &e);
+/// Is `a` the constant 0 (an affine form with no terms)?
+inline bool is_zero(const Affine &a) { return a.ok && a.terms.empty() && a.constant == 0; }
 /// The Sym ids `e` names: variables and buffers.
 std::set<uint32_t> ids_of(const Expr &e);
 /// The expression of `a`, every node located at `loc`.

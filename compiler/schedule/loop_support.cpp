@@ -2,6 +2,7 @@
 #include "compiler/schedule/loop_support.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -332,6 +333,51 @@ struct Canonical : IRMutator {
 bool same_code(const Block &a, const Block &b) {
   Canonical ca, cb;
   return print_block(ca.mutate(a), 0) == print_block(cb.mutate(b), 0);
+}
+
+namespace {
+/// Spellings that differ while the values cannot: a sum of control values
+/// associated to the left (`a + (b + c)` is `a + b + c`: divide_loop nests
+/// its substitutions, a hand writes them flat), and a real literal with an
+/// integer value written as the integer (`0.0` is `0`: the sequential meaning
+/// is over reals).
+struct Spelling : IRMutator {
+  Expr mutate_node(const BinOp *op, const Expr &self) override {
+    Expr e = IRMutator::mutate_node(op, self);
+    const auto *sum = e.as<BinOp>();
+    const auto *right = sum ? sum->b.as<BinOp>() : nullptr;
+    if (!sum || sum->op != BinOpKind::Add || !is_control(sum->type) || !right ||
+        right->op != BinOpKind::Add)
+      return e;
+    return mutate(BinOp::make(BinOpKind::Add,
+                              BinOp::make(BinOpKind::Add, sum->a, right->a, sum->loc), right->b,
+                              sum->loc));
+  }
+  Expr mutate_node(const FloatImm *op, const Expr &self) override {
+    if (op->value != static_cast<double>(static_cast<int64_t>(op->value)) ||
+        std::abs(op->value) > 9007199254740992.0)
+      return self;
+    return IntImm::make(static_cast<int64_t>(op->value), op->loc);
+  }
+};
+
+/// `p` printed with every name it binds, its arguments first, canonical.
+std::string canonical_text(const ProcNode &p) {
+  Canonical c;
+  Spelling sp;
+  std::string out;
+  for (const Arg &a : p.args)
+    out += c.bind(a.name).name + ": ";
+  for (const Arg &a : p.args)
+    out += print_type(c.mutate_type(a.type)) + ", ";
+  for (const Expr &e : p.preds)
+    out += "assert " + print_expr(c.mutate(sp.mutate(e))) + "\n";
+  return out + print_block(c.mutate(sp.mutate(p.body)), 0);
+}
+} // namespace
+
+bool same_proc_code(const ProcNode &a, const ProcNode &b) {
+  return canonical_text(a) == canonical_text(b);
 }
 
 std::string declared_name(const Block &stmts, uint32_t id) {

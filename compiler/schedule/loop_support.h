@@ -45,6 +45,12 @@ std::set<std::string> names_in_scope(const ProcNode &p, const Stmt &s);
 /// matched to its counterpart in the other, and every other name the same
 /// binding (not only the same spelling)?
 bool same_code(const Block &a, const Block &b);
+/// Are procs `a` and `b` the same up to the names they bind: arguments (in
+/// order, with their types), asserts and bodies as same_code compares them?
+/// The proc names do not count, nor spellings of one value: `a + (b + c)` of
+/// control values is `a + b + c`, and `0.0` is `0`. Script builtin `same_code(p, q)`: the test
+/// that a schedule reaches a hand-written kernel.
+bool same_proc_code(const ProcNode &a, const ProcNode &b);
 
 /// The name `stmts` declare (an allocation, a window or a loop iterator, at
 /// any depth) for the binding of id `id`, "?" when none does.

@@ -60,6 +60,7 @@ const char *param_kind_name(ParamKind k) {
   case ParamKind::List: return "list";
   case ParamKind::Meta: return "descriptor";
   case ParamKind::Any: return "value";
+  case ParamKind::Keywords: return "keyword arguments";
   }
   return "?";
 }

@@ -22,6 +22,8 @@ enum class ParamKind {
   Int, Bool, Str, List,
   Meta,   // a descriptor: memory, unit, loop mode, context, timeline
   Any,
+  Keywords, // last: the keyword arguments no other parameter names, as a
+            // list of [name, value] pairs (replace's template bindings)
 };
 
 struct Param {

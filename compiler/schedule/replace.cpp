@@ -1,8 +1,11 @@
 // replace.cpp - replace a block by a call whose body it is ---------------------//
-// replace(p, block, f, args=[]): the statements of `block` (a statement, a
-// block cursor or a pattern) become one call of the instr or proc `f`, when
-// they are exactly `f`'s body for some arguments. `args` fixes parameters the
-// body does not determine (`["cta_stride=1"]`, as the reference's `.partial`). The arguments are solved by
+// replace(p, block, f, args=[], **bindings): the statements of `block` (a
+// statement, a block cursor or a pattern) become one call of the instr or
+// proc `f`, when they are exactly `f`'s body for some arguments. `args`, or
+// keywords named for the parameters (`lane_mask=4`, design G3), fix
+// parameters the body does not determine (`["cta_stride=1"]`, as the
+// reference's `.partial`); a keyword's value is an int or an index expression
+// string. The other arguments are solved by
 // unification: `f`'s body and the block are walked together; statement kinds,
 // loop nests, ifs and data expressions must match node for node (no algebra:
 // `a * b` does not match `b * a`); each pair of index expressions becomes an
@@ -43,6 +46,26 @@ namespace exgc::schedule {
 
 namespace {
 
+/// Binds parameter `name` of the instr to `value` (an int, or a string with
+/// an index expression at the block); false when it is neither or the
+/// unifier has no such parameter to bind.
+bool bind_one(Unifier &u, const std::map<std::string, Expr> &scope, std::string name,
+              const Value &value) {
+  name.erase(0, name.find_first_not_of(' '));
+  name.erase(name.find_last_not_of(' ') + 1);
+  Expr e;
+  if (value.kind == Value::Kind::Int) {
+    e = IntImm::make(value.int_value);
+  } else if (value.kind == Value::Kind::Str) {
+    FragExprP f;
+    FragmentError err;
+    std::string bad;
+    if (parse_expr_fragment(value.str, f, err))
+      e = build_index_expr(*f, scope, bad);
+  }
+  return e && u.bind(name, e);
+}
+
 /// `args=["cta_stride=1", "n_end=n - 4"]`: parameters the body does not
 /// determine, as integers or index expressions at the block (`args` is a list).
 void bind_args(Interpreter &in, const ProcNode &p, Unifier &u, const PrimArg &args,
@@ -50,20 +73,27 @@ void bind_args(Interpreter &in, const ProcNode &p, Unifier &u, const PrimArg &ar
   std::map<std::string, Expr> scope = index_names(p, ctx);
   for (const Value &v : *args.value.list) {
     size_t eq = v.kind == Value::Kind::Str ? v.str.find('=') : std::string::npos;
-    FragExprP f;
-    FragmentError err;
-    std::string bad;
-    Expr e;
-    if (eq != std::string::npos && parse_expr_fragment(v.str.substr(eq + 1), f, err))
-      e = build_index_expr(*f, scope, bad);
-    std::string name = eq == std::string::npos ? "" : v.str.substr(0, eq);
-    name.erase(0, name.find_first_not_of(' '));
-    name.erase(name.find_last_not_of(' ') + 1);
-    if (!e || !u.bind(name, e))
+    if (eq == std::string::npos ||
+        !bind_one(u, scope, v.str.substr(0, eq), Value::of_str(v.str.substr(eq + 1))))
       fail_arg(in, args,
                "'name=value' strings naming size or index parameters and values visible "
                "at the block",
                v.kind == Value::Kind::Str ? "'" + v.str + "'" : v.a_type());
+  }
+}
+
+/// `lane_mask=4` (design G3): keyword arguments naming the instr's
+/// parameters, each an int or an index expression string.
+void bind_keywords(Interpreter &in, const ProcNode &p, Unifier &u, const PrimArg &kws,
+                   const analysis::Context &ctx) {
+  std::map<std::string, Expr> scope = index_names(p, ctx);
+  for (const Value &pair : *kws.value.list) {
+    const std::vector<Value> &kv = *pair.list;
+    if (!bind_one(u, scope, kv[0].str, kv[1]))
+      fail_arg(in, kws.with(kv[1]),
+               "for '" + kv[0].str + "', a parameter of the instr, an int or an index "
+               "expression visible at the block",
+               kv[1].kind == Value::Kind::Str ? "'" + kv[1].str + "'" : kv[1].a_type());
   }
 }
 
@@ -86,6 +116,8 @@ Value replace_block(Interpreter &in, const CallSite &call) {
   analysis::Context ctx = context_at(p, stmts[0]);
   if (call.arg("args").value.kind == Value::Kind::List)
     bind_args(in, *p, u, call.arg("args"), ctx);
+  if (call.arg("**bindings").value.kind == Value::Kind::List)
+    bind_keywords(in, *p, u, call.arg("**bindings"), ctx);
   u.match_block(callee->body, stmts, ctx);
   u.solve();
   u.verify();

@@ -1,9 +1,9 @@
 // rfactor.cpp - one partial sum per iteration of some loops of a sum --------//
-// rfactor(p, block, iters, name): `block` names `acc = e0; for ...: acc += e`
+// rfactor(p, block, iters, name, memory=None): `block` names `acc = e0; for ...: acc += e`
 // (reduction_support.h). The loops named in `iters` move outermost, in that
 // order, and each of their iterations sums into its own element of a new
 // buffer `name`; the partial sums are then added to acc:
-//   name: T[E1, ..., En]                    (Ek: extent of the k-th loop)
+//   name: T[E1, ..., En] @ memory           (Ek: extent of the k-th loop)
 //   for i1: ... for in: name[i1 - lo1, ...] = 0.0; <other loops>: name[...] += e
 //   acc = e0
 //   for i1': ... for in': acc += name[i1' - lo1, ...]
@@ -11,15 +11,18 @@
 // only reduces into acc at one element, and the summands do not read acc, so
 // the result is the same sum taken in another order (real-number `+`, as
 // every reduction rewrite here). `name` and the new iterators (`i'` is named
-// `<i>_s`) must be unused. The copy lives in host memory; use set_memory.
+// `<i>_s`) must be unused. Without `memory` the partials live in host
+// memory (set_memory moves them); `memory` is checked as set_memory checks it.
 // Fails when: the block is not such a sum (ReductionShape,
 // ReductionReadsAcc); `iters` names no loop of the nest (RfactorIter) or
-// one twice (RfactorIterTwice); a name is in use (NameInUse).
+// one twice (RfactorIterTwice); a name is in use (NameInUse); `memory` is not
+// a memory (UnknownMemory, MemoryKindMismatch, MemoryParams).
 #include <map>
 
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/loop_support.h"
+#include "compiler/schedule/memory_arg.h"
 #include "compiler/schedule/primitives.h"
 #include "compiler/schedule/reduction_support.h"
 
@@ -29,6 +32,7 @@ Value rfactor(Interpreter &in, const CallSite &call) {
   const Proc &p = call.proc();
   SumNest sum = find_sum(in, p, call.arg("block").value, "rfactor", call.loc);
   const std::string &name = call.arg("name").value.str;
+  Expr mem = new_buffer_memory(in, call.arg("memory"), name);
   std::string loop_names;
   for (const Stmt &l : sum.loops)
     loop_names += (loop_names.empty() ? "" : ", ") + l.as<For>()->iter.name;
@@ -106,7 +110,7 @@ Value rfactor(Interpreter &in, const CallSite &call) {
   Stmt total = Reduce::make(sum.acc->buf, sum.acc->idx, Read::make(part, sum_idx, sum.type, loc), loc);
   for (size_t k = chosen.size(); k-- > 0;)
     total = For::make(sum_iters[k], chosen[k]->lo, chosen[k]->hi, LoopMode{}, {total}, loc);
-  Block out{Alloc::make(part, Type::data(sum.type, extents, Expr(), false, loc), loc)};
+  Block out{Alloc::make(part, Type::data(sum.type, extents, mem, false, loc), loc)};
   out.insert(out.end(), inner.begin(), inner.end());
   out.push_back(sum.init);
   out.push_back(total);

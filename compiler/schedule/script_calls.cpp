@@ -7,6 +7,7 @@
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/interpreter.h"
+#include "compiler/schedule/loop_support.h"
 #include "compiler/schedule/primitives.h"
 
 namespace exgc::schedule {
@@ -83,6 +84,7 @@ bool kind_matches(ParamKind k, const Value &v) {
   case ParamKind::List: return v.kind == Value::Kind::List;
   case ParamKind::Meta: return v.kind == Value::Kind::Meta;
   case ParamKind::Any: return true;
+  case ParamKind::Keywords: return v.kind == Value::Kind::List;
   }
   return false;
 }
@@ -160,6 +162,15 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
     diag_.report(e.loc, DiagKind::ScriptPrint, text);
     return Value::none();
   }
+  if (fn == "same_code") {
+    if (args.size() != 2)
+      fail(e.loc, DiagKind::ScriptArgCount, "same_code", 2, args.size());
+    for (size_t i = 0; i < 2; ++i)
+      if (args[i].kind != Value::Kind::Proc)
+        fail(e.items[i]->loc, DiagKind::ScriptArgType, i + 1, i ? "q" : "p", "same_code", "proc",
+             args[i].type_name());
+    return Value::of_bool(same_proc_code(*args[0].proc, *args[1].proc));
+  }
   if (fn == "len") {
     if (args.size() != 1 || args[0].kind != Value::Kind::List)
       fail(e.loc, DiagKind::ScriptArgType, 1, "x", "len", "list",
@@ -198,8 +209,12 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
   std::vector<SrcLoc> arg_locs(spec->params.size(), e.loc);
   auto at_arg = [&](size_t i) { return arg_locs[i]; };
   std::vector<bool> given(spec->params.size(), false);
-  if (args.size() > spec->params.size())
-    fail(e.loc, DiagKind::ScriptArgCount, fn, spec->params.size(), args.size());
+  // A Keywords parameter (last) takes the keyword arguments no other
+  // parameter names, as a list of [name, value] pairs; never a positional one.
+  const bool rest = !spec->params.empty() && spec->params.back().kind == ParamKind::Keywords;
+  const size_t positional = spec->params.size() - (rest ? 1 : 0);
+  if (args.size() > positional)
+    fail(e.loc, DiagKind::ScriptArgCount, fn, positional, args.size());
   for (size_t i = 0; i < args.size(); ++i) {
     site.args[i] = args[i];
     given[i] = true;
@@ -209,7 +224,16 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
     size_t i = 0;
     while (i < spec->params.size() && kwargs[k].first != spec->params[i].name)
       ++i;
-    if (i == spec->params.size())
+    if (i == spec->params.size() && rest) {
+      const size_t r = spec->params.size() - 1;
+      std::vector<Value> items = given[r] ? *site.args[r].list : std::vector<Value>{};
+      items.push_back(Value::of_list({Value::of_str(kwargs[k].first), kwargs[k].second}));
+      site.args[r] = Value::of_list(std::move(items));
+      given[r] = true;
+      arg_locs[r] = kwlocs[k];
+      continue;
+    }
+    if (i == spec->params.size() || spec->params[i].kind == ParamKind::Keywords)
       fail(kwlocs[k], DiagKind::ScriptUnknownKeyword, fn, kwargs[k].first);
     if (given[i])
       fail(kwlocs[k], DiagKind::ScriptDuplicateArg, fn, kwargs[k].first);

@@ -7,9 +7,8 @@
 // mechanism is not a memory); `mem` is not a known memory (UnknownMemory), is a
 // barrier mechanism or special window (MemoryKindMismatch), or has the wrong
 // number of parameters (MemoryParams).
-#include "compiler/analysis/memories.h"
-#include "compiler/ir/printer.h"
 #include "compiler/schedule/edit.h"
+#include "compiler/schedule/memory_arg.h"
 #include "compiler/schedule/primitives.h"
 
 namespace exgc::schedule {
@@ -21,20 +20,7 @@ Value set_memory(Interpreter &in, const CallSite &call) {
   if (!a || a->type.kind != Type::Kind::Data)
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'set_memory'", "the allocation of a buffer");
   const Expr &mem = call.arg("mem").value.meta;
-  analysis::MemoryRef m = analysis::resolve_memory(mem);
-  if (!m) {
-    std::string name = analysis::memory_name(mem);
-    in.fail(call.loc, DiagKind::UnknownMemory, name.empty() ? print_expr(mem) : name);
-  }
-  if (m.info->kind != analysis::MemKind::Memory)
-    in.fail(call.loc, DiagKind::MemoryKindMismatch, m.info->name,
-            m.info->kind == analysis::MemKind::BarrierMechanism ? "barrier mechanism"
-                                                                : "special window",
-            "'" + a->name.name + "'", "memory");
-  if (m.params.size() != static_cast<size_t>(m.info->num_params))
-    in.fail(call.loc, DiagKind::MemoryParams, m.info->name,
-            "takes " + std::to_string(m.info->num_params) + " parameters, got " +
-                std::to_string(m.params.size()));
+  memory_arg(in, mem, analysis::MemKind::Memory, "'" + a->name.name + "'", call.loc);
   return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &old) -> Block {
     auto alloc = std::make_shared<Alloc>(*old.as<Alloc>());
     alloc->type.mem = mem;

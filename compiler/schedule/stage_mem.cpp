@@ -1,26 +1,39 @@
 // stage_mem.cpp - work on a copy of a window of a buffer ---------------------//
-// stage_mem(p, block, window, name, accum=False): around the statements of
-// `block`, a buffer `name` holds the window `A[lo0:hi0, k]` of `A`:
-//   name: T[hi0 - lo0]
+// stage_mem(p, block, window, name, accum=False, memory=None): around the
+// statements of `block`, a buffer `name` (in `memory`, else host memory)
+// holds the window `A[lo0:hi0, k]` of `A` (an argument, an allocation or a
+// window name such as bind_window's `A_map`):
+//   name: T[hi0 - lo0] @ memory
 //   for name_i0 in seq(0, hi0 - lo0): name[name_i0] = A[lo0 + name_i0, k]   (load)
 //   ...block, with A[e0, k] read and written as name[e0 - lo0]...
 //   for name_i0 in seq(0, hi0 - lo0): A[lo0 + name_i0, k] = name[name_i0]   (store)
 // The load always runs (unless accum), so the store writes back unchanged
 // values where the block wrote nothing; the store runs when the block writes
 // or reduces into A. With accum=True the copy starts at zero, the block may
-// only reduce into A, and the store adds the copy into A (`+=`).
+// only reduce into A, and the store adds the copy into A (`+=`). The load is
+// left out only when the window is one point and the block's first statement
+// assigns it without reading it (the loaded value is dead). Where a slice may
+// end past A (`hi <= extent` not proven: a tile over a ragged edge), both
+// copies run under `if lo0 + name_i0 < extent0 and ...`, so they touch only
+// A's part of the window; the rest of the copy is undefined, as it is never
+// read: every access of the block lies in the window and, being an access of
+// A, inside A.
 // Checked (IndexSolver, under the asserts, the scopes around the block and,
-// per access, the loops and ifs inside it): the window lies inside A
-// (0 <= lo < hi <= extent, points in range), and every access of the block to
-// A falls inside the window (slice dims in [lo, hi), point dims equal to the
-// point); a failure names the access and gives a counterexample. Accesses
-// through windows, window names or whole-buffer call arguments are refused:
-// they would escape the rewrite.
+// per access, the loops and ifs inside it): the window starts inside A
+// (0 <= lo < hi for a slice, 0 <= point < extent), and every access of the
+// block to A falls inside the window (slice dims in [lo, hi), point dims equal
+// to the point); a failure names the access and gives a counterexample.
+// Accesses through windows, window names or whole-buffer call arguments are
+// refused: they would escape the rewrite. `memory` is a memory of the table
+// (memory_arg.h); what may touch it there is the re-check's to decide.
 // Fails when: the window does not parse or is not `A[...]` with one
-// subscript per dimension of a buffer (StageWindowShape); it may leave A
-// (StageWindowOutside); an access may fall outside it (StageNotCovered); A
-// is reached indirectly (StageIndirectAccess); accum=True and the block reads
-// or writes A (StageAccumNotReduce); `name` is in use (NameInUse).
+// subscript per dimension of a buffer (StageWindowShape); it may start
+// outside A (StageWindowOutside); an access may fall outside it
+// (StageNotCovered); A is reached indirectly (StageIndirectAccess);
+// accum=True and the block reads or writes A (StageAccumNotReduce); `name` is
+// in use (NameInUse); `memory` is not a memory (UnknownMemory,
+// MemoryKindMismatch, MemoryParams).
+#include "compiler/analysis/simplify.h"
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
@@ -28,7 +41,9 @@
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/index_expr.h"
 #include "compiler/schedule/loop_support.h"
+#include "compiler/schedule/memory_arg.h"
 #include "compiler/schedule/primitives.h"
+#include "compiler/schedule/stage_source.h"
 
 namespace exgc::schedule {
 namespace {
@@ -111,6 +126,20 @@ struct ToStage : IRMutator {
   }
 };
 
+/// Is the window one point that the block's first statement assigns, with
+/// a value that does not read it? Then the loaded value is never read, and
+/// the load is left out (the reference's rule; the GEMV's `y[m] = 0` first).
+bool point_written_first(const analysis::EffectCollector &fx, const Block &stmts, const Sym &buf,
+                         const std::vector<Dim> &dims) {
+  for (const Dim &d : dims)
+    if (d.slice)
+      return false;
+  const auto *a = stmts.front().as<Assign>();
+  SrcLoc at;
+  // Every access of the block is proven to be the point, this one too.
+  return a && a->buf == buf && !fx.touches(a->rhs, buf, at);
+}
+
 struct NameUse : IRVisitor {
   std::vector<std::string> names;
   std::string found;
@@ -133,31 +162,6 @@ struct NameUse : IRVisitor {
   }
 };
 
-/// The buffer named `n` in `p` (an argument or an allocation), with its type.
-bool find_buffer(const ProcNode &p, const std::string &n, Sym &sym, Type &type) {
-  for (const Arg &a : p.args)
-    if (a.name.name == n && a.type.kind == Type::Kind::Data) {
-      sym = a.name;
-      type = a.type;
-      return true;
-    }
-  struct Finder : IRVisitor {
-    std::string n;
-    const Alloc *hit = nullptr;
-    void visit_node(const Alloc *op) override {
-      if (op->name.name == n && !hit)
-        hit = op;
-    }
-  } f;
-  f.n = n;
-  f.visit(p.body);
-  if (!f.hit || f.hit->type.kind != Type::Kind::Data)
-    return false;
-  sym = f.hit->name;
-  type = f.hit->type;
-  return true;
-}
-
 } // namespace
 
 Value stage_mem(Interpreter &in, const CallSite &call) {
@@ -175,12 +179,14 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
   if (!parse_expr_fragment(window, f, err))
     in.fail(call.loc, err.syntax ? DiagKind::PatternSyntax : DiagKind::PatternNotSupported, window,
             err.message);
-  Sym buf;
-  Type btype;
+  StageSource src;
   if (f->kind != FragExpr::Kind::Index || f->items[0]->kind != FragExpr::Kind::Name ||
-      !find_buffer(*p, f->items[0]->text, buf, btype) ||
-      f->items.size() - 1 != btype.shape.size())
+      !find_stage_source(*p, f->items[0]->text, src) ||
+      f->items.size() - 1 != src.type.shape.size())
     in.fail(call.loc, DiagKind::StageWindowShape, window);
+  const Sym buf = src.sym;
+  const Type &btype = src.type;
+  Expr mem = new_buffer_memory(in, call.arg("memory"), name);
   std::map<std::string, Expr> scope = index_names(*p, ctx);
   std::vector<Dim> dims;
   std::vector<Expr> extents;
@@ -199,7 +205,7 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
     if (!bad.empty())
       in.fail(call.loc, DiagKind::ExprNotAtAlloc, window, bad, name);
     if (dim.slice)
-      extents.push_back(minus(dim.hi, dim.lo));
+      extents.push_back(analysis::simplify_expr(minus(dim.hi, dim.lo)));
     dims.push_back(dim);
   }
   NameUse names;
@@ -214,27 +220,29 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
 
   analysis::IndexSolver solver;
   analysis::DependenceAnalyzer dep(solver);
-  // The window lies inside A.
+  // The window starts inside A; where it may end past A (a tile over a
+  // ragged edge), the copies are guarded to A's part of it.
+  std::vector<Expr> guards(dims.size());
   for (size_t d = 0; d < dims.size(); ++d) {
     const Expr &ext = btype.shape[d];
     Expr zero = IntImm::make(0);
-    Expr inside =
-        dims[d].slice
-            ? BinOp::make(BinOpKind::And,
-                          BinOp::make(BinOpKind::And, BinOp::make(BinOpKind::Le, zero, dims[d].lo),
-                                      BinOp::make(BinOpKind::Lt, dims[d].lo, dims[d].hi)),
-                          BinOp::make(BinOpKind::Le, dims[d].hi, ext))
-            : BinOp::make(BinOpKind::And, BinOp::make(BinOpKind::Le, zero, dims[d].lo),
-                          BinOp::make(BinOpKind::Lt, dims[d].lo, ext));
+    Expr starts = dims[d].slice ? BinOp::make(BinOpKind::Lt, dims[d].lo, dims[d].hi)
+                                : BinOp::make(BinOpKind::Lt, dims[d].lo, ext);
+    Expr inside = BinOp::make(BinOpKind::And, BinOp::make(BinOpKind::Le, zero, dims[d].lo), starts);
     require(in, dep, ctx, inside, call.loc, "that window '" + window + "' lies inside '" + buf.name + "'",
             DiagKind::StageWindowOutside, window, buf.name, d, print_expr(ext));
+    if (dims[d].slice &&
+            dep.prove(ctx, BinOp::make(BinOpKind::Le, dims[d].hi, ext), nullptr) !=
+            analysis::Validity::Valid)
+      guards[d] = ext;
   }
   // Every access of the block to A falls inside the window.
   DirectUses direct;
   direct.buf = buf.id;
   direct.rank = btype.shape.size();
   direct.visit(stmts);
-  analysis::EffectCollector collector(*p, callee_lookup(in, p));
+  // Accesses of a window name stay on it (its own coordinates).
+  analysis::EffectCollector collector(*effects_view(p, src), callee_lookup(in, p));
   analysis::Effects fx = collector.of(stmts);
   size_t through_effects = 0;
   bool writes = false;
@@ -296,8 +304,23 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
     ++k;
   }
   ValueType t = btype.scalar;
+  // Each copy touches A only inside it: `lo + i < extent` where the window
+  // may pass the end of A.
+  Expr inside_a;
+  k = 0;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (!dims[d].slice)
+      continue;
+    if (guards[d]) {
+      Expr c = BinOp::make(BinOpKind::Lt, plus(dims[d].lo, iter_var(iters[k])), guards[d], call.loc);
+      inside_a = inside_a ? BinOp::make(BinOpKind::And, inside_a, c, call.loc) : c;
+    }
+    ++k;
+  }
   // The store nest gets its own iterators: every binding is a distinct Sym.
   auto nest = [&](Stmt body, bool second) {
+    if (inside_a)
+      body = If::make(inside_a, {body}, {}, call.loc);
     std::map<uint32_t, Expr> fresh;
     std::vector<Sym> its = iters;
     if (second)
@@ -312,7 +335,7 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
       body = For::make(its[d], IntImm::make(0), extents[d], LoopMode{}, {body}, call.loc);
     return body;
   };
-  Stmt alloc = Alloc::make(stage, Type::data(t, extents, Expr(), false, call.loc), call.loc);
+  Stmt alloc = Alloc::make(stage, Type::data(t, extents, mem, false, call.loc), call.loc);
   Stmt load = accum ? nest(Assign::make(stage, stage_idx, FloatImm::make(0.0), call.loc), false)
                     : nest(Assign::make(stage, stage_idx, Read::make(buf, buf_idx, t, call.loc), call.loc),
                            false);
@@ -324,7 +347,9 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
   r.stage = stage;
   r.type = t;
   r.dims = dims;
-  Block staged{alloc, load};
+  Block staged{alloc};
+  if (!point_written_first(collector, stmts, buf, dims))
+    staged.push_back(load);
   for (const Stmt &s : stmts)
     for (const Stmt &x : r.mutate(s))
       staged.push_back(x);

@@ -3,6 +3,7 @@
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/call_support.h"
 #include "compiler/schedule/loop_support.h"
+#include "compiler/schedule/stage_source.h"
 #include "compiler/schedule/unify.h"
 
 namespace exgc::schedule {
@@ -103,8 +104,15 @@ bool Unifier::solve_window(const Access &acc) {
     w.buf = acc.bbuf;
     w.type = elem_type(*p_, w.buf);
     size_t slices = 0;
-    for (const Expr &e : acc.bidx) {
+    for (size_t d = 0; d < acc.bidx.size(); ++d) {
+      const Expr &e = acc.bidx[d];
+      // A slice dimension: its index moves with the block's loops, or differs
+      // between two accesses of the parameter (`src[0] + src[1]` against
+      // `part[0, j] + part[1, j]`: the butterfly steps).
       bool s = meets(ids_of(e), block_iters_);
+      for (const Access &other : accesses_)
+        s = s || (other.param == acc.param && other.bbuf == acc.bbuf &&
+                  !is_zero(to_affine(other.bidx[d]) - to_affine(e)));
       w.slice.push_back(s);
       w.at.push_back(s ? Expr() : at_loc(e, loc_));
       slices += s;
@@ -264,12 +272,22 @@ Stmt Unifier::make_call(const std::string &callee_name) {
       continue;
     }
     std::vector<WindowIdx> idx;
+    StageSource src;
+    const StageSource *whole_dim =
+        find_stage_source(*p_, w.buf.name, src) && src.sym == w.buf ? &src : nullptr;
     for (size_t d = 0, j = 0; d < w.slice.size(); ++d) {
       if (!w.slice[d]) {
         idx.push_back(WindowIdx::point(w.at[d]));
         continue;
       }
       Affine hi = to_affine(BinOp::make(BinOpKind::Add, w.at[d], subst(a.type.shape[j++])));
+      // A slice over the whole dimension is written `:`, as by hand.
+      Affine lo = to_affine(w.at[d]);
+      if (whole_dim && d < whole_dim->type.shape.size() && is_zero(lo) &&
+          is_zero(hi - to_affine(whole_dim->type.shape[d]))) {
+        idx.push_back(WindowIdx::slice(Expr(), Expr()));
+        continue;
+      }
       idx.push_back(WindowIdx::slice(w.at[d], from_affine(hi, loc_)));
     }
     args.push_back(WindowExpr::make(w.buf, std::move(idx), w.type, loc_));
