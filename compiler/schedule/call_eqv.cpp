@@ -134,9 +134,8 @@ Value call_eqv(Interpreter &in, const CallSite &call) {
     in.fail(call.loc, DiagKind::CallNotEquivalent, name, cs->callee,
             "an unsafe step made one of them");
   check_no_alias(in, p, s, *cs, f, g, name, call.loc);
-  auto n = std::make_shared<CallStmt>(*cs);
-  n->callee = name;
-  return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {Stmt(n)}; }));
+  Stmt n = cs->edited([&](CallStmt &c) { c.callee = name; });
+  return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {n}; }));
 }
 
 } // namespace exgc::schedule

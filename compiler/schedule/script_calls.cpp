@@ -130,8 +130,7 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
              name->name.name, "an int, str, list or descriptor", kwargs[i].second.type_name());
       mkw.push_back({kwargs[i].first, x, kwlocs[i]});
     }
-    Value desc = Value::of_meta(Call::make(name->name.name, std::move(margs), std::move(mkw),
-                                           ValueType::Meta, e.loc));
+    Value desc = Value::of_meta(Call::make(name->name.name, std::move(margs), std::move(mkw), e.loc));
     for (const Value &a : args) // each at most the budget; at most ~2^16 arguments
       desc.weight += a.weight;
     for (const auto &kw : kwargs)

@@ -36,9 +36,7 @@ Value set_memory(Interpreter &in, const CallSite &call) {
             "takes " + std::to_string(m.info->num_params) + " parameters, got " +
                 std::to_string(m.params.size()));
   return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &old) -> Block {
-    auto alloc = std::make_shared<Alloc>(*old.as<Alloc>());
-    alloc->type.mem = mem;
-    return {Stmt(alloc)};
+    return {old.as<Alloc>()->edited([&](Alloc &n) { n.type.mem = mem; })};
   }));
 }
 

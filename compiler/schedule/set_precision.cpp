@@ -138,9 +138,7 @@ Value set_precision(Interpreter &in, const CallSite &call) {
     }
   }
   return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &old) -> Block {
-    auto alloc = std::make_shared<Alloc>(*old.as<Alloc>());
-    alloc->type.scalar = t;
-    return {Stmt(alloc)};
+    return {old.as<Alloc>()->edited([&](Alloc &n) { n.type.scalar = t; })};
   }));
 }
 
