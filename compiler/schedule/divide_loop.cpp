@@ -45,8 +45,8 @@ Value divide_loop(Interpreter &in, const CallSite &call) {
   if (names.list->size() != 2 || !name_value((*names.list)[0]) || !name_value((*names.list)[1]))
     fail_arg(in, call.arg("names"), "a list of two names",
             names.to_display());
-  bool perfect = call.arg("perfect").value.kind == Value::Kind::Bool && call.arg("perfect").value.int_value;
-  std::string tail = call.arg("tail").value.kind == Value::Kind::Str ? call.arg("tail").value.str : "guard";
+  bool perfect = call.arg("perfect").value.int_value != 0;
+  const std::string &tail = call.arg("tail").value.str;
   if (tail != "guard" && tail != "cut" && tail != "cut_and_guard")
     fail_arg(in, call.arg("tail"),
             "\"guard\", \"cut\" or \"cut_and_guard\"", "'" + tail + "'");

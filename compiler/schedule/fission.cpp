@@ -75,9 +75,7 @@ Proc split_once(Interpreter &in, const Proc &p, const Located &l, size_t k, SrcL
 Value fission(Interpreter &in, const CallSite &call) {
   Proc p = call.proc();
   const Value &g = call.arg("gap").value;
-  int64_t n = call.arg("n_lifts").value.kind == Value::Kind::Int ? call.arg("n_lifts").value.int_value : 1;
-  if (n < 1)
-    fail_arg(in, call.arg("n_lifts"), "a positive int", std::to_string(n));
+  int64_t n = call.arg("n_lifts").value.int_value;
   Cursor c = cursor_arg(in, p, g, call.loc);
   Located l = resolve(in, p, c, call.loc);
   size_t k = c.kind == Cursor::Kind::GapBefore ? l.index : l.index + c.count;
