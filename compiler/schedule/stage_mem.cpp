@@ -23,6 +23,7 @@
 // or writes A (StageAccumNotReduce); `name` is in use (NameInUse).
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/printer.h"
+#include "compiler/ir/symbols.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/edit.h"
@@ -133,31 +134,6 @@ struct NameUse : IRVisitor {
   }
 };
 
-/// The buffer named `n` in `p` (an argument or an allocation), with its type.
-bool find_buffer(const ProcNode &p, const std::string &n, Sym &sym, Type &type) {
-  for (const Arg &a : p.args)
-    if (a.name.name == n && a.type.kind == Type::Kind::Data) {
-      sym = a.name;
-      type = a.type;
-      return true;
-    }
-  struct Finder : IRVisitor {
-    std::string n;
-    const Alloc *hit = nullptr;
-    void visit_node(const Alloc *op) override {
-      if (op->name.name == n && !hit)
-        hit = op;
-    }
-  } f;
-  f.n = n;
-  f.visit(p.body);
-  if (!f.hit || f.hit->type.kind != Type::Kind::Data)
-    return false;
-  sym = f.hit->name;
-  type = f.hit->type;
-  return true;
-}
-
 } // namespace
 
 Value stage_mem(Interpreter &in, const CallSite &call) {
@@ -175,12 +151,15 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
   if (!parse_expr_fragment(window, f, err))
     in.fail(call.loc, err.syntax ? DiagKind::PatternSyntax : DiagKind::PatternNotSupported, window,
             err.message);
-  Sym buf;
-  Type btype;
-  if (f->kind != FragExpr::Kind::Index || f->items[0]->kind != FragExpr::Kind::Name ||
-      !find_buffer(*p, f->items[0]->text, buf, btype) ||
-      f->items.size() - 1 != btype.shape.size())
+  ProcSymbols syms(*p);
+  const SymDecl *decl = f->kind == FragExpr::Kind::Index && f->items[0]->kind == FragExpr::Kind::Name
+                         ? syms.find(f->items[0]->text)
+                         : nullptr;
+  if (!decl || !decl->type || decl->type->kind != Type::Kind::Data ||
+      f->items.size() - 1 != decl->type->shape.size())
     in.fail(call.loc, DiagKind::StageWindowShape, window);
+  Sym buf = decl->name;
+  const Type &btype = *decl->type;
   std::map<std::string, Expr> scope = index_names(*p, ctx);
   std::vector<Dim> dims;
   std::vector<Expr> extents;
