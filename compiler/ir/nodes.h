@@ -183,38 +183,44 @@ struct Type {
 // ---------------------------------------------------------------------------
 // Expressions
 
-/// What every node kind shares: its kind tag, `edited`, and the one place
-/// nodes are allocated (`build`), which runs the node's `finish` (its checks
-/// and derived type; each node kind that has any declares one).
-template <typename T, ExprKind K> struct ExprBase : ExprNode {
-  static constexpr ExprKind kKind = K;
-  /// A copy of this node with the fields `edit` sets, checked and typed again
-  /// like make(); it keeps this node's id and location.
-  template <typename Edit> Expr edited(Edit &&edit) const {
+/// What every node kind T (handle type H: Expr or Stmt) shares: `edited`,
+/// and the one place nodes are allocated (`build`), which runs the node's
+/// `finish` (its checks and derived type; each kind that has any declares one).
+template <typename T, typename H> struct NodeFactory {
+  /// A copy of this node with the fields `edit` sets, checked (and typed)
+  /// again like make(); it keeps this node's id and location, unless `edit`
+  /// sets a fresh id.
+  template <typename Edit> H edited(Edit &&edit) const {
     T *copy = new T(static_cast<const T &>(*this));
     edit(*copy);
     return build(copy);
   }
 
 protected:
-  ExprBase(SrcLoc l, ValueType t) : ExprNode(K, l, t) {}
-  ExprBase(const ExprBase &) = default;
   void finish() {}
-  static Expr build(T *n) {
+  static H build(T *n) {
     std::shared_ptr<const T> owned(n);
     n->finish();
-    return Expr(std::move(owned));
+    return H(std::move(owned));
   }
 };
 
-/// The private part every node kind declares: its constructors, and its base
-/// as a friend so that `build` and `edited` reach them.
-#define EXGC_NODE_PRIVATE(Name, ...) /* the base, which has a comma */         \
-  friend __VA_ARGS__;                                                          \
+/// The private part every node kind declares: its copy constructor, and the
+/// factory as a friend so that `build` and `edited` reach the constructors.
+#define EXGC_NODE_PRIVATE(Name, Handle)                                        \
+  friend NodeFactory<Name, Handle>;                                            \
   Name(const Name &) = default;                                                \
   Name &operator=(const Name &) = delete;
-#define EXGC_EXPR_PRIVATE(Name) EXGC_NODE_PRIVATE(Name, ExprBase<Name, ExprKind::Name>)
-#define EXGC_STMT_PRIVATE(Name) EXGC_NODE_PRIVATE(Name, StmtBase<Name, StmtKind::Name>)
+#define EXGC_EXPR_PRIVATE(Name) EXGC_NODE_PRIVATE(Name, Expr)
+#define EXGC_STMT_PRIVATE(Name) EXGC_NODE_PRIVATE(Name, Stmt)
+
+template <typename T, ExprKind K> struct ExprBase : ExprNode, NodeFactory<T, Expr> {
+  static constexpr ExprKind kKind = K;
+
+protected:
+  ExprBase(SrcLoc l, ValueType t) : ExprNode(K, l, t) {}
+  ExprBase(const ExprBase &) = default;
+};
 
 /// An integer literal (type Int: adapts to index or data use).
 struct IntImm final : ExprBase<IntImm, ExprKind::IntImm> {
@@ -372,26 +378,12 @@ private:
 // ---------------------------------------------------------------------------
 // Statements
 
-template <typename T, StmtKind K> struct StmtBase : StmtNode {
+template <typename T, StmtKind K> struct StmtBase : StmtNode, NodeFactory<T, Stmt> {
   static constexpr StmtKind kKind = K;
-  /// A copy of this statement with the fields `edit` sets, checked like
-  /// make(); it keeps this statement's id and location (the same statement,
-  /// changed), unless `edit` sets a fresh id.
-  template <typename Edit> Stmt edited(Edit &&edit) const {
-    T *copy = new T(static_cast<const T &>(*this));
-    edit(*copy);
-    return build(copy);
-  }
 
 protected:
   explicit StmtBase(SrcLoc l) : StmtNode(K, l) {}
   StmtBase(const StmtBase &) = default;
-  void finish() {}
-  static Stmt build(T *n) {
-    std::shared_ptr<const T> owned(n);
-    n->finish();
-    return Stmt(std::move(owned));
-  }
 };
 
 /// `buf[idx] = rhs`: writes one element (write-only: it does not read buf).
