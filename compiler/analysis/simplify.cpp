@@ -181,11 +181,11 @@ struct ProcSimplifier : Folder {
     ctx.scopes.pop_back();
     if (lo.same_as(op->lo) && hi.same_as(op->hi) && same_block(body, op->body))
       return {self};
-    auto n = std::make_shared<For>(*op);
-    n->lo = lo;
-    n->hi = hi;
-    n->body = body.empty() ? Block{Pass::make(op->loc)} : body;
-    return {Stmt(n)};
+    return {op->edited([&](For &n) {
+      n.lo = lo;
+      n.hi = hi;
+      n.body = body.empty() ? Block{Pass::make(op->loc)} : body;
+    })};
   }
 
   Block mutate_node(const If *op, const Stmt &self) override {
@@ -211,11 +211,11 @@ struct ProcSimplifier : Folder {
     ctx.scopes.pop_back();
     if (cond.same_as(op->cond) && same_block(then_b, op->then_body) && same_block(else_b, op->else_body))
       return {self};
-    auto n = std::make_shared<If>(*op);
-    n->cond = cond;
-    n->then_body = then_b.empty() ? Block{Pass::make(op->loc)} : then_b;
-    n->else_body = else_b;
-    return {Stmt(n)};
+    return {op->edited([&](If &n) {
+      n.cond = cond;
+      n.then_body = then_b.empty() ? Block{Pass::make(op->loc)} : then_b;
+      n.else_body = else_b;
+    })};
   }
 };
 

@@ -577,26 +577,7 @@ private:
     for (P::ExprContext *a : args.pos)
       pos_args.push_back(expr(a, pos));
     std::vector<KwArg> kw = kwargs(args, pos);
-    return Call::make(f, pos_args, std::move(kw), builtin_type(f, pos_args), loc(c));
-  }
-
-  /// The value type of a built-in function's result (Meta for descriptors and
-  /// unknown functions; the typecheck reports those used as values).
-  static ValueType builtin_type(const std::string &f, const std::vector<Expr> &args) {
-    if (f == "stride" || f == "offset")
-      return ValueType::Index;
-    auto join = [&](size_t i, size_t j) {
-      if (args.size() <= j)
-        return ValueType::Meta;
-      return BinOp::make(BinOpKind::Add, args[i], args[j])->type;
-    };
-    if (f == "min" || f == "max")
-      return join(0, 1);
-    if (f == "select")
-      return join(2, 3);
-    if ((f == "sqrt" || f == "relu" || f == "abs") && args.size() == 1)
-      return args[0]->type;
-    return ValueType::Meta;
+    return Call::make(f, pos_args, std::move(kw), loc(c)); // its type is derived
   }
 
   Expr binop(BinOpKind op, P::ExprContext *whole, P::ExprContext *a, P::ExprContext *b,

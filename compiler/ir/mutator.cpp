@@ -1,15 +1,12 @@
 // mutator.cpp - default rebuilding of IRMutator ---------------------------//
-// Each default returns `self` when no child changed (same_as). A node rebuilt
-// because a child changed is a copy of the old node with the new children: it
-// keeps its NodeId and location, so the id names "this statement" across
-// rewrites (cursors forward by id). Brand-new nodes come from make().
+// Each default returns `self` when no child changed (same_as) and no type it
+// carries went stale. A node rebuilt because something changed is the old
+// node `edited` with the new children: it keeps its NodeId and location, so
+// the id names "this statement" across rewrites (cursors forward by id), and
+// it is checked and typed again like a new one. Brand-new nodes come from make().
 #include "compiler/ir/mutator.h"
 
 namespace exgc {
-namespace {
-/// A copy of `op` (same id, location and type) for the caller to edit.
-template <typename T> std::shared_ptr<T> copy_of(const T *op) { return std::make_shared<T>(*op); }
-} // namespace
 
 Expr IRMutator::mutate(const Expr &e) {
   if (!e)
@@ -36,11 +33,45 @@ Block IRMutator::mutate(const Stmt &s) {
 Block IRMutator::mutate(const Block &b) {
   Block out;
   out.reserve(b.size());
+  size_t scope = undo_.size();
   for (const Stmt &s : b) {
     Block r = mutate(s);
+    for (const Stmt &d : r)
+      declare(d);
     out.insert(out.end(), r.begin(), r.end());
   }
+  end_scope(scope); // the block's declarations end with it
   return same_block(out, b) ? b : out;
+}
+
+void IRMutator::end_scope(size_t scope) {
+  while (undo_.size() > scope) {
+    auto [id, old] = undo_.back();
+    undo_.pop_back();
+    if (old)
+      declared_[id] = *old;
+    else
+      declared_.erase(id);
+  }
+}
+
+void IRMutator::declare(const Sym &name, ValueType type) {
+  auto it = declared_.find(name.id);
+  undo_.emplace_back(name.id, it == declared_.end() ? std::nullopt
+                                                    : std::optional<ValueType>(it->second));
+  declared_[name.id] = type;
+}
+
+void IRMutator::declare(const Stmt &s) {
+  if (const auto *a = s.as<Alloc>())
+    declare(a->name, a->type.scalar);
+  else if (const auto *w = s.as<WindowStmt>())
+    declare(w->name, w->rhs->type);
+}
+
+ValueType IRMutator::current_type(const Sym &name, ValueType old) const {
+  auto it = declared_.find(name.id);
+  return name.is_global() || it == declared_.end() ? old : it->second;
 }
 
 std::vector<Expr> IRMutator::mutate_exprs(const std::vector<Expr> &es, bool &changed) {
@@ -85,14 +116,17 @@ static bool same_type(const Type &a, const Type &b) {
 Proc IRMutator::mutate_proc(const Proc &p) {
   bool changed = false;
   std::vector<Arg> args = p->args;
+  size_t scope = undo_.size();
   for (Arg &a : args) {
     Type t = mutate_type(a.type);
     changed |= !same_type(t, a.type);
     a.type = t;
+    declare(a.name, a.type.scalar);
   }
   std::vector<Expr> preds = mutate_exprs(p->preds, changed);
   Block body = mutate(p->body);
   changed |= !same_block(body, p->body);
+  end_scope(scope); // the arguments' scope is the proc
   if (!changed)
     return p;
   auto np = std::make_shared<ProcNode>(*p);
@@ -108,16 +142,23 @@ Expr IRMutator::mutate_node(const IntImm *, const Expr &self) { return self; }
 Expr IRMutator::mutate_node(const FloatImm *, const Expr &self) { return self; }
 Expr IRMutator::mutate_node(const BoolImm *, const Expr &self) { return self; }
 Expr IRMutator::mutate_node(const StrImm *, const Expr &self) { return self; }
-Expr IRMutator::mutate_node(const Var *, const Expr &self) { return self; }
+Expr IRMutator::mutate_node(const Var *op, const Expr &self) {
+  ValueType t = current_type(op->name, op->type);
+  if (t == op->type)
+    return self;
+  return op->edited([&](Var &n) { n.type = t; });
+}
 
 Expr IRMutator::mutate_node(const Read *op, const Expr &self) {
   bool changed = false;
   std::vector<Expr> idx = mutate_exprs(op->idx, changed);
-  if (!changed)
+  ValueType t = current_type(op->buf, op->type);
+  if (!changed && t == op->type)
     return self;
-  auto n = copy_of(op);
-  n->idx = std::move(idx);
-  return Expr(n);
+  return op->edited([&](Read &n) {
+    n.idx = std::move(idx);
+    n.type = t;
+  });
 }
 
 Expr IRMutator::mutate_node(const WindowExpr *op, const Expr &self) {
@@ -129,30 +170,32 @@ Expr IRMutator::mutate_node(const WindowExpr *op, const Expr &self) {
     w.lo = lo;
     w.hi = hi;
   }
-  if (!changed)
+  ValueType t = current_type(op->buf, op->type);
+  if (!changed && t == op->type)
     return self;
-  auto n = copy_of(op);
-  n->idx = std::move(idx);
-  return Expr(n);
+  return op->edited([&](WindowExpr &n) {
+    n.idx = std::move(idx);
+    n.type = t;
+  });
 }
 
 Expr IRMutator::mutate_node(const BinOp *op, const Expr &self) {
   Expr a = mutate(op->a), b = mutate(op->b);
   if (a.same_as(op->a) && b.same_as(op->b))
     return self;
-  auto n = copy_of(op);
-  n->a = a;
-  n->b = b;
-  return Expr(n);
+  return op->edited([&](BinOp &n) {
+    n.a = a;
+    n.b = b;
+  });
 }
 
 Expr IRMutator::mutate_node(const UnOp *op, const Expr &self) {
   Expr a = mutate(op->a);
   if (a.same_as(op->a))
     return self;
-  auto n = copy_of(op);
-  n->a = a;
-  return Expr(n);
+  return op->edited([&](UnOp &n) {
+    n.a = a;
+  });
 }
 
 Expr IRMutator::mutate_node(const Call *op, const Expr &self) {
@@ -161,10 +204,10 @@ Expr IRMutator::mutate_node(const Call *op, const Expr &self) {
   std::vector<KwArg> kw = mutate_kwargs(op->kwargs, changed);
   if (!changed)
     return self;
-  auto n = copy_of(op);
-  n->args = std::move(args);
-  n->kwargs = std::move(kw);
-  return Expr(n);
+  return op->edited([&](Call &n) {
+    n.args = std::move(args);
+    n.kwargs = std::move(kw);
+  });
 }
 
 Expr IRMutator::mutate_node(const ListExpr *op, const Expr &self) {
@@ -172,9 +215,9 @@ Expr IRMutator::mutate_node(const ListExpr *op, const Expr &self) {
   std::vector<Expr> elems = mutate_exprs(op->elems, changed);
   if (!changed)
     return self;
-  auto n = copy_of(op);
-  n->elems = std::move(elems);
-  return Expr(n);
+  return op->edited([&](ListExpr &n) {
+    n.elems = std::move(elems);
+  });
 }
 
 // --- Statements --------------------------------------------------------------
@@ -185,10 +228,10 @@ Block IRMutator::mutate_node(const Assign *op, const Stmt &self) {
   Expr rhs = mutate(op->rhs);
   if (!changed && rhs.same_as(op->rhs))
     return {self};
-  auto n = copy_of(op);
-  n->idx = std::move(idx);
-  n->rhs = rhs;
-  return {Stmt(n)};
+  return {op->edited([&](Assign &n) {
+    n.idx = std::move(idx);
+    n.rhs = rhs;
+  })};
 }
 
 Block IRMutator::mutate_node(const Reduce *op, const Stmt &self) {
@@ -197,29 +240,29 @@ Block IRMutator::mutate_node(const Reduce *op, const Stmt &self) {
   Expr rhs = mutate(op->rhs);
   if (!changed && rhs.same_as(op->rhs))
     return {self};
-  auto n = copy_of(op);
-  n->idx = std::move(idx);
-  n->rhs = rhs;
-  return {Stmt(n)};
+  return {op->edited([&](Reduce &n) {
+    n.idx = std::move(idx);
+    n.rhs = rhs;
+  })};
 }
 
 Block IRMutator::mutate_node(const Alloc *op, const Stmt &self) {
   Type t = mutate_type(op->type);
   if (same_type(t, op->type))
     return {self};
-  auto n = copy_of(op);
-  n->type = std::move(t);
-  return {Stmt(n)};
+  return {op->edited([&](Alloc &n) {
+    n.type = std::move(t);
+  })};
 }
 
 Block IRMutator::mutate_node(const WindowStmt *op, const Stmt &self) {
   Expr rhs = mutate(op->rhs), mem = mutate(op->mem);
   if (rhs.same_as(op->rhs) && mem.same_as(op->mem))
     return {self};
-  auto n = copy_of(op);
-  n->rhs = rhs;
-  n->mem = mem;
-  return {Stmt(n)};
+  return {op->edited([&](WindowStmt &n) {
+    n.rhs = rhs;
+    n.mem = mem;
+  })};
 }
 
 Block IRMutator::mutate_node(const For *op, const Stmt &self) {
@@ -230,12 +273,12 @@ Block IRMutator::mutate_node(const For *op, const Stmt &self) {
   Block body = mutate(op->body);
   if (!changed && lo.same_as(op->lo) && hi.same_as(op->hi) && same_block(body, op->body))
     return {self};
-  auto n = copy_of(op);
-  n->lo = lo;
-  n->hi = hi;
-  n->mode = std::move(mode);
-  n->body = std::move(body);
-  return {Stmt(n)};
+  return {op->edited([&](For &n) {
+    n.lo = lo;
+    n.hi = hi;
+    n.mode = std::move(mode);
+    n.body = std::move(body);
+  })};
 }
 
 Block IRMutator::mutate_node(const If *op, const Stmt &self) {
@@ -243,11 +286,11 @@ Block IRMutator::mutate_node(const If *op, const Stmt &self) {
   Block t = mutate(op->then_body), e = mutate(op->else_body);
   if (cond.same_as(op->cond) && same_block(t, op->then_body) && same_block(e, op->else_body))
     return {self};
-  auto n = copy_of(op);
-  n->cond = cond;
-  n->then_body = std::move(t);
-  n->else_body = std::move(e);
-  return {Stmt(n)};
+  return {op->edited([&](If &n) {
+    n.cond = cond;
+    n.then_body = std::move(t);
+    n.else_body = std::move(e);
+  })};
 }
 
 Block IRMutator::mutate_node(const Pass *, const Stmt &self) { return {self}; }
@@ -259,11 +302,11 @@ Block IRMutator::mutate_node(const CallStmt *op, const Stmt &self) {
   std::vector<Expr> bars = mutate_exprs(op->barriers, changed);
   if (!changed)
     return {self};
-  auto n = copy_of(op);
-  n->args = std::move(args);
-  n->kwargs = std::move(kw);
-  n->barriers = std::move(bars);
-  return {Stmt(n)};
+  return {op->edited([&](CallStmt &n) {
+    n.args = std::move(args);
+    n.kwargs = std::move(kw);
+    n.barriers = std::move(bars);
+  })};
 }
 
 Block IRMutator::mutate_node(const With *op, const Stmt &self) {
@@ -271,10 +314,10 @@ Block IRMutator::mutate_node(const With *op, const Stmt &self) {
   Block body = mutate(op->body);
   if (ctx.same_as(op->ctx) && same_block(body, op->body))
     return {self};
-  auto n = copy_of(op);
-  n->ctx = ctx;
-  n->body = std::move(body);
-  return {Stmt(n)};
+  return {op->edited([&](With &n) {
+    n.ctx = ctx;
+    n.body = std::move(body);
+  })};
 }
 
 Block IRMutator::mutate_node(const Fence *, const Stmt &self) { return {self}; }
@@ -284,19 +327,19 @@ Block IRMutator::mutate_node(const Arrive *op, const Stmt &self) {
   std::vector<Expr> bars = mutate_exprs(op->barriers, changed);
   if (!changed)
     return {self};
-  auto n = copy_of(op);
-  n->barriers = std::move(bars);
-  return {Stmt(n)};
+  return {op->edited([&](Arrive &n) {
+    n.barriers = std::move(bars);
+  })};
 }
 
 Block IRMutator::mutate_node(const Await *op, const Stmt &self) {
-  Expr bar = mutate(op->bar), n = mutate(op->n);
-  if (bar.same_as(op->bar) && n.same_as(op->n))
+  Expr bar = mutate(op->bar), count = mutate(op->n);
+  if (bar.same_as(op->bar) && count.same_as(op->n))
     return {self};
-  auto node = copy_of(op);
-  node->bar = bar;
-  node->n = n;
-  return {Stmt(node)};
+  return {op->edited([&](Await &n) {
+    n.bar = bar;
+    n.n = count;
+  })};
 }
 
 } // namespace exgc

@@ -121,29 +121,33 @@ Type Type::barrier(std::vector<Expr> shape, std::vector<Expr> ring, Expr mem, Sr
 }
 
 // --- Expressions -------------------------------------------------------------
+// Each make() allocates through build(), which runs the node's finish(): the
+// checks, and the derived type. edited() runs the same finish() on a copy.
 
-Expr IntImm::make(int64_t v, SrcLoc loc) { return Expr(std::make_shared<IntImm>(v, loc)); }
-Expr FloatImm::make(double v, SrcLoc loc) { return Expr(std::make_shared<FloatImm>(v, loc)); }
-Expr BoolImm::make(bool v, SrcLoc loc) { return Expr(std::make_shared<BoolImm>(v, loc)); }
-Expr StrImm::make(std::string v, SrcLoc loc) {
-  return Expr(std::make_shared<StrImm>(std::move(v), loc));
-}
+Expr IntImm::make(int64_t v, SrcLoc loc) { return build(new IntImm(v, loc)); }
+Expr FloatImm::make(double v, SrcLoc loc) { return build(new FloatImm(v, loc)); }
+Expr BoolImm::make(bool v, SrcLoc loc) { return build(new BoolImm(v, loc)); }
+Expr StrImm::make(std::string v, SrcLoc loc) { return build(new StrImm(std::move(v), loc)); }
 
 Expr Var::make(Sym name, ValueType type, SrcLoc loc) {
-  EXGC_CHECK(!name.name.empty()) << "a variable needs a name";
-  return Expr(std::make_shared<Var>(std::move(name), type, loc));
+  return build(new Var(std::move(name), type, loc));
 }
+void Var::finish() { EXGC_CHECK(!name.name.empty()) << "a variable needs a name"; }
 
 Expr Read::make(Sym buf, std::vector<Expr> idx, ValueType type, SrcLoc loc) {
+  return build(new Read(std::move(buf), std::move(idx), type, loc));
+}
+void Read::finish() {
   for (const Expr &e : idx)
     EXGC_CHECK(e) << "null index of " << buf.name;
-  return Expr(std::make_shared<Read>(std::move(buf), std::move(idx), type, loc));
 }
 
 Expr WindowExpr::make(Sym buf, std::vector<WindowIdx> idx, ValueType type, SrcLoc loc) {
+  return build(new WindowExpr(std::move(buf), std::move(idx), type, loc));
+}
+void WindowExpr::finish() {
   for (const WindowIdx &w : idx)
     EXGC_CHECK(w.is_slice || w.lo) << "a point of a window needs an index";
-  return Expr(std::make_shared<WindowExpr>(std::move(buf), std::move(idx), type, loc));
 }
 
 size_t WindowExpr::rank() const {
@@ -198,61 +202,89 @@ ValueType join_control(ValueType a, ValueType b) {
     return ValueType::Index;
   return a;
 }
+
+/// The type of `a op b` for an arithmetic op: the data type when either side
+/// is data (R adapts to the other side), else the wider control type.
+ValueType arith_type(ValueType a, ValueType b) {
+  if (is_data(a))
+    return a == ValueType::R && is_data(b) ? b : a;
+  if (is_data(b))
+    return b;
+  if (is_control(a) && is_control(b))
+    return join_control(a, b);
+  return ValueType::Meta; // descriptors: `8 * cuda_thread`
+}
 } // namespace
 
 Expr BinOp::make(BinOpKind op, Expr a, Expr b, SrcLoc loc) {
+  return build(new BinOp(op, std::move(a), std::move(b), loc));
+}
+void BinOp::finish() {
   EXGC_CHECK(a && b) << "null operand of " << binop_spelling(op);
-  ValueType t;
-  if (is_comparison(op) || op == BinOpKind::And || op == BinOpKind::Or)
-    t = ValueType::Bool;
-  else if (is_data(a->type))
-    t = a->type == ValueType::R && is_data(b->type) ? b->type : a->type;
-  else if (is_data(b->type))
-    t = b->type;
-  else if (is_control(a->type) && is_control(b->type))
-    t = join_control(a->type, b->type);
-  else
-    t = ValueType::Meta; // descriptors: `8 * cuda_thread`
-  return Expr(std::make_shared<BinOp>(op, std::move(a), std::move(b), t, loc));
+  bool logical = is_comparison(op) || op == BinOpKind::And || op == BinOpKind::Or;
+  type = logical ? ValueType::Bool : arith_type(a->type, b->type);
 }
 
 Expr UnOp::make(UnOpKind op, Expr a, SrcLoc loc) {
+  return build(new UnOp(op, std::move(a), loc));
+}
+void UnOp::finish() {
   EXGC_CHECK(a) << "null operand";
-  ValueType t = op == UnOpKind::Not ? ValueType::Bool : a->type;
-  return Expr(std::make_shared<UnOp>(op, std::move(a), t, loc));
+  type = op == UnOpKind::Not ? ValueType::Bool : a->type;
 }
 
 Expr Call::make(std::string func, std::vector<Expr> args, std::vector<KwArg> kwargs,
-                ValueType type, SrcLoc loc) {
+                SrcLoc loc) {
+  return build(new Call(std::move(func), std::move(args), std::move(kwargs), loc));
+}
+void Call::finish() {
   EXGC_CHECK(!func.empty()) << "a call needs a function name";
-  return Expr(std::make_shared<Call>(std::move(func), std::move(args), std::move(kwargs), type,
-                                     loc));
+  auto join = [&](size_t i, size_t j) {
+    return args.size() > j && args[i] && args[j] ? arith_type(args[i]->type, args[j]->type)
+                                                 : ValueType::Meta;
+  };
+  if (func == "stride" || func == "offset")
+    type = ValueType::Index;
+  else if (func == "min" || func == "max")
+    type = join(0, 1);
+  else if (func == "select")
+    type = join(2, 3);
+  else if ((func == "sqrt" || func == "relu" || func == "abs") && args.size() == 1 && args[0])
+    type = args[0]->type;
+  else
+    type = ValueType::Meta;
 }
 
 Expr ListExpr::make(std::vector<Expr> elems, SrcLoc loc) {
-  return Expr(std::make_shared<ListExpr>(std::move(elems), loc));
+  return build(new ListExpr(std::move(elems), loc));
 }
 
 // --- Statements --------------------------------------------------------------
 
 Stmt Assign::make(Sym buf, std::vector<Expr> idx, Expr rhs, SrcLoc loc) {
-  EXGC_CHECK(rhs) << "assignment to " << buf.name << " without a value";
-  return Stmt(std::make_shared<Assign>(std::move(buf), std::move(idx), std::move(rhs), loc));
+  return build(new Assign(std::move(buf), std::move(idx), std::move(rhs), loc));
 }
+void Assign::finish() { EXGC_CHECK(rhs) << "assignment to " << buf.name << " without a value"; }
 
 Stmt Reduce::make(Sym buf, std::vector<Expr> idx, Expr rhs, SrcLoc loc) {
-  EXGC_CHECK(rhs) << "reduction into " << buf.name << " without a value";
-  return Stmt(std::make_shared<Reduce>(std::move(buf), std::move(idx), std::move(rhs), loc));
+  return build(new Reduce(std::move(buf), std::move(idx), std::move(rhs), loc));
 }
+void Reduce::finish() { EXGC_CHECK(rhs) << "reduction into " << buf.name << " without a value"; }
 
 Stmt Alloc::make(Sym name, Type type, SrcLoc loc) {
+  return build(new Alloc(std::move(name), std::move(type), loc));
+}
+void Alloc::finish() {
   EXGC_CHECK(type.kind != Type::Kind::Control) << "only data and barriers are allocated";
-  return Stmt(std::make_shared<Alloc>(std::move(name), std::move(type), loc));
+  EXGC_CHECK(type.kind != Type::Kind::Data || is_data(type.scalar))
+      << name.name << " allocated as " << value_type_name(type.scalar);
 }
 
 Stmt WindowStmt::make(Sym name, Expr rhs, Expr mem, SrcLoc loc) {
+  return build(new WindowStmt(std::move(name), std::move(rhs), std::move(mem), loc));
+}
+void WindowStmt::finish() {
   EXGC_CHECK(rhs && rhs.as<WindowExpr>()) << "a window statement binds a window expression";
-  return Stmt(std::make_shared<WindowStmt>(std::move(name), std::move(rhs), std::move(mem), loc));
 }
 
 const Expr *LoopMode::kwarg(const std::string &key) const {
@@ -263,44 +295,43 @@ const Expr *LoopMode::kwarg(const std::string &key) const {
 }
 
 Stmt For::make(Sym iter, Expr lo, Expr hi, LoopMode mode, Block body, SrcLoc loc) {
-  EXGC_CHECK(lo && hi) << "loop " << iter.name << " needs bounds";
-  return Stmt(std::make_shared<For>(std::move(iter), std::move(lo), std::move(hi),
-                                    std::move(mode), std::move(body), loc));
+  return build(
+      new For(std::move(iter), std::move(lo), std::move(hi), std::move(mode), std::move(body), loc));
 }
+void For::finish() { EXGC_CHECK(lo && hi) << "loop " << iter.name << " needs bounds"; }
 
 Stmt If::make(Expr cond, Block then_body, Block else_body, SrcLoc loc) {
-  EXGC_CHECK(cond) << "if without a condition";
-  return Stmt(
-      std::make_shared<If>(std::move(cond), std::move(then_body), std::move(else_body), loc));
+  return build(new If(std::move(cond), std::move(then_body), std::move(else_body), loc));
 }
+void If::finish() { EXGC_CHECK(cond) << "if without a condition"; }
 
-Stmt Pass::make(SrcLoc loc) { return Stmt(std::make_shared<Pass>(loc)); }
+Stmt Pass::make(SrcLoc loc) { return build(new Pass(loc)); }
 
 Stmt CallStmt::make(std::string callee, std::vector<Expr> args, std::vector<KwArg> kwargs,
                     std::vector<Expr> barriers, SrcLoc loc) {
-  EXGC_CHECK(!callee.empty()) << "a call needs a callee";
-  return Stmt(std::make_shared<CallStmt>(std::move(callee), std::move(args), std::move(kwargs),
-                                         std::move(barriers), loc));
+  return build(new CallStmt(std::move(callee), std::move(args), std::move(kwargs),
+                            std::move(barriers), loc));
 }
+void CallStmt::finish() { EXGC_CHECK(!callee.empty()) << "a call needs a callee"; }
 
 Stmt With::make(Expr ctx, Block body, SrcLoc loc) {
-  EXGC_CHECK(ctx) << "with needs a context";
-  return Stmt(std::make_shared<With>(std::move(ctx), std::move(body), loc));
+  return build(new With(std::move(ctx), std::move(body), loc));
 }
+void With::finish() { EXGC_CHECK(ctx) << "with needs a context"; }
 
 Stmt Fence::make(std::string first, std::string second, SrcLoc loc) {
-  return Stmt(std::make_shared<Fence>(std::move(first), std::move(second), loc));
+  return build(new Fence(std::move(first), std::move(second), loc));
 }
 
 Stmt Arrive::make(std::string timeline, std::vector<Expr> barriers, SrcLoc loc) {
-  EXGC_CHECK(!barriers.empty()) << "Arrive needs a barrier";
-  return Stmt(std::make_shared<Arrive>(std::move(timeline), std::move(barriers), loc));
+  return build(new Arrive(std::move(timeline), std::move(barriers), loc));
 }
+void Arrive::finish() { EXGC_CHECK(!barriers.empty()) << "Arrive needs a barrier"; }
 
 Stmt Await::make(Expr bar, std::string timeline, Expr n, SrcLoc loc) {
-  EXGC_CHECK(bar && n) << "Await needs a barrier and a count";
-  return Stmt(std::make_shared<Await>(std::move(bar), std::move(timeline), std::move(n), loc));
+  return build(new Await(std::move(bar), std::move(timeline), std::move(n), loc));
 }
+void Await::finish() { EXGC_CHECK(bar && n) << "Await needs a barrier and a count"; }
 
 // --- Procs -------------------------------------------------------------------
 

@@ -25,10 +25,16 @@
 // (`8 * cuda_thread`), contexts (`CudaDeviceFunction(blockDim=256)`); the front
 // end keeps them as expressions and the stage that needs one interprets it.
 //
-// New nodes are created only through their `make` functions, which check the
-// node's invariants and give it a fresh NodeId. A node rebuilt with new
-// children (IRMutator) keeps its NodeId: the id names "this statement" across
-// rewrites, and cursors follow it. Handles (Expr, Stmt) are shared pointers to
+// Nodes are built only through their `make` functions, which check the node's
+// invariants, derive its type and give it a fresh NodeId, and changed through
+// `edited`, which copies a node, lets the caller set fields, then checks and
+// types the copy like make() does. The constructors are private, so no other
+// code can build or copy a node unchecked. An edited node (IRMutator's
+// rebuilds too) keeps its NodeId: the id names "this statement" across
+// rewrites, and cursors follow it. Types of expressions: literals, BinOp,
+// UnOp, built-in Calls and ListExpr derive theirs from their operands; Var,
+// Read and WindowExpr carry the declared type of the name they use, which
+// make() takes and IRMutator keeps current (mutator.h). Handles (Expr, Stmt) are shared pointers to
 // const nodes: a pass that changes nothing returns the same handle
 // (`same_as`), so identity of handles means "unchanged".
 #pragma once
@@ -84,7 +90,7 @@ enum class StmtKind {
 };
 
 struct ExprNode {
-  ExprKind kind;
+  const ExprKind kind;
   NodeId id;
   SrcLoc loc;
   ValueType type;
@@ -95,7 +101,7 @@ protected:
 };
 
 struct StmtNode {
-  StmtKind kind;
+  const StmtKind kind;
   NodeId id;
   SrcLoc loc;
   virtual ~StmtNode() = default;
@@ -177,17 +183,52 @@ struct Type {
 // ---------------------------------------------------------------------------
 // Expressions
 
-template <typename T, ExprKind K> struct ExprBase : ExprNode {
+/// What every node kind T (handle type H: Expr or Stmt) shares: `edited`,
+/// and the one place nodes are allocated (`build`), which runs the node's
+/// `finish` (its checks and derived type; each kind that has any declares one).
+template <typename T, typename H> struct NodeFactory {
+  /// A copy of this node with the fields `edit` sets, checked (and typed)
+  /// again like make(); it keeps this node's id and location, unless `edit`
+  /// sets a fresh id.
+  template <typename Edit> H edited(Edit &&edit) const {
+    T *copy = new T(static_cast<const T &>(*this));
+    edit(*copy);
+    return build(copy);
+  }
+
+protected:
+  void finish() {}
+  static H build(T *n) {
+    std::shared_ptr<const T> owned(n);
+    n->finish();
+    return H(std::move(owned));
+  }
+};
+
+/// The private part every node kind declares: its copy constructor, and the
+/// factory as a friend so that `build` and `edited` reach the constructors.
+#define EXGC_NODE_PRIVATE(Name, Handle)                                        \
+  friend NodeFactory<Name, Handle>;                                            \
+  Name(const Name &) = default;                                                \
+  Name &operator=(const Name &) = delete;
+#define EXGC_EXPR_PRIVATE(Name) EXGC_NODE_PRIVATE(Name, Expr)
+#define EXGC_STMT_PRIVATE(Name) EXGC_NODE_PRIVATE(Name, Stmt)
+
+template <typename T, ExprKind K> struct ExprBase : ExprNode, NodeFactory<T, Expr> {
   static constexpr ExprKind kKind = K;
 
 protected:
   ExprBase(SrcLoc l, ValueType t) : ExprNode(K, l, t) {}
+  ExprBase(const ExprBase &) = default;
 };
 
 /// An integer literal (type Int: adapts to index or data use).
 struct IntImm final : ExprBase<IntImm, ExprKind::IntImm> {
   int64_t value;
   static Expr make(int64_t v, SrcLoc loc = {});
+
+private:
+  EXGC_EXPR_PRIVATE(IntImm)
   IntImm(int64_t v, SrcLoc l) : ExprBase(l, ValueType::Int), value(v) {}
 };
 
@@ -195,12 +236,18 @@ struct IntImm final : ExprBase<IntImm, ExprKind::IntImm> {
 struct FloatImm final : ExprBase<FloatImm, ExprKind::FloatImm> {
   double value;
   static Expr make(double v, SrcLoc loc = {});
+
+private:
+  EXGC_EXPR_PRIVATE(FloatImm)
   FloatImm(double v, SrcLoc l) : ExprBase(l, ValueType::R), value(v) {}
 };
 
 struct BoolImm final : ExprBase<BoolImm, ExprKind::BoolImm> {
   bool value;
   static Expr make(bool v, SrcLoc loc = {});
+
+private:
+  EXGC_EXPR_PRIVATE(BoolImm)
   BoolImm(bool v, SrcLoc l) : ExprBase(l, ValueType::Bool), value(v) {}
 };
 
@@ -208,6 +255,9 @@ struct BoolImm final : ExprBase<BoolImm, ExprKind::BoolImm> {
 struct StrImm final : ExprBase<StrImm, ExprKind::StrImm> {
   std::string value;
   static Expr make(std::string v, SrcLoc loc = {});
+
+private:
+  EXGC_EXPR_PRIVATE(StrImm)
   StrImm(std::string v, SrcLoc l) : ExprBase(l, ValueType::Str), value(std::move(v)) {}
 };
 
@@ -216,6 +266,10 @@ struct StrImm final : ExprBase<StrImm, ExprKind::StrImm> {
 struct Var final : ExprBase<Var, ExprKind::Var> {
   Sym name;
   static Expr make(Sym name, ValueType type, SrcLoc loc = {});
+
+private:
+  EXGC_EXPR_PRIVATE(Var)
+  void finish();
   Var(Sym n, ValueType t, SrcLoc l) : ExprBase(l, t), name(std::move(n)) {}
 };
 
@@ -225,6 +279,10 @@ struct Read final : ExprBase<Read, ExprKind::Read> {
   Sym buf;
   std::vector<Expr> idx;
   static Expr make(Sym buf, std::vector<Expr> idx, ValueType type, SrcLoc loc = {});
+
+private:
+  EXGC_EXPR_PRIVATE(Read)
+  void finish();
   Read(Sym b, std::vector<Expr> i, ValueType t, SrcLoc l)
       : ExprBase(l, t), buf(std::move(b)), idx(std::move(i)) {}
 };
@@ -244,9 +302,13 @@ struct WindowExpr final : ExprBase<WindowExpr, ExprKind::WindowExpr> {
   Sym buf;
   std::vector<WindowIdx> idx;
   static Expr make(Sym buf, std::vector<WindowIdx> idx, ValueType type, SrcLoc loc = {});
+  size_t rank() const;
+
+private:
+  EXGC_EXPR_PRIVATE(WindowExpr)
+  void finish();
   WindowExpr(Sym b, std::vector<WindowIdx> i, ValueType t, SrcLoc l)
       : ExprBase(l, t), buf(std::move(b)), idx(std::move(i)) {}
-  size_t rank() const;
 };
 
 enum class BinOpKind { Add, Sub, Mul, Div, Mod, Lt, Le, Gt, Ge, Eq, Ne, And, Or };
@@ -262,8 +324,12 @@ struct BinOp final : ExprBase<BinOp, ExprKind::BinOp> {
   /// The result type is derived: Bool for comparisons and logic, the data type
   /// when either side is data, else the wider control type.
   static Expr make(BinOpKind op, Expr a, Expr b, SrcLoc loc = {});
-  BinOp(BinOpKind o, Expr x, Expr y, ValueType t, SrcLoc l)
-      : ExprBase(l, t), op(o), a(std::move(x)), b(std::move(y)) {}
+
+private:
+  EXGC_EXPR_PRIVATE(BinOp)
+  void finish();
+  BinOp(BinOpKind o, Expr x, Expr y, SrcLoc l)
+      : ExprBase(l, ValueType::Meta), op(o), a(std::move(x)), b(std::move(y)) {}
 };
 
 enum class UnOpKind { Neg, Not };
@@ -272,7 +338,11 @@ struct UnOp final : ExprBase<UnOp, ExprKind::UnOp> {
   UnOpKind op;
   Expr a;
   static Expr make(UnOpKind op, Expr a, SrcLoc loc = {});
-  UnOp(UnOpKind o, Expr x, ValueType t, SrcLoc l) : ExprBase(l, t), op(o), a(std::move(x)) {}
+
+private:
+  EXGC_EXPR_PRIVATE(UnOp)
+  void finish();
+  UnOp(UnOpKind o, Expr x, SrcLoc l) : ExprBase(l, ValueType::Meta), op(o), a(std::move(x)) {}
 };
 
 /// `f(args, key=value)`: a built-in function (`select min max sqrt relu abs
@@ -281,27 +351,39 @@ struct Call final : ExprBase<Call, ExprKind::Call> {
   std::string func;
   std::vector<Expr> args;
   std::vector<KwArg> kwargs;
+  /// The result type is derived: index for `stride` and `offset`; for `min`,
+  /// `max` and `select` the join of the compared values (as BinOp's);
+  /// `sqrt`, `relu`, `abs` the argument's; Meta for anything else (a
+  /// descriptor, or a function the typecheck refuses as a value).
   static Expr make(std::string func, std::vector<Expr> args, std::vector<KwArg> kwargs,
-                   ValueType type, SrcLoc loc = {});
-  Call(std::string f, std::vector<Expr> a, std::vector<KwArg> k, ValueType t, SrcLoc l)
-      : ExprBase(l, t), func(std::move(f)), args(std::move(a)), kwargs(std::move(k)) {}
+                   SrcLoc loc = {});
+
+private:
+  EXGC_EXPR_PRIVATE(Call)
+  void finish();
+  Call(std::string f, std::vector<Expr> a, std::vector<KwArg> k, SrcLoc l)
+      : ExprBase(l, ValueType::Meta), func(std::move(f)), args(std::move(a)), kwargs(std::move(k)) {}
 };
 
 /// `[a, b]`: only in annotation positions (`warps=[warp_role(...), ...]`).
 struct ListExpr final : ExprBase<ListExpr, ExprKind::ListExpr> {
   std::vector<Expr> elems;
   static Expr make(std::vector<Expr> elems, SrcLoc loc = {});
+
+private:
+  EXGC_EXPR_PRIVATE(ListExpr)
   ListExpr(std::vector<Expr> e, SrcLoc l) : ExprBase(l, ValueType::Meta), elems(std::move(e)) {}
 };
 
 // ---------------------------------------------------------------------------
 // Statements
 
-template <typename T, StmtKind K> struct StmtBase : StmtNode {
+template <typename T, StmtKind K> struct StmtBase : StmtNode, NodeFactory<T, Stmt> {
   static constexpr StmtKind kKind = K;
 
 protected:
   explicit StmtBase(SrcLoc l) : StmtNode(K, l) {}
+  StmtBase(const StmtBase &) = default;
 };
 
 /// `buf[idx] = rhs`: writes one element (write-only: it does not read buf).
@@ -310,6 +392,10 @@ struct Assign final : StmtBase<Assign, StmtKind::Assign> {
   std::vector<Expr> idx;
   Expr rhs;
   static Stmt make(Sym buf, std::vector<Expr> idx, Expr rhs, SrcLoc loc = {});
+
+private:
+  EXGC_STMT_PRIVATE(Assign)
+  void finish();
   Assign(Sym b, std::vector<Expr> i, Expr r, SrcLoc l)
       : StmtBase(l), buf(std::move(b)), idx(std::move(i)), rhs(std::move(r)) {}
 };
@@ -320,6 +406,10 @@ struct Reduce final : StmtBase<Reduce, StmtKind::Reduce> {
   std::vector<Expr> idx;
   Expr rhs;
   static Stmt make(Sym buf, std::vector<Expr> idx, Expr rhs, SrcLoc loc = {});
+
+private:
+  EXGC_STMT_PRIVATE(Reduce)
+  void finish();
   Reduce(Sym b, std::vector<Expr> i, Expr r, SrcLoc l)
       : StmtBase(l), buf(std::move(b)), idx(std::move(i)), rhs(std::move(r)) {}
 };
@@ -330,6 +420,10 @@ struct Alloc final : StmtBase<Alloc, StmtKind::Alloc> {
   Sym name;
   Type type;
   static Stmt make(Sym name, Type type, SrcLoc loc = {});
+
+private:
+  EXGC_STMT_PRIVATE(Alloc)
+  void finish();
   Alloc(Sym n, Type t, SrcLoc l) : StmtBase(l), name(std::move(n)), type(std::move(t)) {}
 };
 
@@ -340,6 +434,10 @@ struct WindowStmt final : StmtBase<WindowStmt, StmtKind::WindowStmt> {
   Expr rhs; // a WindowExpr
   Expr mem;
   static Stmt make(Sym name, Expr rhs, Expr mem, SrcLoc loc = {});
+
+private:
+  EXGC_STMT_PRIVATE(WindowStmt)
+  void finish();
   WindowStmt(Sym n, Expr r, Expr m, SrcLoc l)
       : StmtBase(l), name(std::move(n)), rhs(std::move(r)), mem(std::move(m)) {}
 };
@@ -360,6 +458,10 @@ struct For final : StmtBase<For, StmtKind::For> {
   LoopMode mode;
   Block body;
   static Stmt make(Sym iter, Expr lo, Expr hi, LoopMode mode, Block body, SrcLoc loc = {});
+
+private:
+  EXGC_STMT_PRIVATE(For)
+  void finish();
   For(Sym i, Expr a, Expr b, LoopMode m, Block bd, SrcLoc l)
       : StmtBase(l), iter(std::move(i)), lo(std::move(a)), hi(std::move(b)), mode(std::move(m)),
         body(std::move(bd)) {}
@@ -371,12 +473,19 @@ struct If final : StmtBase<If, StmtKind::If> {
   Expr cond;
   Block then_body, else_body;
   static Stmt make(Expr cond, Block then_body, Block else_body, SrcLoc loc = {});
+
+private:
+  EXGC_STMT_PRIVATE(If)
+  void finish();
   If(Expr c, Block t, Block e, SrcLoc l)
       : StmtBase(l), cond(std::move(c)), then_body(std::move(t)), else_body(std::move(e)) {}
 };
 
 struct Pass final : StmtBase<Pass, StmtKind::Pass> {
   static Stmt make(SrcLoc loc = {});
+
+private:
+  EXGC_STMT_PRIVATE(Pass)
   explicit Pass(SrcLoc l) : StmtBase(l) {}
 };
 
@@ -390,6 +499,10 @@ struct CallStmt final : StmtBase<CallStmt, StmtKind::CallStmt> {
   std::vector<Expr> barriers;
   static Stmt make(std::string callee, std::vector<Expr> args, std::vector<KwArg> kwargs,
                    std::vector<Expr> barriers, SrcLoc loc = {});
+
+private:
+  EXGC_STMT_PRIVATE(CallStmt)
+  void finish();
   CallStmt(std::string c, std::vector<Expr> a, std::vector<KwArg> k, std::vector<Expr> b, SrcLoc l)
       : StmtBase(l), callee(std::move(c)), args(std::move(a)), kwargs(std::move(k)),
         barriers(std::move(b)) {}
@@ -400,6 +513,10 @@ struct With final : StmtBase<With, StmtKind::With> {
   Expr ctx; // a Call such as CudaDeviceFunction(blockDim=256)
   Block body;
   static Stmt make(Expr ctx, Block body, SrcLoc loc = {});
+
+private:
+  EXGC_STMT_PRIVATE(With)
+  void finish();
   With(Expr c, Block b, SrcLoc l) : StmtBase(l), ctx(std::move(c)), body(std::move(b)) {}
 };
 
@@ -407,6 +524,9 @@ struct With final : StmtBase<With, StmtKind::With> {
 struct Fence final : StmtBase<Fence, StmtKind::Fence> {
   std::string first, second; // timeline names
   static Stmt make(std::string first, std::string second, SrcLoc loc = {});
+
+private:
+  EXGC_STMT_PRIVATE(Fence)
   Fence(std::string a, std::string b, SrcLoc l)
       : StmtBase(l), first(std::move(a)), second(std::move(b)) {}
 };
@@ -416,6 +536,10 @@ struct Arrive final : StmtBase<Arrive, StmtKind::Arrive> {
   std::string timeline;
   std::vector<Expr> barriers;
   static Stmt make(std::string timeline, std::vector<Expr> barriers, SrcLoc loc = {});
+
+private:
+  EXGC_STMT_PRIVATE(Arrive)
+  void finish();
   Arrive(std::string t, std::vector<Expr> b, SrcLoc l)
       : StmtBase(l), timeline(std::move(t)), barriers(std::move(b)) {}
 };
@@ -426,6 +550,10 @@ struct Await final : StmtBase<Await, StmtKind::Await> {
   std::string timeline;
   Expr n;
   static Stmt make(Expr bar, std::string timeline, Expr n, SrcLoc loc = {});
+
+private:
+  EXGC_STMT_PRIVATE(Await)
+  void finish();
   Await(Expr b, std::string t, Expr c, SrcLoc l)
       : StmtBase(l), bar(std::move(b)), timeline(std::move(t)), n(std::move(c)) {}
 };

@@ -30,7 +30,7 @@ Value add_loop(Interpreter &in, const CallSite &call) {
   if (names_in_scope(*p, s).count(name))
     in.fail(call.loc, DiagKind::NameInUse, name, p->name);
   Expr hi = control_arg(in, p, call.arg("hi"));
-  bool guard = call.arg("guard").value.kind == Value::Kind::Bool && call.arg("guard").value.int_value;
+  bool guard = call.arg("guard").value.int_value != 0;
   analysis::IndexSolver solver;
   analysis::DependenceAnalyzer dep(solver);
   require(in, dep, context_at(p, s), BinOp::make(BinOpKind::Ge, hi, IntImm::make(1)), call.loc,

@@ -19,6 +19,7 @@
 #include <algorithm>
 
 #include "compiler/ir/printer.h"
+#include "compiler/ir/symbols.h"
 #include "compiler/schedule/call_support.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/loop_support.h"
@@ -32,7 +33,7 @@ namespace {
 /// and its region of that buffer, one [lo, hi) per dimension, when `a` is
 /// written on the buffer directly (`x`, `x[i]`, `x[a:b, k]`); `region` is
 /// left empty when it is not known.
-Sym arg_region(const analysis::EffectCollector &coll, const ProcNode &p, const Expr &a,
+Sym arg_region(const analysis::EffectCollector &coll, const ProcSymbols &syms, const Expr &a,
                std::vector<std::pair<Expr, Expr>> &region) {
   Sym base;
   const Type *t = nullptr;
@@ -41,7 +42,7 @@ Sym arg_region(const analysis::EffectCollector &coll, const ProcNode &p, const E
     return coll.root_of(v->name); // a scalar: one element, no dimensions
   if (const auto *r = a.as<Read>()) {
     base = r->buf;
-    t = buffer_type(p, base);
+    t = syms.type_of(base);
     if (coll.root_of(base) == base && t) {
       if (r->idx.empty())
         for (const Expr &e : t->shape)
@@ -52,7 +53,7 @@ Sym arg_region(const analysis::EffectCollector &coll, const ProcNode &p, const E
     }
   } else if (const auto *w = a.as<WindowExpr>()) {
     base = w->buf;
-    t = buffer_type(p, base);
+    t = syms.type_of(base);
     if (coll.root_of(base) == base && t && t->shape.size() == w->idx.size())
       for (size_t d = 0; d < w->idx.size(); ++d) {
         const WindowIdx &wi = w->idx[d];
@@ -78,9 +79,10 @@ void check_no_alias(Interpreter &in, const Proc &p, const Stmt &s, const CallStm
   size_t n = std::min(cs.args.size(), f->args.size());
   std::vector<Sym> roots(n);
   std::vector<std::vector<std::pair<Expr, Expr>>> regions(n);
+  ProcSymbols syms(*p);
   for (size_t i = 0; i < n; ++i)
     if (f->args[i].type.kind == Type::Kind::Data)
-      roots[i] = arg_region(coll, *p, cs.args[i], regions[i]);
+      roots[i] = arg_region(coll, syms, cs.args[i], regions[i]);
   for (size_t i = 0; i < n; ++i)
     for (size_t j = i + 1; j < n; ++j) {
       if (!roots[i].id || roots[i] != roots[j])
@@ -134,9 +136,8 @@ Value call_eqv(Interpreter &in, const CallSite &call) {
     in.fail(call.loc, DiagKind::CallNotEquivalent, name, cs->callee,
             "an unsafe step made one of them");
   check_no_alias(in, p, s, *cs, f, g, name, call.loc);
-  auto n = std::make_shared<CallStmt>(*cs);
-  n->callee = name;
-  return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {Stmt(n)}; }));
+  Stmt n = cs->edited([&](CallStmt &c) { c.callee = name; });
+  return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {n}; }));
 }
 
 } // namespace exgc::schedule

@@ -196,7 +196,7 @@ Expr at_loc(const Expr &e, SrcLoc loc) {
     std::vector<Expr> args;
     for (const Expr &a : c->args)
       args.push_back(at_loc(a, loc));
-    return Call::make(c->func, std::move(args), c->kwargs, c->type, loc);
+    return Call::make(c->func, std::move(args), c->kwargs, loc);
   }
   return e;
 }

@@ -27,11 +27,10 @@ Value cut_loop(Interpreter &in, const CallSite &call) {
   require(in, dep, context_at(p, s), goal, call.loc,
           "that '" + print_expr(cut) + "' lies in the range of loop '" + f->iter.name + "'",
           DiagKind::CutOutOfRange, print_expr(cut), f->iter.name, print_expr(f->lo), print_expr(f->hi));
-  auto one = std::make_shared<For>(*f);
-  one->hi = cut;
+  Stmt one = f->edited([&](For &n) { n.hi = cut; });
   Sym it = Sym::fresh(f->iter.name);
   Stmt two = For::make(it, cut, f->hi, f->mode, copy_block(f->body, {{f->iter.id, iter_var(it)}}, true), f->loc);
-  return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {Stmt(one), two}; }));
+  return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {one, two}; }));
 }
 
 } // namespace exgc::schedule

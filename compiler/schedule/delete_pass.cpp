@@ -25,9 +25,7 @@ template <typename T> Block strip_body(const T *op, const Stmt &s, bool &changed
   if (!c)
     return {s};
   changed = true;
-  auto n = std::make_shared<T>(*op);
-  n->body = std::move(body);
-  return {Stmt(n)};
+  return {op->edited([&](T &n) { n.body = std::move(body); })};
 }
 
 /// What `s` becomes: nothing, itself, or a copy with stripped bodies.
@@ -53,10 +51,10 @@ Block strip_stmt(const Stmt &s, bool &changed) {
     if (!c)
       return {s};
     changed = true;
-    auto n = std::make_shared<If>(*i);
-    n->then_body = std::move(then_b);
-    n->else_body = std::move(else_b);
-    return {Stmt(n)};
+    return {i->edited([&](If &n) {
+      n.then_body = std::move(then_b);
+      n.else_body = std::move(else_b);
+    })};
   }
   return {s};
 }

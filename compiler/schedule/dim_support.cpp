@@ -96,18 +96,20 @@ struct Relayout : IRMutator {
   Block mutate_node(const Assign *op, const Stmt &self) override {
     if (op->buf.id != buf)
       return IRMutator::mutate_node(op, self);
-    auto n = std::make_shared<Assign>(*op);
-    n->idx = idx(op->idx);
-    n->rhs = mutate(op->rhs);
-    return {Stmt(n)};
+    Expr rhs = mutate(op->rhs);
+    return {op->edited([&](Assign &n) {
+      n.idx = idx(op->idx);
+      n.rhs = rhs;
+    })};
   }
   Block mutate_node(const Reduce *op, const Stmt &self) override {
     if (op->buf.id != buf)
       return IRMutator::mutate_node(op, self);
-    auto n = std::make_shared<Reduce>(*op);
-    n->idx = idx(op->idx);
-    n->rhs = mutate(op->rhs);
-    return {Stmt(n)};
+    Expr rhs = mutate(op->rhs);
+    return {op->edited([&](Reduce &n) {
+      n.idx = idx(op->idx);
+      n.rhs = rhs;
+    })};
   }
 };
 
@@ -164,9 +166,7 @@ void require_at_accesses(Interpreter &in, const Proc &p, const Stmt &s,
 Proc relayout(const Proc &p, const Stmt &s, std::vector<Expr> shape, const Reindex &reindex,
               const Rewindow &rewindow) {
   Proc reshaped = replace_stmt(p, s->id, [&](const Stmt &old) -> Block {
-    auto n = std::make_shared<Alloc>(*old.as<Alloc>());
-    n->type.shape = shape;
-    return {Stmt(n)};
+    return {old.as<Alloc>()->edited([&](Alloc &n) { n.type.shape = shape; })};
   });
   Relayout r;
   r.buf = s.as<Alloc>()->name.id;

@@ -45,8 +45,8 @@ Value divide_loop(Interpreter &in, const CallSite &call) {
   if (names.list->size() != 2 || !name_value((*names.list)[0]) || !name_value((*names.list)[1]))
     fail_arg(in, call.arg("names"), "a list of two names",
             names.to_display());
-  bool perfect = call.arg("perfect").value.kind == Value::Kind::Bool && call.arg("perfect").value.int_value;
-  std::string tail = call.arg("tail").value.kind == Value::Kind::Str ? call.arg("tail").value.str : "guard";
+  bool perfect = call.arg("perfect").value.int_value != 0;
+  const std::string &tail = call.arg("tail").value.str;
   if (tail != "guard" && tail != "cut" && tail != "cut_and_guard")
     fail_arg(in, call.arg("tail"),
             "\"guard\", \"cut\" or \"cut_and_guard\"", "'" + tail + "'");
@@ -88,19 +88,20 @@ Value divide_loop(Interpreter &in, const CallSite &call) {
   if (tail == "guard" && !perfect) {
     Expr cond = op(BinOpKind::Lt, inner_off, n);
     Block inner = {loop(ii, zero, qe, {If::make(cond, body, {}, f->loc)})};
-    auto outer = std::make_shared<For>(*f);
-    outer->iter = io;
-    outer->lo = zero;
-    outer->hi = op(BinOpKind::Div, op(BinOpKind::Add, n, IntImm::make(q - 1)), qe);
-    outer->body = inner;
-    return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {Stmt(outer)}; }));
+    Stmt outer = f->edited([&](For &o) {
+      o.iter = io;
+      o.lo = zero;
+      o.hi = op(BinOpKind::Div, op(BinOpKind::Add, n, IntImm::make(q - 1)), qe);
+      o.body = inner;
+    });
+    return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {outer}; }));
   }
-  auto outer = std::make_shared<For>(*f);
-  outer->iter = io;
-  outer->lo = zero;
-  outer->hi = op(BinOpKind::Div, n, qe);
-  outer->body = {loop(ii, zero, qe, body)};
-  out.push_back(Stmt(outer));
+  out.push_back(f->edited([&](For &o) {
+    o.iter = io;
+    o.lo = zero;
+    o.hi = op(BinOpKind::Div, n, qe);
+    o.body = {loop(ii, zero, qe, body)};
+  }));
   if (!perfect) {
     Expr rest = op(BinOpKind::Mod, n, qe);
     Sym it = Sym::fresh((*names.list)[1].str);

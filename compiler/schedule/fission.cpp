@@ -55,10 +55,9 @@ Proc split_once(Interpreter &in, const Proc &p, const Located &l, size_t k, SrcL
       fail_conflict(in, loc, c, DiagKind::DependenceBlocksFission, f->iter.name, c.first.buf.name);
     Sym it2 = Sym::fresh(f->iter.name);
     Block body2 = copy_block(s2, {{f->iter.id, iter_var(it2)}}, false);
-    auto one = std::make_shared<For>(*f);
-    one->body = s1;
+    Stmt one = f->edited([&](For &n) { n.body = s1; });
     Stmt two = For::make(it2, f->lo, f->hi, f->mode, body2, f->loc);
-    return replace_stmt(p, parent->id, [&](const Stmt &) -> Block { return {Stmt(one), two}; });
+    return replace_stmt(p, parent->id, [&](const Stmt &) -> Block { return {one, two}; });
   }
   const If *i = parent.as<If>();
   if (l.block != &i->then_body || !i->else_body.empty())
@@ -66,10 +65,9 @@ Proc split_once(Interpreter &in, const Proc &p, const Located &l, size_t k, SrcL
   // The condition is a control value (the typecheck refuses data in
   // conditions) and nothing writes control values: evaluating it again after
   // S1 gives the same answer.
-  auto one = std::make_shared<If>(*i);
-  one->then_body = s1;
+  Stmt one = i->edited([&](If &n) { n.then_body = s1; });
   Stmt two = If::make(i->cond, s2, {}, i->loc);
-  return replace_stmt(p, parent->id, [&](const Stmt &) -> Block { return {Stmt(one), two}; });
+  return replace_stmt(p, parent->id, [&](const Stmt &) -> Block { return {one, two}; });
 }
 
 } // namespace
@@ -77,9 +75,7 @@ Proc split_once(Interpreter &in, const Proc &p, const Located &l, size_t k, SrcL
 Value fission(Interpreter &in, const CallSite &call) {
   Proc p = call.proc();
   const Value &g = call.arg("gap").value;
-  int64_t n = call.arg("n_lifts").value.kind == Value::Kind::Int ? call.arg("n_lifts").value.int_value : 1;
-  if (n < 1)
-    fail_arg(in, call.arg("n_lifts"), "a positive int", std::to_string(n));
+  int64_t n = call.arg("n_lifts").value.int_value;
   Cursor c = cursor_arg(in, p, g, call.loc);
   Located l = resolve(in, p, c, call.loc);
   size_t k = c.kind == Cursor::Kind::GapBefore ? l.index : l.index + c.count;

@@ -50,10 +50,9 @@ Value fuse(Interpreter &in, const CallSite &call) {
     fail_unknown(in, call.loc, "that loops '" + f1->iter.name + "' and '" + f2->iter.name + "' can be fused", solver);
   if (ans == analysis::Answer::Conflict)
     fail_conflict(in, call.loc, c, DiagKind::DependenceBlocksFuse, f1->iter.name, f2->iter.name, c.first.buf.name);
-  auto merged = std::make_shared<For>(*f1);
-  merged->body.insert(merged->body.end(), body2.begin(), body2.end());
+  Stmt merged = f1->edited([&](For &n) { n.body.insert(n.body.end(), body2.begin(), body2.end()); });
   Proc out = replace_stmt(p, s2->id, [](const Stmt &) { return Block{}; });
-  return Value::of_proc(replace_stmt(out, s1->id, [&](const Stmt &) -> Block { return {Stmt(merged)}; }));
+  return Value::of_proc(replace_stmt(out, s1->id, [&](const Stmt &) -> Block { return {merged}; }));
 }
 
 } // namespace exgc::schedule

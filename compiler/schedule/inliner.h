@@ -101,7 +101,7 @@ struct Inliner : IRMutator {
     const BufArg &b = bufs.at(r->buf.id);
     size_t s = source_dim(b, static_cast<size_t>(d->value));
     Expr call = Call::make(op->func, {Read::make(b.buf, {}, r->type, r->loc), IntImm::make(s, d->loc)},
-                           {}, op->type, op->loc);
+                           {}, op->loc);
     return op->func == "offset" && b.window ? plus_simplified(call, b.w[s].lo) : call;
   }
   Block mutate_node(const Assign *op, const Stmt &self) override {
@@ -128,9 +128,7 @@ struct Inliner : IRMutator {
       vars[op->iter.id] = iter_var(it);
     }
     Block r = IRMutator::mutate_node(op, self);
-    auto n = std::make_shared<For>(*r[0].as<For>());
-    n->iter = it;
-    return {Stmt(n)};
+    return {r[0].as<For>()->edited([&](For &n) { n.iter = it; })};
   }
 };
 

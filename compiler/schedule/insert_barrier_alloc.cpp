@@ -48,7 +48,7 @@ Expr mechanism(const FragExpr &f, SrcLoc loc, bool &ok) {
     ok &= v->kind == FK::Int;
     kwargs.push_back({k, IntImm::make(v->int_value, loc), loc});
   }
-  return Call::make(f.text, std::move(args), std::move(kwargs), ValueType::Meta, loc);
+  return Call::make(f.text, std::move(args), std::move(kwargs), loc);
 }
 
 } // namespace

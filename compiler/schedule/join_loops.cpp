@@ -49,9 +49,8 @@ Value join_loops(Interpreter &in, const CallSite &call) {
   require(in, dep, ctx, ordered, call.loc,
           "that the ranges of loops '" + f1->iter.name + "' and '" + f2->iter.name + "' are in order",
           DiagKind::JoinRangesOrder, print_expr(f1->lo), mid, print_expr(f2->hi));
-  auto joined = std::make_shared<For>(*f1);
-  joined->hi = f2->hi;
-  return Value::of_proc(replace_block(p, {s1, s2}, {Stmt(joined)}));
+  Stmt joined = f1->edited([&](For &n) { n.hi = f2->hi; });
+  return Value::of_proc(replace_block(p, {s1, s2}, {joined}));
 }
 
 } // namespace exgc::schedule

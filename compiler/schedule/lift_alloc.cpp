@@ -56,10 +56,7 @@ Value lift_alloc(Interpreter &in, const CallSite &call) {
   const auto *a = s.as<Alloc>();
   if (!a)
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'lift_alloc'", "an allocation");
-  int64_t n = call.arg("n_lifts").value.kind == Value::Kind::Int ? call.arg("n_lifts").value.int_value : 1;
-  if (n < 1)
-    fail_arg(in, call.arg("n_lifts"), "a positive int",
-            std::to_string(n));
+  int64_t n = call.arg("n_lifts").value.int_value;
   std::vector<Stmt> up;
   ancestors(p->body, s->id, up);
   const std::string &name = a->name.name;

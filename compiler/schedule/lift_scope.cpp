@@ -42,44 +42,37 @@ Value lift_scope(Interpreter &in, const CallSite &call) {
   if (const For *pf = parent.as<For>()) {
     if (const For *sf = s.as<For>()) {
       check_loop_swap(in, p, parent, call.loc);
-      auto inner = std::make_shared<For>(*pf);
-      inner->body = sf->body;
-      auto outer = std::make_shared<For>(*sf);
-      outer->body = {Stmt(inner)};
-      out = {Stmt(outer)};
+      Stmt inner = pf->edited([&](For &n) { n.body = sf->body; });
+      out = {sf->edited([&](For &n) { n.body = {inner}; })};
     } else {
       const If *si = s.as<If>();
       if (analysis::mentions(si->cond, pf->iter))
         in.fail(call.loc, DiagKind::LiftScopeCondUsesIter, print_expr(si->cond), pf->iter.name);
-      auto then_loop = std::make_shared<For>(*pf);
-      then_loop->body = si->then_body;
-      auto n = std::make_shared<If>(*si);
-      n->then_body = {Stmt(then_loop)};
-      n->else_body.clear();
+      Stmt then_loop = pf->edited([&](For &n) { n.body = si->then_body; });
+      Block else_loop;
       if (!si->else_body.empty()) {
         Sym it = Sym::fresh(pf->iter.name);
-        n->else_body = {For::make(it, pf->lo, pf->hi, pf->mode,
-                                  copy_block(si->else_body, {{pf->iter.id, iter_var(it)}}, false), pf->loc)};
+        else_loop = {For::make(it, pf->lo, pf->hi, pf->mode,
+                               copy_block(si->else_body, {{pf->iter.id, iter_var(it)}}, false), pf->loc)};
       }
-      out = {Stmt(n)};
+      out = {si->edited([&](If &n) {
+        n.then_body = {then_loop};
+        n.else_body = else_loop;
+      })};
     }
   } else {
     const If *pi = parent.as<If>();
     if (const For *sf = s.as<For>()) {
-      auto inner = std::make_shared<If>(*pi);
-      inner->then_body = sf->body;
-      auto outer = std::make_shared<For>(*sf);
-      outer->body = {Stmt(inner)};
-      out = {Stmt(outer)};
+      Stmt inner = pi->edited([&](If &n) { n.then_body = sf->body; });
+      out = {sf->edited([&](For &n) { n.body = {inner}; })};
     } else {
       const If *si = s.as<If>();
-      auto inner = std::make_shared<If>(*pi);
-      inner->then_body = si->then_body;
-      auto n = std::make_shared<If>(*si);
-      n->then_body = {Stmt(inner)};
-      if (!si->else_body.empty())
-        n->else_body = {If::make(pi->cond, si->else_body, {}, pi->loc)};
-      out = {Stmt(n)};
+      Stmt inner = pi->edited([&](If &n) { n.then_body = si->then_body; });
+      out = {si->edited([&](If &n) {
+        n.then_body = {inner};
+        if (!si->else_body.empty())
+          n.else_body = {If::make(pi->cond, si->else_body, {}, pi->loc)};
+      })};
     }
   }
   return Value::of_proc(replace_stmt(p, parent->id, [&](const Stmt &) { return out; }));

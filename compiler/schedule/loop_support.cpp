@@ -19,14 +19,11 @@ namespace {
 Stmt with_fresh_id(const Stmt &s) {
   switch (s->kind) {
 #define EXGC_STMT(Name)                                                        \
-  case StmtKind::Name: {                                                       \
-    auto n = std::make_shared<Name>(*s.as<Name>());                            \
-    n->id = fresh_node_id();                                                   \
-    return Stmt(n);                                                            \
-  }
+  case StmtKind::Name:                                                         \
+    return s.as<Name>()->edited([](Name &n) { n.id = fresh_node_id(); });
 #include "compiler/ir/node_kinds.def"
   }
-  return s;
+  EXGC_UNREACHABLE("stmt kind");
 }
 
 struct Copier : IRMutator {
@@ -87,36 +84,28 @@ struct Copier : IRMutator {
   Block mutate_node(const Assign *op, const Stmt &self) override {
     Block r = IRMutator::mutate_node(op, self);
     if (Sym b = buf(op->buf); b != op->buf) {
-      auto n = std::make_shared<Assign>(*r[0].as<Assign>());
-      n->buf = b;
-      r[0] = Stmt(n);
+      r[0] = r[0].as<Assign>()->edited([&](Assign &n) { n.buf = b; });
     }
     return finish(r);
   }
   Block mutate_node(const Reduce *op, const Stmt &self) override {
     Block r = IRMutator::mutate_node(op, self);
     if (Sym b = buf(op->buf); b != op->buf) {
-      auto n = std::make_shared<Reduce>(*r[0].as<Reduce>());
-      n->buf = b;
-      r[0] = Stmt(n);
+      r[0] = r[0].as<Reduce>()->edited([&](Reduce &n) { n.buf = b; });
     }
     return finish(r);
   }
   Block mutate_node(const Alloc *op, const Stmt &self) override {
     Block r = IRMutator::mutate_node(op, self);
     if (fresh) {
-      auto n = std::make_shared<Alloc>(*r[0].as<Alloc>());
-      n->name = declare(op->name);
-      r[0] = Stmt(n);
+      r[0] = r[0].as<Alloc>()->edited([&](Alloc &n) { n.name = declare(op->name); });
     }
     return finish(r);
   }
   Block mutate_node(const WindowStmt *op, const Stmt &self) override {
     Block r = IRMutator::mutate_node(op, self);
     if (fresh) {
-      auto n = std::make_shared<WindowStmt>(*r[0].as<WindowStmt>());
-      n->name = declare(op->name);
-      r[0] = Stmt(n);
+      r[0] = r[0].as<WindowStmt>()->edited([&](WindowStmt &n) { n.name = declare(op->name); });
     }
     return finish(r);
   }
@@ -128,9 +117,7 @@ struct Copier : IRMutator {
     }
     Block r = IRMutator::mutate_node(op, self);
     if (fresh) {
-      auto n = std::make_shared<For>(*r[0].as<For>());
-      n->iter = it;
-      r[0] = Stmt(n);
+      r[0] = r[0].as<For>()->edited([&](For &n) { n.iter = it; });
     }
     return finish(r);
   }
@@ -298,34 +285,24 @@ struct Canonical : IRMutator {
   }
   Block mutate_node(const Assign *op, const Stmt &self) override {
     Block r = IRMutator::mutate_node(op, self);
-    auto n = std::make_shared<Assign>(*r[0].as<Assign>());
-    n->buf = name(op->buf);
-    return {Stmt(n)};
+    return {r[0].as<Assign>()->edited([&](Assign &n) { n.buf = name(op->buf); })};
   }
   Block mutate_node(const Reduce *op, const Stmt &self) override {
     Block r = IRMutator::mutate_node(op, self);
-    auto n = std::make_shared<Reduce>(*r[0].as<Reduce>());
-    n->buf = name(op->buf);
-    return {Stmt(n)};
+    return {r[0].as<Reduce>()->edited([&](Reduce &n) { n.buf = name(op->buf); })};
   }
   Block mutate_node(const Alloc *op, const Stmt &self) override {
     Block r = IRMutator::mutate_node(op, self);
-    auto n = std::make_shared<Alloc>(*r[0].as<Alloc>());
-    n->name = bind(op->name);
-    return {Stmt(n)};
+    return {r[0].as<Alloc>()->edited([&](Alloc &n) { n.name = bind(op->name); })};
   }
   Block mutate_node(const WindowStmt *op, const Stmt &self) override {
     Block r = IRMutator::mutate_node(op, self);
-    auto n = std::make_shared<WindowStmt>(*r[0].as<WindowStmt>());
-    n->name = bind(op->name);
-    return {Stmt(n)};
+    return {r[0].as<WindowStmt>()->edited([&](WindowStmt &n) { n.name = bind(op->name); })};
   }
   Block mutate_node(const For *op, const Stmt &self) override {
     Sym it = bind(op->iter);
     Block r = IRMutator::mutate_node(op, self);
-    auto n = std::make_shared<For>(*r[0].as<For>());
-    n->iter = it;
-    return {Stmt(n)};
+    return {r[0].as<For>()->edited([&](For &n) { n.iter = it; })};
   }
 };
 } // namespace

@@ -54,13 +54,14 @@ Value mult_loops(Interpreter &in, const CallSite &call) {
   std::map<uint32_t, Expr> subst{
       {outer->iter.id, plus(outer->lo, BinOp::make(BinOpKind::Div, kv, c))},
       {inner->iter.id, plus(inner->lo, BinOp::make(BinOpKind::Mod, kv, c))}};
-  auto merged = std::make_shared<For>(*outer);
-  merged->iter = k;
-  merged->lo = IntImm::make(0);
-  merged->hi = analysis::simplify_expr(
-      BinOp::make(BinOpKind::Mul, BinOp::make(BinOpKind::Sub, outer->hi, outer->lo), c));
-  merged->body = copy_block(inner->body, subst, false);
-  return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {Stmt(merged)}; }));
+  Stmt merged = outer->edited([&](For &n) {
+    n.iter = k;
+    n.lo = IntImm::make(0);
+    n.hi = analysis::simplify_expr(
+        BinOp::make(BinOpKind::Mul, BinOp::make(BinOpKind::Sub, outer->hi, outer->lo), c));
+    n.body = copy_block(inner->body, subst, false);
+  });
+  return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {merged}; }));
 }
 
 } // namespace exgc::schedule

@@ -46,8 +46,30 @@ std::string primitive_signature(const PrimitiveSpec &p) {
   std::string out = std::string(p.name) + "(";
   for (size_t i = 0; i < p.params.size(); ++i)
     out += std::string(i ? ", " : "") + p.params[i].name + ": " + param_kind_name(p.params[i].kind) +
-           (p.params[i].required ? "" : " (optional)");
+           (p.params[i].required() ? "" : " = " + p.params[i].fallback.spelling());
   return out + (p.fn ? ")" : ") (not implemented yet)");
+}
+
+Value ParamDefault::value() const {
+  switch (kind) {
+  case Kind::Required:
+  case Kind::Absent: return Value::none();
+  case Kind::Int: return Value::of_int(int_value);
+  case Kind::Bool: return Value::of_bool(int_value != 0);
+  case Kind::Str: return Value::of_str(str);
+  }
+  EXGC_UNREACHABLE("default kind");
+}
+
+std::string ParamDefault::spelling() const {
+  switch (kind) {
+  case Kind::Required:
+  case Kind::Absent: return "None";
+  case Kind::Int: return std::to_string(int_value);
+  case Kind::Bool: return int_value ? "True" : "False";
+  case Kind::Str: return std::string("\"") + str + "\"";
+  }
+  EXGC_UNREACHABLE("default kind");
 }
 
 const char *param_kind_name(ParamKind k) {
@@ -55,6 +77,7 @@ const char *param_kind_name(ParamKind k) {
   case ParamKind::Proc: return "proc";
   case ParamKind::Stmt: return "cursor or pattern";
   case ParamKind::Int: return "int";
+  case ParamKind::Count: return "a positive int";
   case ParamKind::Bool: return "bool";
   case ParamKind::Str: return "str";
   case ParamKind::List: return "list";

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "compiler/ir/printer.h"
+#include "compiler/ir/symbols.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/loop_support.h"
@@ -27,24 +28,6 @@ std::string idx_text(const std::vector<Expr> &idx) {
 
 } // namespace
 
-const Type *buffer_type(const ProcNode &p, const Sym &buf) {
-  for (const Arg &a : p.args)
-    if (a.name == buf)
-      return &a.type;
-  struct Finder : IRVisitor {
-    Sym buf;
-    const Alloc *hit = nullptr;
-    void visit_node(const Alloc *op) override {
-      if (op->name == buf)
-        hit = op;
-      IRVisitor::visit_node(op);
-    }
-  } f;
-  f.buf = buf;
-  f.visit(p.body);
-  return f.hit ? &f.hit->type : nullptr;
-}
-
 Expr minus_expr(const Expr &a, const Expr &b) {
   const auto *z = b.as<IntImm>();
   return z && z->value == 0 ? a : BinOp::make(BinOpKind::Sub, a, b);
@@ -62,7 +45,7 @@ SumNest find_sum(Interpreter &in, const Proc &p, const Value &block, const char 
   const Stmt &nest = (*l.block)[l.index + 1];
   if (!s.acc || !nest.as<For>())
     in.fail(loc, DiagKind::ReductionShape, prim, "'acc = e0' followed by a loop");
-  const Type *t = buffer_type(*p, s.acc->buf);
+  const Type *t = ProcSymbols(*p).type_of(s.acc->buf);
   if (!t || t->kind != Type::Kind::Data)
     in.fail(loc, DiagKind::ReductionShape, prim, "'acc' to be a data buffer");
   s.type = t->scalar;

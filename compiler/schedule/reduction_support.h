@@ -31,10 +31,6 @@ struct SumNest {
 SumNest find_sum(Interpreter &in, const Proc &p, const Value &block, const char *prim,
                  SrcLoc loc);
 
-/// The declared type of buffer `buf` in `p` (an argument or an allocation);
-/// null when there is none.
-const Type *buffer_type(const ProcNode &p, const Sym &buf);
-
 /// a - b, leaving out a literal 0.
 Expr minus_expr(const Expr &a, const Expr &b);
 

@@ -61,11 +61,9 @@ Value reorder_loops(Interpreter &in, const CallSite &call) {
     in.fail(call.loc, DiagKind::LoopsNotPerfectlyNested, outer->iter.name,
             inner_name.empty() ? (inner ? inner->iter.name : std::string("a loop")) : inner_name);
   check_loop_swap(in, p, s, call.loc);
-  auto new_inner = std::make_shared<For>(*outer);
-  new_inner->body = inner->body;
-  auto new_outer = std::make_shared<For>(*inner);
-  new_outer->body = {Stmt(new_inner)};
-  return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {Stmt(new_outer)}; }));
+  Stmt new_inner = outer->edited([&](For &n) { n.body = inner->body; });
+  Stmt new_outer = inner->edited([&](For &n) { n.body = {new_inner}; });
+  return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {new_outer}; }));
 }
 
 } // namespace exgc::schedule

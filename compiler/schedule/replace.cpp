@@ -123,10 +123,9 @@ Value replace_block(Interpreter &in, const CallSite &call) {
   u.verify();
   // The call keeps the id of the block's first statement: a cursor to the
   // replaced loop now names the call (set_trailing_barrier_expr aims there).
-  auto made = std::make_shared<CallStmt>(*u.make_call(name).as<CallStmt>());
-  made->id = stmts[0]->id;
+  Stmt made = u.make_call(name).as<CallStmt>()->edited([&](CallStmt &c) { c.id = stmts[0]->id; });
 
-  Proc out = replace_stmt(p, stmts[0]->id, [&](const Stmt &) -> Block { return {Stmt(made)}; });
+  Proc out = replace_stmt(p, stmts[0]->id, [&](const Stmt &) -> Block { return {made}; });
   for (size_t i = 1; i < stmts.size(); ++i)
     out = replace_stmt(out, stmts[i]->id, [](const Stmt &) -> Block { return {}; });
   if (auto err = first_error_at(in, *out, call.loc, {DiagKind::MissingTrailingBarrier}))

@@ -97,15 +97,11 @@ Value rfactor(Interpreter &in, const CallSite &call) {
       is_chosen = is_chosen || c == f;
     if (is_chosen)
       continue;
-    auto loop = std::make_shared<For>(*f); // keeps its id: cursors follow it
-    loop->body = inner;
-    inner = {Stmt(loop)};
+    inner = {f->edited([&](For &n) { n.body = inner; })}; // keeps its id: cursors follow it
   }
   inner.insert(inner.begin(), Assign::make(part, pidx, FloatImm::make(0.0), loc));
   for (size_t k = chosen.size(); k-- > 0;) {
-    auto loop = std::make_shared<For>(*chosen[k]);
-    loop->body = inner;
-    inner = {Stmt(loop)};
+    inner = {chosen[k]->edited([&](For &n) { n.body = inner; })};
   }
   Stmt total = Reduce::make(sum.acc->buf, sum.acc->idx, Read::make(part, sum_idx, sum.type, loc), loc);
   for (size_t k = chosen.size(); k-- > 0;)

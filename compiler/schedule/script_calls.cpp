@@ -79,6 +79,7 @@ bool kind_matches(ParamKind k, const Value &v) {
   case ParamKind::Proc: return v.kind == Value::Kind::Proc;
   case ParamKind::Stmt: return v.kind == Value::Kind::Cursor || v.kind == Value::Kind::Str;
   case ParamKind::Int: return v.kind == Value::Kind::Int;
+  case ParamKind::Count: return v.kind == Value::Kind::Int;
   case ParamKind::Bool: return v.kind == Value::Kind::Bool;
   case ParamKind::Str: return v.kind == Value::Kind::Str;
   case ParamKind::List: return v.kind == Value::Kind::List;
@@ -132,8 +133,7 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
              name->name.name, "an int, str, list or descriptor", kwargs[i].second.type_name());
       mkw.push_back({kwargs[i].first, x, kwlocs[i]});
     }
-    Value desc = Value::of_meta(Call::make(name->name.name, std::move(margs), std::move(mkw),
-                                           ValueType::Meta, e.loc));
+    Value desc = Value::of_meta(Call::make(name->name.name, std::move(margs), std::move(mkw), e.loc));
     for (const Value &a : args) // each at most the budget; at most ~2^16 arguments
       desc.weight += a.weight;
     for (const auto &kw : kwargs)
@@ -244,13 +244,17 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
   for (size_t i = 0; i < spec->params.size(); ++i) {
     const Param &param = spec->params[i];
     if (!given[i]) {
-      if (param.required)
+      if (param.required())
         fail(e.loc, DiagKind::ScriptMissingArg, fn, param.name);
+      site.args[i] = param.fallback.value();
       continue;
     }
     if (!kind_matches(param.kind, site.args[i]))
       fail(at_arg(i), DiagKind::ScriptArgType, i + 1, param.name, fn, param_kind_name(param.kind),
            site.args[i].type_name());
+    if (param.kind == ParamKind::Count && site.args[i].int_value < 1)
+      fail(at_arg(i), DiagKind::ScriptArgType, i + 1, param.name, fn, param_kind_name(param.kind),
+           std::to_string(site.args[i].int_value));
   }
   for (size_t i = 0; i < spec->params.size(); ++i)
     check_constants(*this, site.args[i], i + 1, spec->params[i].name, fn, at_arg(i));

@@ -33,9 +33,7 @@ Value set_loop_mode(Interpreter &in, const CallSite &call) {
     if (!analysis::loop_mode_accepts(m.name, k.key))
       in.fail(call.loc, DiagKind::ScriptUnknownKeyword, m.name, k.key);
   return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &old) -> Block {
-    auto loop = std::make_shared<For>(*old.as<For>());
-    loop->mode = m;
-    return {Stmt(loop)};
+    return {old.as<For>()->edited([&](For &n) { n.mode = m; })};
   }));
 }
 

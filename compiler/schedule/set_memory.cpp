@@ -22,9 +22,7 @@ Value set_memory(Interpreter &in, const CallSite &call) {
   const Expr &mem = call.arg("mem").value.meta;
   memory_arg(in, mem, analysis::MemKind::Memory, "'" + a->name.name + "'", call.loc);
   return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &old) -> Block {
-    auto alloc = std::make_shared<Alloc>(*old.as<Alloc>());
-    alloc->type.mem = mem;
-    return {Stmt(alloc)};
+    return {old.as<Alloc>()->edited([&](Alloc &n) { n.type.mem = mem; })};
   }));
 }
 

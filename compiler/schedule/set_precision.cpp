@@ -16,6 +16,7 @@
 #include <climits>
 #include <cstdint>
 
+#include "compiler/ir/symbols.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/primitives.h"
@@ -54,7 +55,7 @@ bool int_range(ValueType t, int64_t &lo, int64_t &hi) {
 struct MayNotFit : IRVisitor {
   Sym x;
   int64_t lo = 0, hi = 0;
-  const ProcNode *p = nullptr;
+  const ProcSymbols *syms = nullptr;
   bool found = false;
   SrcLoc at;
   std::string why;
@@ -78,7 +79,7 @@ struct MayNotFit : IRVisitor {
     if (b == x)
       return true;
     int64_t blo, bhi;
-    const Type *t = buffer_type(*p, b);
+    const Type *t = syms->type_of(b);
     return t && int_range(t->scalar, blo, bhi) && lo <= blo && bhi <= hi;
   }
   void visit_node(const Assign *op) override {
@@ -128,7 +129,8 @@ Value set_precision(Interpreter &in, const CallSite &call) {
     v.x = a->name;
     v.lo = std::max(olo, nlo);
     v.hi = std::min(ohi, nhi);
-    v.p = p.get();
+    ProcSymbols syms(*p);
+    v.syms = &syms;
     v.visit(p->body);
     if (v.found) {
       in.diag().report(call.loc, DiagKind::PrecisionChangesKind, a->name.name,
@@ -138,9 +140,7 @@ Value set_precision(Interpreter &in, const CallSite &call) {
     }
   }
   return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &old) -> Block {
-    auto alloc = std::make_shared<Alloc>(*old.as<Alloc>());
-    alloc->type.scalar = t;
-    return {Stmt(alloc)};
+    return {old.as<Alloc>()->edited([&](Alloc &n) { n.type.scalar = t; })};
   }));
 }
 

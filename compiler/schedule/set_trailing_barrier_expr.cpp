@@ -21,9 +21,9 @@ Value set_trailing_barrier_expr(Interpreter &in, const CallSite &call) {
   const Proc &p = call.proc();
   Stmt s;
   const CallStmt *cs = call_stmt_arg(in, call, s);
-  auto n = std::make_shared<CallStmt>(*cs);
-  n->barriers = {barrier_expr(in, p, s, false, call.arg("barrier").value.str, call.loc)};
-  Proc out = replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {Stmt(n)}; });
+  Expr bar = barrier_expr(in, p, s, false, call.arg("barrier").value.str, call.loc);
+  Stmt n = cs->edited([&](CallStmt &c) { c.barriers = {bar}; });
+  Proc out = replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {n}; });
   check_inserted(in, out, "the trailing barrier", {call.loc, cs->loc}, call.loc);
   return Value::of_proc(out);
 }

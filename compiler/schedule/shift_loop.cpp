@@ -31,11 +31,12 @@ Value shift_loop(Interpreter &in, const CallSite &call) {
   auto bin = [](BinOpKind k, Expr a, Expr b) { return simplify_expr(BinOp::make(k, a, b)); };
   Expr hi = bin(BinOpKind::Add, lo, bin(BinOpKind::Sub, f->hi, f->lo));
   Expr old = bin(BinOpKind::Add, bin(BinOpKind::Sub, iter_var(f->iter), lo), f->lo);
-  auto n = std::make_shared<For>(*f);
-  n->lo = lo;
-  n->hi = hi;
-  n->body = copy_block(f->body, {{f->iter.id, old}}, false);
-  return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {Stmt(n)}; }));
+  Stmt n = f->edited([&](For &e) {
+    e.lo = lo;
+    e.hi = hi;
+    e.body = copy_block(f->body, {{f->iter.id, old}}, false);
+  });
+  return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {n}; }));
 }
 
 } // namespace exgc::schedule

@@ -129,28 +129,26 @@ Value sink_alloc(Interpreter &in, const CallSite &call) {
     analysis::Context ctx = context_at(p, next);
     ctx.scopes.push_back(analysis::Scope{true, f->iter, f->lo, f->hi, Expr(), false});
     check.block(f->body, ctx, {});
-    auto n = std::make_shared<For>(*f);
-    n->body.insert(n->body.begin(), s);
-    moved = {Stmt(n)};
+    moved = {f->edited([&](For &n) { n.body.insert(n.body.begin(), s); })};
   } else {
     const If *i = next.as<If>();
-    auto n = std::make_shared<If>(*i);
     bool in_else = analysis::mentions(i->else_body, a->name);
-    if (analysis::mentions(i->then_body, a->name) || !in_else)
-      n->then_body.insert(n->then_body.begin(), s);
-    if (in_else) {
+    moved = {i->edited([&](If &n) {
+      if (analysis::mentions(i->then_body, a->name) || !in_else)
+        n.then_body.insert(n.then_body.begin(), s);
+      if (!in_else)
+        return;
       // The else branch gets its own binding, unless the allocation went
       // only there (then it keeps the original one, and its id).
-      bool both = n->then_body.front().same_as(s);
+      bool both = n.then_body.front().same_as(s);
       Sym name = both ? Sym::fresh(a->name.name) : a->name;
       Stmt decl = s;
       if (both) {
         decl = Alloc::make(name, a->type, a->loc);
-        n->else_body = rename_buffer(i->else_body, a->name, name);
+        n.else_body = rename_buffer(i->else_body, a->name, name);
       }
-      n->else_body.insert(n->else_body.begin(), decl);
-    }
-    moved = {Stmt(n)};
+      n.else_body.insert(n.else_body.begin(), decl);
+    })};
   }
   return Value::of_proc(replace_block(p, {s, next}, moved));
 }

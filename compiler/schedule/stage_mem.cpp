@@ -169,7 +169,7 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
   const Value &bv = call.arg("block").value;
   const std::string &window = call.arg("window").value.str;
   const std::string &name = call.arg("name").value.str;
-  bool accum = call.arg("accum").value.kind == Value::Kind::Bool && call.arg("accum").value.int_value != 0;
+  bool accum = call.arg("accum").value.int_value != 0;
   Block stmts = block_arg(in, p, bv, call.loc, "stage_mem");
   analysis::Context ctx = context_at(p, stmts.front());
 

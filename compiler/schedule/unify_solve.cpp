@@ -1,5 +1,6 @@
 // unify_solve.cpp - solving and proving the equations of a unification --------//
 #include "compiler/ir/printer.h"
+#include "compiler/ir/symbols.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/call_support.h"
 #include "compiler/schedule/loop_support.h"
@@ -14,28 +15,6 @@ bool meets(const std::set<uint32_t> &a, const std::set<uint32_t> &b) {
     if (b.count(x))
       return true;
   return false;
-}
-
-/// The element type of buffer `s` (an argument, allocation or window name).
-ValueType elem_type(const ProcNode &p, const Sym &s) {
-  for (const Arg &a : p.args)
-    if (a.name == s)
-      return a.type.scalar;
-  struct Find : IRVisitor {
-    Sym s;
-    ValueType t = ValueType::R;
-    void visit_node(const Alloc *op) override {
-      if (op->name == s)
-        t = op->type.scalar;
-    }
-    void visit_node(const WindowStmt *op) override {
-      if (op->name == s)
-        t = op->rhs->type;
-    }
-  } f;
-  f.s = s;
-  f.visit(p.body);
-  return f.t;
 }
 
 } // namespace
@@ -102,7 +81,8 @@ bool Unifier::solve_window(const Access &acc) {
   if (it == windows_.end()) {
     Window w;
     w.buf = acc.bbuf;
-    w.type = elem_type(*p_, w.buf);
+    const SymDecl *decl = ProcSymbols(*p_).find(w.buf);
+    w.type = decl ? decl->elem : ValueType::R;
     size_t slices = 0;
     for (size_t d = 0; d < acc.bidx.size(); ++d) {
       const Expr &e = acc.bidx[d];

@@ -35,7 +35,7 @@ struct RemoveIfs : IRMutator {
 Value unsafe_remove_if(Interpreter &in, const CallSite &call) {
   const Proc &p = call.proc();
   Stmt s = stmt_arg(in, p, call.arg("stmt").value, call.loc);
-  bool recursive = call.arg("recursive").value.kind == Value::Kind::Bool && call.arg("recursive").value.int_value != 0;
+  bool recursive = call.arg("recursive").value.int_value != 0;
   const auto *i = s.as<If>();
   if (!i && !recursive)
     in.fail(call.loc, DiagKind::CursorKindMismatch, "'unsafe_remove_if'",

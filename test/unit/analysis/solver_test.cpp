@@ -160,9 +160,9 @@ TEST(IndexSolver, BindingsSubstitute) {
 TEST(IndexSolver, Builtins) {
   IndexSolver s;
   Sym a = Sym::fresh("a"), b = Sym::fresh("b");
-  Expr mn = Call::make("min", {var(a), var(b)}, {}, ValueType::Index);
+  Expr mn = Call::make("min", {var(a), var(b)}, {});
   EXPECT_EQ(s.is_valid({}, bin(BinOpKind::Le, mn, var(a))), Validity::Valid);
-  Expr sel = Call::make("select", {var(a), var(b), lit(1), lit(2)}, {}, ValueType::Index);
+  Expr sel = Call::make("select", {var(a), var(b), lit(1), lit(2)}, {});
   EXPECT_EQ(s.is_valid({bin(BinOpKind::Lt, var(a), var(b))}, bin(BinOpKind::Eq, sel, lit(1))),
             Validity::Valid);
 }

@@ -124,8 +124,7 @@ TEST_F(Fixture, KernelCapturesWhatItUses) {
   Stmt inner = For::make(u, lit(0), lit(32), threads, {store}, at(5));
   Stmt tasks = For::make(t, lit(0), bin(BinOpKind::Div, sz(n), lit(32)),
                          LoopMode{"cuda_tasks", {}}, {inner}, at(4));
-  Expr ctx = Call::make("CudaDeviceFunction", {}, {KwArg{"blockDim", lit(64), at(3)}},
-                        ValueType::Meta, at(3));
+  Expr ctx = Call::make("CudaDeviceFunction", {}, {KwArg{"blockDim", lit(64), at(3)}}, at(3));
   p->body = {With::make(ctx, {tasks}, at(3))};
   std::string cu, h;
   ASSERT_TRUE(cuda(add(p), cu, h));
@@ -152,8 +151,7 @@ TEST_F(Fixture, WarpWideStoreIsReported) {
   Stmt store = Assign::make(x, {idx(w)}, lit(1), at(6));
   Stmt loop = For::make(w, lit(0), lit(2), warps, {store}, at(5));
   Stmt tasks = For::make(t, lit(0), lit(1), LoopMode{"cuda_tasks", {}}, {loop}, at(4));
-  Expr ctx = Call::make("CudaDeviceFunction", {}, {KwArg{"blockDim", lit(64), at(3)}},
-                        ValueType::Meta, at(3));
+  Expr ctx = Call::make("CudaDeviceFunction", {}, {KwArg{"blockDim", lit(64), at(3)}}, at(3));
   p->body = {With::make(ctx, {tasks}, at(3))};
   std::string cu, h;
   EXPECT_FALSE(cuda(add(p), cu, h));

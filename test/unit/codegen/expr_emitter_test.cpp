@@ -74,18 +74,16 @@ TEST_F(ExprFixture, DataArithmeticIsInTheStoredType) {
 }
 
 TEST_F(ExprFixture, BuiltinsTakeTheirType) {
-  Expr m = Call::make("max", {rd(v(a), v(b)), IntImm::make(0)}, {}, ValueType::F32);
+  Expr m = Call::make("max", {rd(v(a), v(b)), IntImm::make(0)}, {});
   EXPECT_EQ(ex.data(m, "float"), "exg_max<float>(x[a * 8 + b], 0.0f)");
-  Expr s = Call::make("select", {v(a), v(b), rd(v(a), v(b)), FloatImm::make(1.5)}, {},
-                      ValueType::F32);
+  Expr s = Call::make("select", {v(a), v(b), rd(v(a), v(b)), FloatImm::make(1.5)}, {});
   EXPECT_EQ(ex.data(s, "float"), "(a < b ? x[a * 8 + b] : 1.5f)");
-  Expr st = Call::make("stride", {Var::make(x, ValueType::F32), IntImm::make(0)}, {},
-                       ValueType::Index);
+  Expr st = Call::make("stride", {Var::make(x, ValueType::F32), IntImm::make(0)}, {});
   EXPECT_EQ(ex.ctrl(st), "8");
 }
 
 TEST_F(ExprFixture, UnknownBuiltinIsReported) {
-  Expr e = Call::make("tanh", {rd(v(a), v(b))}, {}, ValueType::F32);
+  Expr e = Call::make("tanh", {rd(v(a), v(b))}, {});
   ex.data(e, "float");
   EXPECT_TRUE(ex.failed());
   ASSERT_EQ(diag.diagnostics().size(), 1u);

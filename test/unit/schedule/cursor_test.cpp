@@ -5,68 +5,16 @@
 // interpreter records, and forward_cursor itself.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-
-#include "compiler/frontend/load.h"
-#include "compiler/frontend/typecheck.h"
-#include "compiler/ir/printer.h"
 #include "compiler/schedule/cursor.h"
-#include "compiler/schedule/interpreter.h"
+#include "test/unit/schedule/run_script.h"
 
 namespace exgc::schedule {
 namespace {
-
-namespace fs = std::filesystem;
-
-/// A module loaded, typechecked and scheduled; `ok` when the schedules ran.
-struct Run {
-  SourceManager sm;
-  DiagEngine diag{sm};
-  std::unique_ptr<Program> prog;
-  std::unique_ptr<Interpreter> interp;
-  bool ok = false;
-  std::string messages() const {
-    std::string s;
-    for (const Diagnostic &d : diag.diagnostics()) {
-      s += std::to_string(d.loc.line) + ": " + d.message + "\n";
-      for (const DiagNote &n : d.notes)
-        s += "  " + std::to_string(n.loc.line) + ": note: " + n.message + "\n";
-    }
-    return s;
-  }
-  const Diagnostic *first(DiagKind k) const {
-    for (const Diagnostic &d : diag.diagnostics())
-      if (d.kind == k)
-        return &d;
-    return nullptr;
-  }
-  std::string result(const std::string &name) const {
-    Proc p = interp->result(name);
-    return p ? print_proc(*p) : "";
-  }
-};
 
 const char *kProc = "proc f(n: size, x: f32[n]):\n"
                     "    for i in seq(0, n):\n"
                     "        x[i] = 1.0\n"
                     "\n";
-
-std::unique_ptr<Run> run(const std::string &text) {
-  auto r = std::make_unique<Run>();
-  fs::path file = fs::temp_directory_path() /
-                  ("exgc_cursor_test_" +
-                   std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
-                   ".exg");
-  std::ofstream(file) << text;
-  r->prog = load_program(file.string(), LoadOptions{}, r->sm, r->diag);
-  fs::remove(file);
-  if (!r->prog || !typecheck(*r->prog, r->diag))
-    return r;
-  r->interp = std::make_unique<Interpreter>(*r->prog, r->diag);
-  r->ok = r->interp->run_all();
-  return r;
-}
 
 /// Checks that `r` failed with exactly one diagnostic, of kind `k` at `line`.
 const Diagnostic *only_error(const Run &r, DiagKind k, uint32_t line) {

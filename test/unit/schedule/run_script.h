@@ -1,0 +1,64 @@
+// run_script.h - load, typecheck and schedule a module written in a test ----//
+// For the schedule unit tests: the text goes to a temporary file named after
+// the running test, runs through the driver's stages up to the schedules, and
+// the result keeps the program, interpreter and diagnostics for inspection.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "compiler/frontend/load.h"
+#include "compiler/frontend/typecheck.h"
+#include "compiler/ir/printer.h"
+#include "compiler/schedule/interpreter.h"
+
+namespace exgc::schedule {
+
+/// A module loaded, typechecked and scheduled; `ok` when the schedules ran.
+struct Run {
+  SourceManager sm;
+  DiagEngine diag{sm};
+  std::unique_ptr<Program> prog;
+  std::unique_ptr<Interpreter> interp;
+  bool ok = false;
+  std::string messages() const {
+    std::string s;
+    for (const Diagnostic &d : diag.diagnostics()) {
+      s += std::to_string(d.loc.line) + ": " + d.message + "\n";
+      for (const DiagNote &n : d.notes)
+        s += "  " + std::to_string(n.loc.line) + ": note: " + n.message + "\n";
+    }
+    return s;
+  }
+  const Diagnostic *first(DiagKind k) const {
+    for (const Diagnostic &d : diag.diagnostics())
+      if (d.kind == k)
+        return &d;
+    return nullptr;
+  }
+  std::string result(const std::string &name) const {
+    Proc p = interp->result(name);
+    return p ? print_proc(*p) : "";
+  }
+};
+
+/// Runs every schedule of the module `text`.
+inline std::unique_ptr<Run> run(const std::string &text) {
+  auto r = std::make_unique<Run>();
+  std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("exgc_schedule_test_" + test + ".exg");
+  std::ofstream(file) << text;
+  r->prog = load_program(file.string(), LoadOptions{}, r->sm, r->diag);
+  std::filesystem::remove(file);
+  if (!r->prog || !typecheck(*r->prog, r->diag))
+    return r;
+  r->interp = std::make_unique<Interpreter>(*r->prog, r->diag);
+  r->ok = r->interp->run_all();
+  return r;
+}
+
+} // namespace exgc::schedule
