@@ -70,9 +70,12 @@ case "${1:-}" in
       [ "$t" = driver_fuzz ] && quiet=3 # the driver prints diagnostics
       mkdir -p "$work/corpus/$t" "$root/test/fuzz/corpus/$t"
       echo "== $t for $seconds s"
+      # CPU time is what a run is worth (docs/reliability.md records it): under
+      # nice on a busy machine it can be a small part of the wall time.
+      TIMEFORMAT="== $t: %R s wall, %U s user + %S s system CPU"
       # New inputs go to the first directory (the build's); the committed
       # minimized corpus and the seeds are read only.
-      nice -n 19 "$sbuild/bin/$t" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=4096 \
+      time nice -n 19 "$sbuild/bin/$t" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=4096 \
         -max_len=65536 -close_fd_mask="$quiet" -print_final_stats=1 -dict="$dict" \
         -artifact_prefix="$work/findings/$t-" \
         "$work/corpus/$t" "$root/test/fuzz/corpus/$t" "$work/seeds/$t" || status=1
