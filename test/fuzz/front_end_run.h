@@ -23,7 +23,7 @@ inline void run_front_end(const std::string &text, bool schedules) {
     DiagEngine diag(sources);
     try {
       LoadOptions lo;
-      lo.stdlib_dir = source_stdlib_dir();
+      lo.stdlib_dir = EXGC_SOURCE_DIR "/stdlib";
       std::unique_ptr<Program> prog = load_program(path, lo, sources, diag);
       if (prog && !diag.has_errors() && typecheck(*prog, diag) && !diag.has_errors() &&
           schedules) {

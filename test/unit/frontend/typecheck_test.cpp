@@ -201,7 +201,8 @@ TEST(Typecheck, UnknownMemory) {
   Sym x = Sym::fresh("x");
   Expr mem = Var::make(Sym::global("CudaSmem"), ValueType::Meta, at(2, 20));
   Proc p = make_proc("p", {}, {}, {Alloc::make(x, Type::data(ValueType::F32, {lit(4)}, mem, false, at(2)), at(2))});
-  const Diagnostic *d = check({p}).first(DiagKind::UnknownMemory);
+  Result r = check({p}); // d points into r.diags: r must outlive it
+  const Diagnostic *d = r.first(DiagKind::UnknownMemory);
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->loc.col, 20u);
 }
