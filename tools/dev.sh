@@ -27,13 +27,16 @@ case "${1:-}" in
     setup_and_build
     out="$build/examples"
     mkdir -p "$out"
-    "$build/bin/exgc" "$root/examples/gemm_naive.exg" -o "$out/gemm_naive.cu"
-    echo "wrote $out/gemm_naive.cu and $out/gemm_naive.h"
+    # The flagship: the warp-specialized TF32 GEMM (TMA, wgmma, mbarrier rings),
+    # written only after its synchronization check passes.
+    "$build/bin/exgc" "$root/examples/gemm_tf32_sm90a.exg" -o "$out/gemm_tf32_sm90a.cu"
+    echo "checked and wrote $out/gemm_tf32_sm90a.cu and $out/gemm_tf32_sm90a.h"
     nvcc="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
     if [ -x "$nvcc" ]; then
       "$nvcc" -std=c++17 -gencode=arch=compute_90a,code=sm_90a \
-        -I"$("$build/bin/exgc" --print-include-dir)" -c "$out/gemm_naive.cu" -o "$out/gemm_naive.o"
-      echo "wrote $out/gemm_naive.o (sm_90a)"
+        -I"$("$build/bin/exgc" --print-include-dir)" -c "$out/gemm_tf32_sm90a.cu" \
+        -o "$out/gemm_tf32_sm90a.o"
+      echo "wrote $out/gemm_tf32_sm90a.o (sm_90a)"
     else
       echo "nvcc not found: skipped compiling the .cu file"
     fi

@@ -125,7 +125,7 @@ void report_hazard(const sync::Hazard &h, const Lowered &lowered, const std::str
     diag.report(prior ? prior->loc : check_loc, DiagKind::SyncPriorAccess, text);
     if (is_race(h.kind))
       diag.report(loc, DiagKind::SyncExplain,
-                  who + " need" + (h.missing_threads.size() == 1 ? "s" : "") + " " +
+                  who + (who.rfind("threads ", 0) == 0 ? " need " : " needs ") +
                       sync::flag_name(h.need_flag) + " visibility of it on one of " +
                       sync::qual_set_string(h.need_quals) + "; " + remedy(h.prior_quals));
   }
