@@ -53,6 +53,9 @@ struct Record {
   uint32_t refs = 0, gen = 0;
   uint8_t list = 0; // 0 none, 1 active, 2 retired
   uint64_t max_tid = 0;
+  // Largest thread of any part's visibility or members, -1 when none: what
+  // task replay asks (FastEngine::reaches), indexed by State::by_reach.
+  int64_t reach = -1;
   QualMask wq = 0; // quals any part could be witnessed on (scan prefilter)
   // Sync ops known to change nothing more: (op signature, vis_version) pairs.
   // Re-applying a Fence, Arrive (same barriers) or join to an unchanged
