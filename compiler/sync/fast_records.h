@@ -24,7 +24,14 @@ struct PendingEntry {
 };
 using Pending = SmallVec<PendingEntry, 8>; // sorted by barrier
 
+// The first entry of `p` with barrier >= b. Barrier arrays are arrived on and
+// awaited mostly in order, so `b` usually lies at the end of a long list: look
+// there before a binary search, whose probes miss the cache on long lists.
 inline PendingEntry *find_pending(Pending &p, uint64_t b) {
+  if (p.empty() || p.back().bar < b)
+    return p.end();
+  if (p.size() >= 2 && p[p.size() - 2].bar < b)
+    return p.end() - 1;
   PendingEntry *it = std::lower_bound(
       p.begin(), p.end(), b, [](const PendingEntry &e, uint64_t v) { return e.bar < v; });
   return it;
