@@ -106,25 +106,29 @@ std::string many_tasks(int tasks, bool racy) {
   return t + "}\njoin\nfence cuda_stream_sync -> cuda_stream_sync\n";
 }
 
+// Runs `text` on both engines; both must pass (or both fail, with the same
+// hazard, when `racy`). Returns the fast engine's run counters.
+RunStats expect_agree(const std::string &text, bool racy) {
+  Program prog;
+  std::vector<ParseError> errs;
+  EXPECT_TRUE(parse_program(text, "generated.sync", prog, errs));
+  FastEngine fast;
+  OracleEngine oracle;
+  Verdict f = run_with(prog, fast);
+  Verdict o = run_with(prog, oracle);
+  EXPECT_EQ(f.ok, !racy);
+  EXPECT_EQ(o.ok, !racy);
+  if (racy)
+    EXPECT_TRUE(f.hazard.same_as(o.hazard)) << f.hazard.summary() << "\n" << o.hazard.summary();
+  else
+    EXPECT_EQ(f.stats.events, o.stats.events);
+  return f.stats;
+}
+
 TEST(SyncDifferential, ManyTasksReplayAgreesWithOracle) {
-  for (bool racy : {false, true}) {
-    const int tasks = 100;
-    Program prog;
-    std::vector<ParseError> errs;
-    ASSERT_TRUE(parse_program(many_tasks(tasks, racy), "many.sync", prog, errs));
-    FastEngine fast;
-    OracleEngine oracle;
-    Verdict f = run_with(prog, fast);
-    Verdict o = run_with(prog, oracle);
-    EXPECT_EQ(f.stats.replayed_tasks, uint64_t(tasks - 1));
-    ASSERT_EQ(f.ok, !racy);
-    ASSERT_EQ(o.ok, !racy);
-    if (racy)
-      EXPECT_TRUE(f.hazard.same_as(o.hazard)) << f.hazard.summary() << "\n"
-                                              << o.hazard.summary();
-    else
-      EXPECT_EQ(f.stats.events, o.stats.events);
-  }
+  const int tasks = 100;
+  for (bool racy : {false, true})
+    EXPECT_EQ(expect_agree(many_tasks(tasks, racy), racy).replayed_tasks, uint64_t(tasks - 1));
 }
 
 // Long mbarrier and commit-group arrays (bench/sync/gen_sync_scaling.py):
@@ -158,23 +162,8 @@ std::string long_barrier_arrays(int n, bool racy) {
 }
 
 TEST(SyncDifferential, LongBarrierArraysAgreeWithOracle) {
-  for (bool racy : {false, true}) {
-    Program prog;
-    std::vector<ParseError> errs;
-    ASSERT_TRUE(parse_program(long_barrier_arrays(64, racy), "bars.sync", prog, errs))
-        << errs[0].message;
-    FastEngine fast;
-    OracleEngine oracle;
-    Verdict f = run_with(prog, fast);
-    Verdict o = run_with(prog, oracle);
-    ASSERT_EQ(f.ok, !racy);
-    ASSERT_EQ(o.ok, !racy);
-    if (racy)
-      EXPECT_TRUE(f.hazard.same_as(o.hazard)) << f.hazard.summary() << "\n"
-                                              << o.hazard.summary();
-    else
-      EXPECT_EQ(f.stats.events, o.stats.events);
-  }
+  for (bool racy : {false, true})
+    expect_agree(long_barrier_arrays(64, racy), racy);
 }
 
 } // namespace
