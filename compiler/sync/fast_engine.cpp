@@ -477,24 +477,29 @@ void FastEngine::join(const Ctx &c) {
 void FastEngine::barriers_freed(uint64_t lo, uint64_t hi) {
   State &S = *st_;
   S.fresh.clear();
+  // The records waiting on any freed barrier, each once: a record on the
+  // waiter lists of many elements of a long array loses all their pending
+  // entries in one erase of its sorted list (per barrier, that was cubic).
+  std::vector<Ref> touched;
   for (uint64_t b = lo; b < hi; ++b) {
     tick();
     auto it = S.waiters.find(b);
     if (it == S.waiters.end())
       continue;
-    for (const Ref &ref : it->second.list) {
-      if (!S.valid(ref))
-        continue;
-      Record &r = S.recs[ref.first];
-      for (Part &p : r.parts) {
-        PendingEntry *pit = find_pending(p.pending, b);
-        if (pit != p.pending.end() && pit->bar == b)
-          p.pending.erase(pit);
-      }
-      S.normalize(r);
-      ++r.vis_version;
-    }
+    for (const Ref &ref : it->second.list)
+      if (S.valid(ref))
+        touched.push_back(ref);
     S.waiters.erase(it);
+  }
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  for (const Ref &ref : touched) {
+    tick();
+    Record &r = S.recs[ref.first];
+    for (Part &p : r.parts)
+      p.pending.erase(find_pending(p.pending, lo), find_pending(p.pending, hi));
+    S.normalize(r);
+    ++r.vis_version;
   }
 }
 

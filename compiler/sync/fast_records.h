@@ -24,7 +24,14 @@ struct PendingEntry {
 };
 using Pending = SmallVec<PendingEntry, 8>; // sorted by barrier
 
+// The first entry of `p` with barrier >= b. Barrier arrays are arrived on and
+// awaited mostly in order, so `b` usually lies at the end of a long list: look
+// there before a binary search, whose probes miss the cache on long lists.
 inline PendingEntry *find_pending(Pending &p, uint64_t b) {
+  if (p.empty() || p.back().bar < b)
+    return p.end();
+  if (p.size() >= 2 && p[p.size() - 2].bar < b)
+    return p.end() - 1;
   PendingEntry *it = std::lower_bound(
       p.begin(), p.end(), b, [](const PendingEntry &e, uint64_t v) { return e.bar < v; });
   return it;
@@ -53,6 +60,9 @@ struct Record {
   uint32_t refs = 0, gen = 0;
   uint8_t list = 0; // 0 none, 1 active, 2 retired
   uint64_t max_tid = 0;
+  // Largest thread of any part's visibility or members, -1 when none: what
+  // task replay asks (FastEngine::reaches), indexed by State::by_reach.
+  int64_t reach = -1;
   QualMask wq = 0; // quals any part could be witnessed on (scan prefilter)
   // Sync ops known to change nothing more: (op signature, vis_version) pairs.
   // Re-applying a Fence, Arrive (same barriers) or join to an unchanged

@@ -60,15 +60,11 @@ Box moved(const Box &b, const Idx &off) {
 
 } // namespace
 
+// A live record reaches `tid` when a part's visibility or members hold a
+// thread at or above it; State::by_reach keeps the largest such thread, so
+// this costs no scan of the records (amortized: each entry is popped once).
 bool FastEngine::reaches(uint64_t tid) {
-  for (const Record &r : st_->recs) {
-    if (r.list == 0)
-      continue;
-    for (const Part &p : r.parts)
-      if ((!p.s.empty() && p.s.max_tid() >= tid) || (p.family() && p.members.max() >= tid))
-        return true;
-  }
-  return false;
+  return st_->max_reach() >= static_cast<int64_t>(tid);
 }
 
 bool FastEngine::untouched(int tensor, const Box &b) {

@@ -31,6 +31,10 @@ struct FastEngine::State {
   // Retired records by their largest thread, largest first: a collective
   // starting at thread t brings back exactly those with max_tid >= t.
   std::priority_queue<std::pair<uint64_t, Ref>> retired;
+  // Live records by Record::reach, largest first. An entry is current while
+  // its record is alive and still has that reach; every change of a reach
+  // pushes a new entry, so the first current entry holds the largest reach.
+  std::priority_queue<std::pair<int64_t, Ref>> by_reach;
   struct Waiters {
     std::vector<Ref> list;
     // list[0, done) were all augmented by an Await of threads `sig` with `sig_l2`;
@@ -89,6 +93,7 @@ struct FastEngine::State {
     r.refs = 0;
     r.list = 1;
     ++r.vis_version;
+    r.reach = -1;
     for (uint32_t &s : r.sat_sig)
       s = 0;
     active.push_back({id, r.gen});
@@ -176,9 +181,14 @@ struct FastEngine::State {
 
   void update_max(Record &r) {
     uint64_t m = 0;
+    int64_t reach = -1;
     QualMask wq = 0;
     for (const Part &p : r.parts) {
       m = std::max(m, p.s.max_tid());
+      if (!p.s.empty())
+        reach = std::max(reach, static_cast<int64_t>(p.s.max_tid()));
+      if (p.family())
+        reach = std::max(reach, static_cast<int64_t>(p.members.max()));
       wq |= p.s.summary().witnessable();
       if (p.family() && p.own.any()) {
         m = std::max(m, p.members.max());
@@ -187,6 +197,35 @@ struct FastEngine::State {
     }
     r.max_tid = m;
     r.wq = wq;
+    if (reach != r.reach) {
+      r.reach = reach;
+      if (reach >= 0)
+        push_reach(r);
+    }
+  }
+
+  void push_reach(const Record &r) {
+    const uint32_t id = static_cast<uint32_t>(&r - recs.data());
+    by_reach.push({r.reach, {id, r.gen}});
+    if (by_reach.size() > 4 * live_records + 1024)
+      compact_reach();
+  }
+  bool reach_current(const std::pair<int64_t, Ref> &e) const {
+    return valid(e.second) && recs[e.second.first].reach == e.first;
+  }
+  // The largest reach of a live record, -1 when none; drops stale entries.
+  int64_t max_reach() {
+    while (!by_reach.empty() && !reach_current(by_reach.top()))
+      by_reach.pop();
+    return by_reach.empty() ? -1 : by_reach.top().first;
+  }
+  void compact_reach() {
+    std::vector<std::pair<int64_t, Ref>> keep;
+    for (; !by_reach.empty(); by_reach.pop())
+      if (reach_current(by_reach.top()))
+        keep.push_back(by_reach.top());
+    by_reach = std::priority_queue<std::pair<int64_t, Ref>>(
+        std::less<std::pair<int64_t, Ref>>(), std::move(keep));
   }
 
   void add_waiter(Waiters &w, uint32_t id) {

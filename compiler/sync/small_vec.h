@@ -79,11 +79,12 @@ public:
     ++size_;
     return d + i;
   }
-  T *erase(T *pos) {
+  T *erase(T *pos) { return erase(pos, pos + 1); }
+  T *erase(T *first, T *last) {
     T *d = data();
-    unsigned i = static_cast<unsigned>(pos - d);
-    std::memmove(d + i, d + i + 1, (size_ - i - 1) * sizeof(T));
-    --size_;
+    unsigned i = static_cast<unsigned>(first - d), n = static_cast<unsigned>(last - first);
+    std::memmove(d + i, d + i + n, (size_ - i - n) * sizeof(T));
+    size_ -= n;
     return d + i;
   }
   void assign(const T *b, const T *e) {

@@ -81,5 +81,90 @@ TEST(SyncDifferential, FastEngineAgreesWithOracleOnRandomPrograms) {
   std::printf("  %-20s %d (%d with a hazard)\n", "replayed tasks in", replayed, replayed_failed);
 }
 
+// Many small tasks (GEMV-shaped, bench/sync/gen_sync_scaling.py): replay
+// decides per task from the largest thread a live record reaches
+// (FastEngine::reaches), which must agree with a full run as the live
+// records pile up, with or without a hazard after the last task.
+std::string many_tasks(int tasks, bool racy) {
+  std::string t = "data A[" + std::to_string(4 * tasks) + ", 16]\ndata y[" +
+                  std::to_string(4 * tasks) + "]\ndevice [1, 32] {\n  tasks t in 0.." +
+                  std::to_string(tasks) + " {\n";
+  t += "    data a_smem[4, 16]\n    barrier full[1] mbarrier\n"
+       "    threads p in 0..1 dim=1 width=32 {\n"
+       "      read A[4 * t:4 * t + 4, :] q=tmaS ext={tmaS,async} @ g.exg:1:1\n"
+       "      write a_smem[:, :] q=tmaS ext={tmaS,async} ooo >> full[0] @ g.exg:1:1\n"
+       "      arrive cuda_temporal >> full[0] @ g.exg:1:1\n    }\n"
+       "    await full[0] -> cuda_generic_and_async_proxy 0 @ g.exg:2:1\n"
+       "    threads r in 0..4 dim=1 width=8 {\n"
+       "      read a_smem[r, :] q=cuda1 @ g.exg:3:1\n"
+       "      write y[4 * t + r] q=cuda1 @ g.exg:4:1\n    }\n"
+       "    fence cuda_in_order -> cuda_in_order @ g.exg:5:1\n"
+       "    free full\n    free a_smem check={cuda1} @ g.exg:6:1\n  }\n";
+  // Racy: the first threads read every row with no sync after the tasks.
+  if (racy)
+    t += "  threads p in 0..1 dim=1 width=8 {\n    read y[:] q=cuda1 @ g.exg:7:1\n  }\n";
+  return t + "}\njoin\nfence cuda_stream_sync -> cuda_stream_sync\n";
+}
+
+// Runs `text` on both engines; both must pass (or both fail, with the same
+// hazard, when `racy`). Returns the fast engine's run counters.
+RunStats expect_agree(const std::string &text, bool racy) {
+  Program prog;
+  std::vector<ParseError> errs;
+  EXPECT_TRUE(parse_program(text, "generated.sync", prog, errs));
+  FastEngine fast;
+  OracleEngine oracle;
+  Verdict f = run_with(prog, fast);
+  Verdict o = run_with(prog, oracle);
+  EXPECT_EQ(f.ok, !racy);
+  EXPECT_EQ(o.ok, !racy);
+  if (racy)
+    EXPECT_TRUE(f.hazard.same_as(o.hazard)) << f.hazard.summary() << "\n" << o.hazard.summary();
+  else
+    EXPECT_EQ(f.stats.events, o.stats.events);
+  return f.stats;
+}
+
+TEST(SyncDifferential, ManyTasksReplayAgreesWithOracle) {
+  const int tasks = 100;
+  for (bool racy : {false, true})
+    EXPECT_EQ(expect_agree(many_tasks(tasks, racy), racy).replayed_tasks, uint64_t(tasks - 1));
+}
+
+// Long mbarrier and commit-group arrays (bench/sync/gen_sync_scaling.py):
+// every record collects pending entries for many elements, and freeing the
+// arrays drops them all at once (FastEngine::barriers_freed). Racy: one
+// element is read without its await.
+std::string long_barrier_arrays(int n, bool racy) {
+  const std::string ns = std::to_string(n);
+  std::string t = "device [1, 64] {\n  data buf[" + ns + ", 8]\n  data acc[8]\n  barrier raw[" +
+                  ns + "] mbarrier\n  barrier cg[" + ns + "] commit_group\n";
+  t += "  threads c in 0..1 dim=1 width=32 offset=32 {\n"
+       "    write acc[:] q=cuda1 conv @ b.exg:1:1\n  }\n  seq k in 0.." + ns + " {\n"
+       "    threads p in 0..1 dim=1 width=32 {\n"
+       "      write buf[k, :] q=tmaS ext={tmaS,async} ooo >> raw[k] @ b.exg:2:1\n"
+       "      arrive cuda_temporal >> raw[k] @ b.exg:2:1\n    }\n"
+       "    threads c in 0..1 dim=1 width=32 offset=32 {\n";
+  t += racy ? "      if k != " + std::to_string(n / 2) + " {\n" : "      if k >= 0 {\n";
+  t += "        await raw[k] -> cuda_generic_and_async_proxy 0 @ b.exg:3:1\n      }\n"
+       "      fence wgmma_fence_1 -> wgmma_fence_2 @ b.exg:4:1\n"
+       "      update acc[:] q=wgD ext={wgD,wg0} conv @ b.exg:5:1\n"
+       "      read buf[k, :] q=wgS ext={wgS,async} ooo @ b.exg:5:1\n"
+       "      arrive wgmma_async >> cg[k] @ b.exg:6:1\n"
+       "      if k >= 1 {\n        await cg[k - 1] -> cuda_in_order 0 @ b.exg:7:1\n      }\n"
+       "    }\n  }\n  threads c in 0..1 dim=1 width=32 offset=32 {\n"
+       "    await cg[" + ns + " - 1] -> cuda_in_order 0 @ b.exg:8:1\n"
+       "    read acc[:] q=cuda1 conv @ b.exg:9:1\n  }\n"
+       "  fence cuda_in_order -> cuda_in_order @ b.exg:10:1\n  free raw\n  free cg\n"
+       "  free buf check={cuda1} @ b.exg:11:1\n  free acc\n}\njoin\n"
+       "fence cuda_stream_sync -> cuda_stream_sync\n";
+  return t;
+}
+
+TEST(SyncDifferential, LongBarrierArraysAgreeWithOracle) {
+  for (bool racy : {false, true})
+    expect_agree(long_barrier_arrays(64, racy), racy);
+}
+
 } // namespace
 } // namespace exgc::sync
