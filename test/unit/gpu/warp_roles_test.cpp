@@ -15,7 +15,7 @@ Expr role(const std::string &name, int64_t warps, const char *key = nullptr, int
   std::vector<KwArg> kw;
   if (key)
     kw.push_back(KwArg{key, IntImm::make(regs), {}});
-  return Call::make("warp_role", {StrImm::make(name), IntImm::make(warps)}, kw, ValueType::Meta);
+  return Call::make("warp_role", {StrImm::make(name), IntImm::make(warps)}, kw);
 }
 
 struct WarpRoles : ::testing::Test {
@@ -40,7 +40,7 @@ TEST_F(WarpRoles, GemmRolesAndTheirCudaWarps) {
   // CudaWarps(0, 1, name="producer") is warp 0; CudaWarps(1, 3, name="consumer") warps 5-7.
   WarpsBlockFacts w;
   Expr ctx = Call::make("CudaWarps", {IntImm::make(1), IntImm::make(3)},
-                        {KwArg{"name", StrImm::make("consumer"), {}}}, ValueType::Meta);
+                        {KwArg{"name", StrImm::make("consumer"), {}}});
   ASSERT_TRUE(read_warps_block(*ctx.as<Call>(), roles, 12, diag, w));
   EXPECT_EQ(w.lo, 5);
   EXPECT_EQ(w.hi, 7);
