@@ -142,7 +142,6 @@ private:
     auto v = views_.find(buf.id);
     return v == views_.end() ? buf : v->second.root;
   }
-
   static Sym arg_buffer(const Expr &arg) {
     if (const auto *w = arg.as<WindowExpr>())
       return w->buf;
@@ -158,6 +157,25 @@ private:
     const Arg *param = nullptr;
     bool read = false, written = false, reduced = false;
   };
+  /// What `instr`'s behaviour does with each parameter (by Sym id), worked
+  /// out once per instruction: both walks of the proc ask for every call.
+  const std::map<uint32_t, ParamUse> &param_uses(const ProcNode &instr) {
+    auto [it, fresh] = param_uses_.try_emplace(&instr);
+    if (!fresh)
+      return it->second;
+    analysis::EffectCollector ec(instr, [this](const std::string &n) -> const ProcNode * {
+      Proc p = callee_ ? callee_(n) : nullptr;
+      return p.get();
+    });
+    for (const analysis::Access &a : ec.of(instr.body).accesses) {
+      ParamUse &u = it->second[a.buf.id];
+      u.read |= a.kind == analysis::AccessKind::Read;
+      u.written |= a.kind == analysis::AccessKind::Write;
+      u.reduced |= a.kind == analysis::AccessKind::Reduce;
+    }
+    return it->second;
+  }
+
   /// The data arguments of an instruction call with what the behaviour
   /// does with each; empty when the callee is not an instruction.
   std::vector<std::pair<ParamUse, Expr>> instr_data_args(const CallStmt &c) {
@@ -165,23 +183,14 @@ private:
     Proc callee = callee_ ? callee_(c.callee) : nullptr;
     if (!callee || !callee->is_instr)
       return out;
-    std::map<uint32_t, ParamUse> uses;
-    analysis::EffectCollector ec(*callee, [this](const std::string &n) -> const ProcNode * {
-      Proc p = callee_ ? callee_(n) : nullptr;
-      return p.get();
-    });
-    for (const analysis::Access &a : ec.of(callee->body).accesses) {
-      ParamUse &u = uses[a.buf.id];
-      u.read |= a.kind == analysis::AccessKind::Read;
-      u.written |= a.kind == analysis::AccessKind::Write;
-      u.reduced |= a.kind == analysis::AccessKind::Reduce;
-    }
+    const std::map<uint32_t, ParamUse> &uses = param_uses(*callee);
     std::vector<Expr> bound = bind_instr_args(c, *callee);
     for (size_t i = 0; i < callee->args.size(); ++i) {
       const Arg &p = callee->args[i];
       if (p.type.kind != Type::Kind::Data || !bound[i])
         continue;
-      ParamUse u = uses[p.name.id];
+      auto found = uses.find(p.name.id);
+      ParamUse u = found == uses.end() ? ParamUse{} : found->second;
       u.param = &p;
       u.written |= u.reduced;
       if (u.read || u.written)
@@ -695,6 +704,7 @@ private:
   std::map<uint32_t, View> views_;
   std::map<uint32_t, std::string> barriers_;
   std::set<uint32_t> written_;
+  std::map<const ProcNode *, std::map<uint32_t, ParamUse>> param_uses_;
   sync::Block *block_ = nullptr;
   const gpu::KernelFacts *kernel_ = nullptr; // null on the host
   bool ok_ = true;

@@ -24,16 +24,15 @@ SyncChecks::SyncChecks(const Program &prog, const DriverOptions &opts, DiagEngin
 }
 
 const gpu::GpuFacts *SyncChecks::facts(const Proc &p) {
-  auto it = facts_ok_.find(p.get());
-  if (it == facts_ok_.end()) {
+  auto it = facts_.find(p.get());
+  if (it == facts_.end()) {
     auto f = std::make_unique<gpu::GpuFacts>();
     bool ok = gpu::check_gpu_semantics(
         *p, [&](const std::string &name) { return prog_.lookup_from(p.get(), name); }, diag_,
         *f);
-    facts_[p.get()] = std::move(f);
-    it = facts_ok_.emplace(p.get(), ok).first;
+    it = facts_.emplace(p.get(), ok ? std::move(f) : nullptr).first;
   }
-  return it->second ? facts_[p.get()].get() : nullptr;
+  return it->second.get();
 }
 
 bool SyncChecks::run_all(std::string *sync_text) {

@@ -33,8 +33,8 @@ private:
   const DriverOptions &opts_;
   DiagEngine &diag_;
   std::vector<synclower::CheckRequest> requests_;
+  /// Per proc checked so far: its facts, or null when the stage reported errors.
   std::map<const ProcNode *, std::unique_ptr<gpu::GpuFacts>> facts_;
-  std::map<const ProcNode *, bool> facts_ok_;
 };
 
 } // namespace exgc
