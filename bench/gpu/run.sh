@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# run.sh - build and run the GPU benchmark of exgc's kernels against cuBLAS ----------#
+#
+#   bench/gpu/run.sh [--prepare | --build-only] [--exgc=PATH] [--gen=DIR] [--build=DIR]
+#                    [--results=DIR] [--time-limit=SECONDS] [--jobs=N] [-- HARNESS_ARGS...]
+#
+# Steps: (1) generate: exgc compiles each .exg file that kernels.def names into GEN
+# (.cu, .h, all_kernels.h, MANIFEST of the sources' hashes); skipped when no exgc is found,
+# and then GEN must hold files made from the current sources (a GPU machine has no exgc:
+# run `--prepare` here and carry GEN there). (2) build: nvcc compiles the generated files
+# and harness.cu for sm_90a, in parallel, each object reused while its inputs are
+# unchanged, and links them with cuBLAS. (3) when a GPU is present: the harness checks and
+# times everything (bench.log, bench.json in RESULTS), then runs once more at small sizes
+# under `compute-sanitizer --tool memcheck` (memcheck.log).
+#
+#   --prepare      step 1 only
+#   --build-only   steps 1 and 2, then `harness --list` (the ctest gpu_bench_build)
+#   --exgc=PATH    default: build/bin/exgc of this checkout, when it exists
+#   --gen=DIR      default: bench/gpu/generated
+#   --build=DIR    default: build/bench-gpu
+#   --results=DIR  default: $OUT when set (the device tool), else bench/gpu/results
+#   --time-limit=S the harness's wall-clock limit (default 360; memcheck gets 150 more)
+#   --jobs=N       nvcc processes at once (default: the number of processors)
+#   HARNESS_ARGS   passed on (harness.cu: --samples=N, --squares=..., --gemv=MxK,...)
+#
+# Exit codes: 0 it ran and every check passed (speed targets are reported, not enforced);
+# 1 a check failed, an exgc kernel faulted or hung, memcheck found an error, or the
+# harness failed; 2 bad usage, a missing tool, stale generated files or a compile error;
+# 3 everything was built but no GPU is present, so nothing ran; 77 (--build-only) nvcc or
+# cuBLAS is missing here (ctest counts it as skipped).
+set -uo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+mode=run exgc="" gen="$here/generated" build="$root/build/bench-gpu"
+jobs_max=$(nproc 2>/dev/null || echo 4)
+results="${OUT:-$here/results}" time_limit=360
+harness_args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --prepare) mode=prepare ;;
+    --build-only) mode=build ;;
+    --exgc=*) exgc="${1#*=}" ;;
+    --gen=*) gen="${1#*=}" ;;
+    --build=*) build="${1#*=}" ;;
+    --results=*) results="${1#*=}" ;;
+    --time-limit=*) time_limit="${1#*=}" ;;
+    --jobs=*) jobs_max="${1#*=}" ;;
+    --) shift; harness_args=("$@"); break ;;
+    *) echo "run.sh: unknown argument '$1' (see the top of bench/gpu/run.sh)" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ -z "$exgc" ] && [ -x "$root/build/bin/exgc" ] && exgc="$root/build/bin/exgc"
+t_start=$SECONDS
+say() { echo "run.sh [$((SECONDS - t_start))s]: $*"; }
+
+# --- 1. generate ----------------------------------------------------------------------
+exg_files=$(sed -n 's/^EXG_[A-Z]*("\([^"]*\)".*/\1/p' "$here/kernels.def" | sort -u)
+manifest_sources() {  # what the generated files are made from, relative to the root
+  (cd "$root" && { echo bench/gpu/kernels.def; echo "$exg_files"; find stdlib -name '*.exg'; } |
+    sort -u)
+}
+if [ -n "$exgc" ]; then
+  mkdir -p "$gen"
+  rm -f "$gen"/*.cu "$gen"/*.h "$gen"/MANIFEST
+  for f in $exg_files; do
+    stem=$(basename "$f" .exg)
+    if ! "$exgc" "$root/$f" -o "$gen/$stem.cu"; then
+      say "exgc failed on $f"; exit 2
+    fi
+    echo "#include \"$stem.h\"" >> "$gen/all_kernels.h"
+  done
+  (cd "$root" && manifest_sources | xargs sha256sum) > "$gen/MANIFEST"
+  say "generated $(echo $exg_files | wc -w) file(s) with $exgc into $gen"
+elif [ ! -f "$gen/MANIFEST" ]; then
+  say "no exgc (build/bin/exgc or --exgc) and no generated files in $gen: run" \
+      "'bench/gpu/run.sh --prepare' where exgc is built, and bring $gen along"
+  exit 2
+elif ! (cd "$root" && sha256sum --quiet -c "$gen/MANIFEST" >/dev/null 2>&1) ||
+     [ "$(manifest_sources)" != "$(awk '{print $2}' "$gen/MANIFEST")" ]; then
+  say "the files in $gen were generated from other sources than these (kernels.def," \
+      "the .exg files or stdlib changed): run 'bench/gpu/run.sh --prepare' again"
+  exit 2
+else
+  say "using the generated files in $gen (no exgc here; MANIFEST matches the sources)"
+fi
+[ "$mode" = prepare ] && exit 0
+
+# --- 2. build -------------------------------------------------------------------------
+skip_or_fail() { say "$1"; [ "$mode" = build ] && exit 77; exit 2; }
+nvcc="$(command -v nvcc || true)"
+[ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
+[ -z "$nvcc" ] && skip_or_fail "nvcc not found: nothing built"
+cuda_home="$(cd "$(dirname "$nvcc")/.." && pwd)"
+blas_cflags=() blas_lflags=(-lcublas)
+if ! ls "$cuda_home"/include/cublas_v2.h "$cuda_home"/targets/*/include/cublas_v2.h \
+       >/dev/null 2>&1; then
+  # No cuBLAS in the toolkit: try the pip package nvidia-cublas (the GPU machine's PyTorch).
+  pip_blas=$(python3 -c 'import nvidia.cublas as m, os; print(os.path.dirname(m.__file__) if m.__file__ else list(m.__path__)[0])' 2>/dev/null)
+  lib=$(ls "$pip_blas"/lib/libcublas.so* 2>/dev/null | head -1)
+  [ -z "$pip_blas" ] || [ -z "$lib" ] && skip_or_fail "cuBLAS (cublas_v2.h) not found: nothing built"
+  blas_cflags=(-I"$pip_blas/include")
+  blas_lflags=("$lib" -Xlinker "-rpath=$pip_blas/lib")
+  lt=$(ls "$pip_blas"/lib/libcublasLt.so* 2>/dev/null | head -1)
+  [ -n "$lt" ] && blas_lflags+=("$lt")
+fi
+flags=(-std=c++17 -O3 -lineinfo -gencode=arch=compute_90a,code=sm_90a -I"$root/runtime/include")
+mkdir -p "$build"
+inputs_hash() {  # the hash of a compile's inputs and command: an object is reused while it matches
+  { cat "$@" "$root"/runtime/include/exg/* "$gen"/*.h; echo "${flags[*]} ${blas_cflags[*]}";
+    "$nvcc" --version; } | sha256sum | cut -c1-64
+}
+compile() {  # compile OBJ SOURCE [EXTRA INPUTS...] [-- NVCC FLAGS...]
+  local obj=$1 src=$2; shift 2
+  local deps=() extra=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do deps+=("$1"); shift; done
+  [ $# -gt 0 ] && shift && extra=("$@")
+  local h; h=$(inputs_hash "$src" "${deps[@]}")
+  if [ -f "$obj" ] && [ "$(cat "$obj.hash" 2>/dev/null)" = "$h" ]; then return 0; fi
+  rm -f "$obj" "$obj.hash"
+  "$nvcc" "${flags[@]}" "${extra[@]}" -c "$src" -o "$obj" > "$obj.log" 2>&1 || return 1
+  echo "$h" > "$obj.hash"
+}
+in_background() {  # at most $jobs_max compiles at once; each one's success is its .hash file
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+  "$@" &
+}
+objs=()
+for f in $exg_files; do
+  stem=$(basename "$f" .exg)
+  in_background compile "$build/$stem.o" "$gen/$stem.cu"
+  objs+=("$build/$stem.o")
+done
+in_background compile "$build/harness.o" "$here/harness.cu" "$here"/*.cuh "$here"/*.h \
+  "$here/kernels.def" -- -I"$gen" "${blas_cflags[@]}"
+objs+=("$build/harness.o")
+wait
+failed=0
+for o in "${objs[@]}"; do
+  [ -f "$o.hash" ] || { failed=1; say "nvcc failed on ${o%.o}:"; cat "$o.log"; }
+done
+[ $failed = 0 ] || exit 2
+if [ ! -x "$build/harness" ] || [ -n "$(find "${objs[@]}" -newer "$build/harness")" ]; then
+  "$nvcc" -gencode=arch=compute_90a,code=sm_90a "${objs[@]}" "${blas_lflags[@]}" \
+    -o "$build/harness" || { say "link failed"; exit 2; }
+fi
+"$build/harness" --list > "$build/kernels.txt" || { say "the harness does not start"; exit 2; }
+say "built $build/harness: $(wc -l < "$build/kernels.txt") kernel(s)"
+[ "$mode" = build ] && { say "build only: nothing was run"; exit 0; }
+
+# --- 3. run ---------------------------------------------------------------------------
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q GPU; then
+  say "NO GPU HERE (nvidia-smi is missing or lists no GPU): everything was built," \
+      "nothing was run, no result was recorded"
+  exit 3
+fi
+mkdir -p "$results"
+gpu_state() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw \
+    --format=csv,noheader 2>&1
+}
+say "GPU before: $(gpu_state)"
+skips=() rc=4
+for attempt in 1 2 3 4; do
+  rm -f "$build/fault"
+  args=(--json="$results/bench.json" --fault-file="$build/fault")
+  for s in "${skips[@]}"; do args+=(--skip="$s"); done
+  timeout "$time_limit" "$build/harness" "${args[@]}" "${harness_args[@]}" 2>&1 |
+    tee "$results/bench.log"
+  rc=${PIPESTATUS[0]}
+  [ "$rc" = 4 ] && [ -s "$build/fault" ] || break
+  skips+=("$(cat "$build/fault")")
+  say "exgc kernel '${skips[-1]}' faulted: running again without it (attempt $((attempt + 1)))"
+done
+say "GPU after: $(gpu_state)"
+status=0
+case "$rc" in
+  0) say "harness: every check passed" ;;
+  124) say "harness: stopped after $time_limit s (--time-limit)"; status=1 ;;
+  3) say "harness: no CUDA device although nvidia-smi lists one"; exit 3 ;;
+  *) say "harness: exit $rc (1: a check failed; 4: a kernel faulted)"; status=1 ;;
+esac
+[ ${#skips[@]} -gt 0 ] && { say "FAULTED and left out: ${skips[*]}"; status=1; }
+
+sanitizer="$(command -v compute-sanitizer || true)"
+[ -z "$sanitizer" ] && [ -x "$cuda_home/bin/compute-sanitizer" ] && sanitizer="$cuda_home/bin/compute-sanitizer"
+if [ -z "$sanitizer" ]; then
+  say "memcheck: NOT RUN (compute-sanitizer not found)"
+else
+  skip_args=()
+  for s in "${skips[@]}"; do skip_args+=(--skip="$s"); done
+  timeout 150 "$sanitizer" --tool memcheck --error-exitcode 86 "$build/harness" --small \
+    "${skip_args[@]}" > "$results/memcheck.log" 2>&1
+  mrc=$?
+  tail -n 5 "$results/memcheck.log"
+  case "$mrc" in
+    0) say "memcheck: clean at the small sizes" ;;
+    86) say "memcheck: ERRORS (memcheck.log)"; status=1 ;;
+    1 | 4) say "memcheck: the harness failed under memcheck (exit $mrc, memcheck.log)"; status=1 ;;
+    *) say "memcheck: NOT COMPLETED (compute-sanitizer exit $mrc; memcheck.log)" ;;
+  esac
+fi
+say "results in $results (bench.log, bench.json, memcheck.log); exit $status"
+exit $status

@@ -1,0 +1,49 @@
+// session.cuh - one run of the harness: its options, stream, cuBLAS handle and rows --//
+#pragma once
+#include "report.h"
+
+namespace bench {
+
+struct Options {
+  bool small = false;  // one small ragged shape per kernel, checked, not timed (memcheck)
+  int samples = 100, warmup = 5;
+  double watchdog_s = 30;  // longest wait for one call before it counts as hung
+  std::string json;
+  std::vector<std::string> skip;  // exgc kernels left out (run.sh: they faulted before)
+  std::vector<int64_t> squares{512, 1024, 2048, 4096, 8192};
+  // The paper's thin shapes (sporkbench@pldi26): N = 1536, K = 512 and K = 65536, M from
+  // 256 to 4096 (the paper steps by 256; four points of that range here).
+  std::vector<int64_t> thin_m{256, 1024, 2048, 4096};
+  std::vector<int64_t> thin_k{512, 65536};
+  int64_t thin_n = 1536;
+  std::vector<std::pair<int64_t, int64_t>> gemv{{4096, 4096},   {8192, 8192},
+                                                {16384, 16384}, {32768, 32768},
+                                                {65536, 65536}, {65536, 8192},
+                                                {8192, 65536}};
+};
+
+struct Session {
+  Options opt;
+  cudaStream_t stream = nullptr;
+  cublasHandle_t blas = nullptr;
+  Timer *timer = nullptr;
+  std::vector<Row> rows;
+  double copy_gbs = 0;  // the best copy bandwidth of this run, the GEMV's reference
+  bool skipped(const std::string &name) const {
+    return std::find(opt.skip.begin(), opt.skip.end(), name) != opt.skip.end();
+  }
+  void add(const Row &r) {
+    rows.push_back(r);
+    print_row(r);
+  }
+};
+
+inline cudaError_t from_cublas(cublasStatus_t st, const char *what) {
+  if (st == CUBLAS_STATUS_SUCCESS) return cudaSuccess;
+  std::fprintf(stderr, "harness: %s: %s\n", what, cublasGetStatusString(st));
+  return cudaErrorUnknown;
+}
+
+inline int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+}  // namespace bench
