@@ -18,10 +18,11 @@
 //
 // A worst-case bound is loose for random data (errors grow like sqrt(K), not K), so it
 // would let through a kernel that skips a 32-wide step of K. The relative Frobenius error
-// ||C - R|| / ||R|| must also stay under a per-type limit: TF32 2^-8 (random data gives
-// about 1e-3 with truncation, 4e-4 with rounding), bf16 2^-10 and fp32 2^-14 (both only
-// accumulate rounding: about 1e-5 at K = 65536). A dropped K step moves it by
-// sqrt(32 / K) >= 2e-2.
+// ||C - R|| / ||R|| must also stay under a per-type limit: TF32 2^-8 = 3.9e-3 (this data
+// gives 6.9e-4 with truncated operands, 2.5e-4 with rounded ones, at every K from 72 to
+// 65536 in a CPU emulation of the rounding; the largest err/bound there was 0.08), bf16
+// 2^-10 and fp32 2^-14 (both only accumulate rounding: about 1e-5 at K = 65536). A
+// dropped K step of 32 moves it by about sqrt(32 / K) >= 2e-2.
 //
 // R and S come from cuBLAS DGEMM on the operands widened to double (all elements, on the
 // device); a grid of sampled elements is also computed on the host in FP64 and must match
@@ -48,6 +49,7 @@ inline double frobenius_limit(Elem e) {
 struct CheckResult {
   uint64_t elements = 0, bad = 0;  // elements checked, elements over the bound
   uint64_t first_bad = 0;          // row-major index of the first bad element
+  uint64_t cols = 1;               // columns of the output, to name that element's place
   double first_value = 0, first_ref = 0, first_bound = 0;
   double max_ratio = 0;  // largest |c - r| / bound (infinite for NaN or a zero bound broken)
   double rel_err = 0;    // ||C - R||_F / ||R||_F
@@ -97,9 +99,10 @@ __global__ void compare_to_reference(const float *c, const double *ref, const do
   }
 }
 
-/// Checks all n elements of device output `c` against R and S (device, FP64).
+/// Checks all n elements of device output `c` (row-major, `cols` columns) against R and S
+/// (device, FP64).
 inline CheckResult check_on_device(const float *c, const double *ref, const double *sum_abs,
-                                   uint64_t n, double coef, double rel_limit,
+                                   uint64_t n, uint64_t cols, double coef, double rel_limit,
                                    cudaStream_t stream) {
   DeviceBuffer<DeviceStats> st(1);
   const DeviceStats init{0, ~0ull, 0, 0, 0};
@@ -112,6 +115,7 @@ inline CheckResult check_on_device(const float *c, const double *ref, const doub
   BENCH_CUDA(cudaStreamSynchronize(stream));
   CheckResult res;
   res.elements = n;
+  res.cols = cols;
   res.bad = got.bad;
   uint32_t bits = got.max_ratio_bits;
   float ratio;
@@ -140,8 +144,10 @@ inline std::string CheckResult::summary() const {
                           rel_err, rel_limit, (unsigned long long)host_bad,
                           (unsigned long long)host_samples);
   if (bad && len > 0 && size_t(len) < sizeof buf)
-    std::snprintf(buf + len, sizeof buf - len, "; first at index %llu: %.9g, FP64 %.9g, bound %.3g",
-                  (unsigned long long)first_bad, first_value, first_ref, first_bound);
+    std::snprintf(buf + len, sizeof buf - len,
+                  "; first at row %llu, column %llu: %.9g, FP64 %.9g, bound %.3g",
+                  (unsigned long long)(first_bad / cols), (unsigned long long)(first_bad % cols),
+                  first_value, first_ref, first_bound);
   return buf;
 }
 

@@ -2,9 +2,9 @@
 // Operand element i of a tensor is a pure function of (seed, i), computed bit-identically
 // on the device (to fill the operands) and on the host (for the FP64 references), so the
 // host never holds or copies the large operands. fp32 operands have a full 24-bit
-// significand in [-1, 1), so TF32 rounding of the inputs is exercised; bf16 operands are
-// the multiples of 2^-7 in [-1, 1), exact in bf16. Zeros are rare (1 value in 2^24, or in
-// 2^8 for bf16): data of zeros hides unwritten outputs and wrong indexing.
+// significand in [-1, 1), so TF32 rounding of the inputs is exercised; bf16 operands have
+// a random 8-bit significand and magnitudes from 1/8 to 2, exact in bf16. Zeros are rare
+// (1 fp32 value in 2^24) or absent (bf16): zeros hide unwritten outputs and wrong indexing.
 #pragma once
 #include "common.cuh"
 
@@ -21,8 +21,11 @@ __host__ __device__ inline uint64_t mix64(uint64_t x) {
 /// Element i of the tensor seeded `seed`, exactly representable in `e`.
 __host__ __device__ inline float operand_value(uint64_t seed, uint64_t i, Elem e) {
   const uint64_t h = mix64(i ^ (seed << 48));
-  if (e == Elem::BF16)
-    return float(int32_t(h >> 56) - 128) * 0x1p-7f;   // 8 significant bits
+  if (e == Elem::BF16) {  // +-(1 + m / 128) / 2^s: a random bf16 significand, s in 0..3
+    const uint32_t bits = uint32_t(h >> 54);
+    const float magnitude = float(128 + (bits & 127)) * 0x1p-7f / float(1u << ((bits >> 7) & 3));
+    return bits >> 9 ? -magnitude : magnitude;
+  }
   return float(int32_t(h >> 40) - (1 << 23)) * 0x1p-23f;  // 24 significant bits
 }
 

@@ -132,7 +132,8 @@ inline void run_gemm_shape(Session &ss, const GemmShape &s, Elem elem,
     r.op = "gemm", r.elem = elem_name(elem), r.shape = shape, r.set = s.set;
     r.M = s.M, r.N = s.N, r.K = s.K, r.contender = c.name, r.is_exgc = c.is_exgc;
     r.checked = true;
-    r.check = check_on_device(C.ptr, R.ptr, S.ptr, mn, coef, frobenius_limit(elem), st);
+    r.check = check_on_device(C.ptr, R.ptr, S.ptr, mn, uint64_t(s.N), coef,
+                              frobenius_limit(elem), st);
     r.check.host_samples = h.ref.size();
     r.check.host_bad = host_bad(h, C.ptr, s.N, coef);
     if (r.check.passed() || !c.is_exgc) timed.push_back(c);  // a wrong kernel is not timed

@@ -19,7 +19,7 @@
 #   --gen=DIR      default: bench/gpu/generated
 #   --build=DIR    default: build/bench-gpu
 #   --results=DIR  default: $OUT when set (the device tool), else bench/gpu/results
-#   --time-limit=S the harness's wall-clock limit (default 360; memcheck gets 150 more)
+#   --time-limit=S the harness's wall-clock limit (default 300; memcheck gets 150 more)
 #   --jobs=N       nvcc processes at once (default: the number of processors)
 #   HARNESS_ARGS   passed on (harness.cu: --samples=N, --squares=..., --gemv=MxK,...)
 #
@@ -34,7 +34,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 mode=run exgc="" gen="$here/generated" build="$root/build/bench-gpu"
 jobs_max=$(nproc 2>/dev/null || echo 4)
-results="${OUT:-$here/results}" time_limit=360
+results="${OUT:-$here/results}" time_limit=300
 harness_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -162,12 +162,13 @@ gpu_state() {
 }
 say "GPU before: $(gpu_state)"
 skips=() rc=4
+: > "$results/bench.log"
 for attempt in 1 2 3 4; do
   rm -f "$build/fault"
   args=(--json="$results/bench.json" --fault-file="$build/fault")
   for s in "${skips[@]}"; do args+=(--skip="$s"); done
   timeout "$time_limit" "$build/harness" "${args[@]}" "${harness_args[@]}" 2>&1 |
-    tee "$results/bench.log"
+    tee -a "$results/bench.log"
   rc=${PIPESTATUS[0]}
   [ "$rc" = 4 ] && [ -s "$build/fault" ] || break
   skips+=("$(cat "$build/fault")")
