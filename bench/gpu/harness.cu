@@ -8,7 +8,7 @@
 //
 // usage: harness [--small] [--samples=N] [--warmup=N] [--json=FILE] [--fault-file=FILE]
 //                [--skip=KERNEL]... [--squares=S,...] [--thin-m=M,...] [--thin-k=K,...]
-//                [--gemv=MxK,...] [--watchdog=SECONDS] [--list]
+//                [--gemv=MxK,...] [--copy-mib=N] [--watchdog=SECONDS] [--list]
 //   --small   one small ragged shape per kernel, checked only (for compute-sanitizer)
 //   --list    print the kernel table and exit
 // Exit codes: 0 every check passed; 1 a check failed, or an error in the harness or
@@ -80,6 +80,7 @@ Options parse_options(int argc, char **argv, bool &list) {
       else if (key == "--thin-m") o.thin_m = parse_list(val);
       else if (key == "--thin-k") o.thin_k = parse_list(val);
       else if (key == "--watchdog") o.watchdog_s = std::stod(val);
+      else if (key == "--copy-mib") o.copy_mib = std::stoll(val);
       else if (key == "--gemv") {
         o.gemv.clear();
         for (size_t pos = 0; pos < val.size();) {
@@ -95,7 +96,7 @@ Options parse_options(int argc, char **argv, bool &list) {
       usage(a);
     }
   }
-  if (o.samples < 1 || o.warmup < 0) usage("--samples/--warmup");
+  if (o.samples < 1 || o.warmup < 0 || o.copy_mib < 1) usage("--samples/--warmup/--copy-mib");
   return o;
 }
 
@@ -166,10 +167,13 @@ int main(int argc, char **argv) {
   ss.timer = &timer;
   cudaDeviceProp p{};
   BENCH_CUDA(cudaGetDeviceProperties(&p, 0));
-  std::printf("GPU: %s, %d SMs, L2 %d MiB; %d samples after %d warm-up calls, L2 flushed "
-              "(%zu MiB written) before each\n",
-              p.name, p.multiProcessorCount, p.l2CacheSize >> 20, ss.opt.samples,
-              ss.opt.warmup, timer.flush_bytes() >> 20);
+  std::printf("GPU: %s, %d SMs, L2 %d MiB; ", p.name, p.multiProcessorCount,
+              p.l2CacheSize >> 20);
+  if (ss.opt.small)
+    std::printf("small shapes, checks only\n");
+  else
+    std::printf("%d samples after %d warm-up calls, L2 flushed (%zu MiB written) before each\n",
+                ss.opt.samples, ss.opt.warmup, timer.flush_bytes() >> 20);
   std::printf("rate: TFLOP/s (gemm) or GB/s (gemv, copy) at the median; vs ref: cuBLAS time / "
               "this time (gemm), share of the copy bandwidth (gemv)\n\n");
   print_header();

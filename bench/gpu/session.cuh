@@ -8,6 +8,7 @@ struct Options {
   bool small = false;  // one small ragged shape per kernel, checked, not timed (memcheck)
   int samples = 100, warmup = 5;
   double watchdog_s = 30;  // longest wait for one call before it counts as hung
+  int64_t copy_mib = 1024;  // the copy whose bandwidth is the GEMV's reference
   std::string json;
   std::vector<std::string> skip;  // exgc kernels left out (run.sh: they faulted before)
   std::vector<int64_t> squares{512, 1024, 2048, 4096, 8192};

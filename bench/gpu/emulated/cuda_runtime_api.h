@@ -1,0 +1,3 @@
+// cuda_runtime_api.h (emulated): see cuda_runtime.h.
+#pragma once
+#include "cuda_runtime.h"
