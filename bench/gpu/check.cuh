@@ -106,13 +106,13 @@ inline CheckResult check_on_device(const float *c, const double *ref, const doub
                                    cudaStream_t stream) {
   DeviceBuffer<DeviceStats> st(1);
   const DeviceStats init{0, ~0ull, 0, 0, 0};
-  BENCH_CUDA(cudaMemcpyAsync(st.ptr, &init, sizeof init, cudaMemcpyHostToDevice, stream));
+  BENCH_CHECK(cudaMemcpyAsync(st.ptr, &init, sizeof init, cudaMemcpyHostToDevice, stream));
   compare_to_reference<<<elementwise_blocks(), 256, 0, stream>>>(c, ref, sum_abs, n, coef,
                                                                  st.ptr);
-  BENCH_CUDA(cudaGetLastError());
+  BENCH_CHECK(cudaGetLastError());
   DeviceStats got;
-  BENCH_CUDA(cudaMemcpyAsync(&got, st.ptr, sizeof got, cudaMemcpyDeviceToHost, stream));
-  BENCH_CUDA(cudaStreamSynchronize(stream));
+  BENCH_CHECK(cudaMemcpyAsync(&got, st.ptr, sizeof got, cudaMemcpyDeviceToHost, stream));
+  BENCH_CHECK(cudaStreamSynchronize(stream));
   CheckResult res;
   res.elements = n;
   res.cols = cols;
@@ -127,9 +127,9 @@ inline CheckResult check_on_device(const float *c, const double *ref, const doub
     res.first_bad = got.first_bad;
     float v;
     double r, s;
-    BENCH_CUDA(cudaMemcpy(&v, c + got.first_bad, sizeof v, cudaMemcpyDeviceToHost));
-    BENCH_CUDA(cudaMemcpy(&r, ref + got.first_bad, sizeof r, cudaMemcpyDeviceToHost));
-    BENCH_CUDA(cudaMemcpy(&s, sum_abs + got.first_bad, sizeof s, cudaMemcpyDeviceToHost));
+    BENCH_CHECK(cudaMemcpy(&v, c + got.first_bad, sizeof v, cudaMemcpyDeviceToHost));
+    BENCH_CHECK(cudaMemcpy(&r, ref + got.first_bad, sizeof r, cudaMemcpyDeviceToHost));
+    BENCH_CHECK(cudaMemcpy(&s, sum_abs + got.first_bad, sizeof s, cudaMemcpyDeviceToHost));
     res.first_value = v, res.first_ref = r, res.first_bound = coef * s;
   }
   return res;
@@ -170,7 +170,7 @@ std::vector<double> gather(const T *dev, int64_t ld, const std::vector<int64_t> 
   std::vector<double> out;
   std::vector<T> row(ld);
   for (int64_t r : rows) {
-    BENCH_CUDA(cudaMemcpy(row.data(), dev + r * ld, ld * sizeof(T), cudaMemcpyDeviceToHost));
+    BENCH_CHECK(cudaMemcpy(row.data(), dev + r * ld, ld * sizeof(T), cudaMemcpyDeviceToHost));
     for (int64_t c : cols) out.push_back(double(row[c]));
   }
   return out;

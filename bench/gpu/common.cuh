@@ -17,6 +17,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace bench {
@@ -60,17 +61,16 @@ inline std::string &fault_file() {
   std::_Exit(4);
 }
 
-#define BENCH_CUDA(expr)                                                                      \
+inline bool succeeded(cudaError_t e) { return e == cudaSuccess; }
+inline bool succeeded(cublasStatus_t s) { return s == CUBLAS_STATUS_SUCCESS; }
+inline const char *message(cudaError_t e) { return cudaGetErrorString(e); }
+inline const char *message(cublasStatus_t s) { return cublasGetStatusString(s); }
+/// A CUDA or cuBLAS call of the harness itself: failing ends the run (exit 1).
+#define BENCH_CHECK(expr)                                                                     \
   do {                                                                                        \
-    cudaError_t bench_err_ = (expr);                                                          \
-    if (bench_err_ != cudaSuccess)                                                            \
-      ::bench::die(#expr, cudaGetErrorString(bench_err_));                                    \
-  } while (0)
-#define BENCH_CUBLAS(expr)                                                                    \
-  do {                                                                                        \
-    cublasStatus_t bench_st_ = (expr);                                                        \
-    if (bench_st_ != CUBLAS_STATUS_SUCCESS)                                                   \
-      ::bench::die(#expr, cublasGetStatusString(bench_st_));                                  \
+    const auto bench_result_ = (expr);                                                        \
+    if (!::bench::succeeded(bench_result_))                                                   \
+      ::bench::die(#expr, ::bench::message(bench_result_));                                  \
   } while (0)
 
 /// One launchable computation: an exgc host function or a cuBLAS call, bound to its operands.
@@ -81,23 +81,18 @@ using GemmCall = std::function<cudaError_t(cudaStream_t, int64_t M, int64_t N, i
 using GemvCall = std::function<cudaError_t(cudaStream_t, int64_t M, int64_t K, const float *A,
                                            const float *x, float *y)>;
 
-/// Adapts a generated GEMM to untyped operands. The element pointer types come from the
-/// generated header (bf16 may be spelled __nv_bfloat16 or uint16_t there); the cast only
-/// names the same device bytes.
-template <class PA, class PB, class PC>
-GemmCall erase_gemm(cudaError_t (*f)(cudaStream_t, int64_t, int64_t, int64_t, PA, PB, PC)) {
-  return [f](cudaStream_t s, int64_t M, int64_t N, int64_t K, const void *A, const void *B,
-             float *C) {
-    return f(s, M, N, K, static_cast<PA>(const_cast<void *>(A)),
-             static_cast<PB>(const_cast<void *>(B)), static_cast<PC>(static_cast<void *>(C)));
-  };
+/// A generated function's parameter from the harness's argument: a pointer becomes the
+/// pointer type of the generated header (bf16 may be spelled __nv_bfloat16 or uint16_t
+/// there; the cast only names the same device bytes), a size stays as it is.
+template <class P, class A> P to_param(A a) {
+  if constexpr (std::is_pointer_v<P>)
+    return static_cast<P>(const_cast<void *>(static_cast<const void *>(a)));
+  else
+    return a;
 }
-template <class PA, class PX, class PY>
-GemvCall erase_gemv(cudaError_t (*f)(cudaStream_t, int64_t, int64_t, PA, PX, PY)) {
-  return [f](cudaStream_t s, int64_t M, int64_t K, const float *A, const float *x, float *y) {
-    return f(s, M, K, static_cast<PA>(const_cast<float *>(A)),
-             static_cast<PX>(const_cast<float *>(x)), static_cast<PY>(y));
-  };
+/// Adapts a generated host function to the harness's call types (GemmCall, GemvCall).
+template <class... P> auto erase(cudaError_t (*f)(cudaStream_t, P...)) {
+  return [f](cudaStream_t s, auto... a) { return f(s, to_param<P>(a)...); };
 }
 
 struct GemmKernel {

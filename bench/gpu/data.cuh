@@ -58,8 +58,8 @@ __global__ void widen(const T *in, double *out, uint64_t n, bool absolute) {
 inline unsigned elementwise_blocks() {
   static unsigned blocks = [] {
     int dev = 0, sms = 0;
-    BENCH_CUDA(cudaGetDevice(&dev));
-    BENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    BENCH_CHECK(cudaGetDevice(&dev));
+    BENCH_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     return unsigned(sms) * 8;
   }();
   return blocks;
@@ -70,7 +70,7 @@ template <class T> struct DeviceBuffer {
   T *ptr = nullptr;
   uint64_t n = 0;
   explicit DeviceBuffer(uint64_t count) : n(count) {
-    BENCH_CUDA(cudaMalloc(reinterpret_cast<void **>(&ptr), count * sizeof(T)));
+    BENCH_CHECK(cudaMalloc(reinterpret_cast<void **>(&ptr), count * sizeof(T)));
   }
   ~DeviceBuffer() { cudaFree(ptr); }
   DeviceBuffer(const DeviceBuffer &) = delete;
@@ -84,14 +84,14 @@ struct Operand {
   uint64_t n, seed;
   void *ptr = nullptr;
   Operand(Elem e, uint64_t count, uint64_t s, cudaStream_t stream) : elem(e), n(count), seed(s) {
-    BENCH_CUDA(cudaMalloc(&ptr, n * elem_bytes(e)));
+    BENCH_CHECK(cudaMalloc(&ptr, n * elem_bytes(e)));
     if (e == Elem::BF16)
       fill_operand<<<elementwise_blocks(), 256, 0, stream>>>(static_cast<__nv_bfloat16 *>(ptr),
                                                             n, seed, e);
     else
       fill_operand<<<elementwise_blocks(), 256, 0, stream>>>(static_cast<float *>(ptr), n,
                                                             seed, e);
-    BENCH_CUDA(cudaGetLastError());
+    BENCH_CHECK(cudaGetLastError());
   }
   ~Operand() { cudaFree(ptr); }
   Operand(const Operand &) = delete;
@@ -103,7 +103,7 @@ struct Operand {
     else
       widen<<<elementwise_blocks(), 256, 0, stream>>>(static_cast<const float *>(ptr), out, n,
                                                      absolute);
-    BENCH_CUDA(cudaGetLastError());
+    BENCH_CHECK(cudaGetLastError());
   }
   /// Row r of a row-major [rows, cols] operand, on the host, as the device holds it.
   std::vector<double> host_row(uint64_t r, uint64_t cols) const {

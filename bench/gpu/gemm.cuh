@@ -34,7 +34,7 @@ inline std::vector<GemmShape> gemm_shapes(const Options &o, const std::vector<Ge
 inline void gemm_f64(cublasHandle_t h, const GemmShape &s, const double *A, const double *B,
                      double *C) {
   const double one = 1, zero = 0;
-  BENCH_CUBLAS(cublasDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, int(s.N), int(s.M), int(s.K), &one, B,
+  BENCH_CHECK(cublasDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, int(s.N), int(s.M), int(s.K), &one, B,
                            int(s.K), A, int(s.K), &zero, C, int(s.N)));
 }
 
@@ -97,7 +97,7 @@ inline void run_gemm_shape(Session &ss, const GemmShape &s, Elem elem,
     gemm_f64(ss.blas, s, Ad.ptr, Bd.ptr, R.ptr);
     A.widen_into(Ad.ptr, true, st), B.widen_into(Bd.ptr, true, st);
     gemm_f64(ss.blas, s, Ad.ptr, Bd.ptr, S.ptr);
-    BENCH_CUDA(cudaStreamSynchronize(st));
+    BENCH_CHECK(cudaStreamSynchronize(st));
   }
   const HostSamples h = host_gemm_samples(s, A, B);
   // The device reference must be the host's up to FP64 rounding (K * 2^-53 of S).
@@ -123,41 +123,28 @@ inline void run_gemm_shape(Session &ss, const GemmShape &s, Elem elem,
   char shape[64];
   std::snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)s.M, (long long)s.N,
                 (long long)s.K);
-  std::vector<Row> rows;
-  std::vector<Contender> timed;
-  for (const Contender &c : cs) {
-    BENCH_CUDA(cudaMemsetAsync(C.ptr, 0xff, mn * sizeof(float), st));  // NaN: unwritten fails
-    ss.timer->run_once(c);
-    Row r;
-    r.op = "gemm", r.elem = elem_name(elem), r.shape = shape, r.set = s.set;
-    r.M = s.M, r.N = s.N, r.K = s.K, r.contender = c.name, r.is_exgc = c.is_exgc;
-    r.checked = true;
-    r.check = check_on_device(C.ptr, R.ptr, S.ptr, mn, uint64_t(s.N), coef,
-                              frobenius_limit(elem), st);
-    r.check.host_samples = h.ref.size();
-    r.check.host_bad = host_bad(h, C.ptr, s.N, coef);
-    if (r.check.passed() || !c.is_exgc) timed.push_back(c);  // a wrong kernel is not timed
-    rows.push_back(r);
-  }
-  if (!ss.opt.small) {
-    const std::vector<Timing> t = ss.timer->interleaved(timed, ss.opt.warmup, ss.opt.samples);
-    const double cublas_ms = t[0].median_ms;  // timed[0] is cuBLAS
-    for (size_t i = 0, j = 0; i < rows.size(); ++i) {
-      Row &r = rows[i];
-      if (j >= timed.size() || timed[j].name != r.contender) continue;
-      r.timed = true, r.time = t[j++];
-      r.rate = 2.0 * double(s.M) * double(s.N) * double(s.K) / (r.time.median_ms * 1e9);
-      r.vs_ref = cublas_ms / r.time.median_ms;
-      const bool headline = std::string(s.set) == "square" && (s.M == 4096 || s.M == 8192);
-      if (r.is_exgc && headline && elem != Elem::F32) {  // issue 9's targets
-        const double goal = elem == Elem::TF32 ? 1.0 : 0.95;
-        char target[40];
-        std::snprintf(target, sizeof target, ">=%.2fx cuBLAS", goal);
-        r.target = target, r.target_met = r.vs_ref >= goal;
-      }
+  Row proto;
+  proto.op = "gemm", proto.elem = elem_name(elem), proto.shape = shape, proto.set = s.set;
+  proto.M = s.M, proto.N = s.N, proto.K = s.K;
+  auto check = [&] {
+    CheckResult c = check_on_device(C.ptr, R.ptr, S.ptr, mn, uint64_t(s.N), coef,
+                                    frobenius_limit(elem), st);
+    c.host_samples = h.ref.size();
+    c.host_bad = host_bad(h, C.ptr, s.N, coef);
+    return c;
+  };
+  auto finish = [&](Row &r, double cublas_ms) {
+    r.rate = 2.0 * double(s.M) * double(s.N) * double(s.K) / (r.time.median_ms * 1e9);
+    r.vs_ref = cublas_ms / r.time.median_ms;
+    const bool headline = std::string(s.set) == "square" && (s.M == 4096 || s.M == 8192);
+    if (r.is_exgc && headline && elem != Elem::F32) {  // issue 9's targets
+      const double goal = elem == Elem::TF32 ? 1.0 : 0.95;
+      char target[40];
+      std::snprintf(target, sizeof target, ">=%.2fx cuBLAS", goal);
+      r.target = target, r.target_met = r.vs_ref >= goal;
     }
-  }
-  for (const Row &r : rows) ss.add(r);
+  };
+  check_then_time(ss, cs, proto, C.ptr, mn * sizeof(float), check, finish);
 }
 
 /// Every GEMM shape, for each element type that some (not skipped) kernel takes.

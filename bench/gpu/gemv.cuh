@@ -20,7 +20,7 @@ __global__ void copy_float4(const float4 *in, float4 *out, uint64_t n) {
 inline void run_copy(Session &ss) {
   const uint64_t bytes = uint64_t(ss.opt.copy_mib) << 20, n4 = bytes / sizeof(float4);
   DeviceBuffer<float4> src(n4), dst(n4);
-  BENCH_CUDA(cudaMemsetAsync(src.ptr, 0x3f, bytes, ss.stream));
+  BENCH_CHECK(cudaMemsetAsync(src.ptr, 0x3f, bytes, ss.stream));
   const unsigned blocks = elementwise_blocks();
   std::vector<Contender> cs{
       {"copy kernel (float4)", false,
@@ -67,7 +67,7 @@ inline void host_gemv(const Operand &A, const std::vector<double> &x, int64_t M,
 inline CheckResult check_gemv(const float *y_dev, const std::vector<double> &ref,
                               const std::vector<double> &sum_abs, double coef) {
   std::vector<float> y(ref.size());
-  BENCH_CUDA(cudaMemcpy(y.data(), y_dev, y.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  BENCH_CHECK(cudaMemcpy(y.data(), y_dev, y.size() * sizeof(float), cudaMemcpyDeviceToHost));
   CheckResult c;
   c.elements = c.host_samples = y.size();
   c.rel_limit = frobenius_limit(Elem::F32);
@@ -106,33 +106,19 @@ inline void run_gemv_shape(Session &ss, int64_t M, int64_t K, const char *set,
   char shape[64];
   std::snprintf(shape, sizeof shape, "%lldx%lld", (long long)M, (long long)K);
   const double coef = bound_coefficient(Elem::F32, K);
-  std::vector<Row> rows;
-  std::vector<Contender> timed;
-  for (const Contender &c : cs) {
-    BENCH_CUDA(cudaMemsetAsync(y.ptr, 0xff, M * sizeof(float), st));  // NaN: unwritten fails
-    ss.timer->run_once(c);
-    Row r;
-    r.op = "gemv", r.elem = "f32", r.shape = shape, r.set = set, r.M = M, r.K = K;
-    r.contender = c.name, r.is_exgc = c.is_exgc;
-    r.checked = true, r.check = check_gemv(y.ptr, ref, sum_abs, coef);
-    if (r.check.passed() || !c.is_exgc) timed.push_back(c);
-    rows.push_back(r);
-  }
-  if (!ss.opt.small) {
-    const std::vector<Timing> t = ss.timer->interleaved(timed, ss.opt.warmup, ss.opt.samples);
-    const double bytes = 4.0 * (double(M) * double(K) + double(K) + double(M));
-    for (size_t i = 0, j = 0; i < rows.size(); ++i) {
-      Row &r = rows[i];
-      if (j >= timed.size() || timed[j].name != r.contender) continue;
-      r.timed = true, r.time = t[j++];
-      r.rate = bytes / (r.time.median_ms * 1e6);
-      r.vs_ref = ss.copy_gbs > 0 ? r.rate / ss.copy_gbs : 0;
-      // The target is for shapes past launch and cache effects: A of 1 GiB or more.
-      if (r.is_exgc && double(M) * double(K) * 4 >= double(1 << 30))
-        r.target = ">=90% copy", r.target_met = r.vs_ref >= 0.9;
-    }
-  }
-  for (const Row &r : rows) ss.add(r);
+  Row proto;
+  proto.op = "gemv", proto.elem = "f32", proto.shape = shape, proto.set = set;
+  proto.M = M, proto.K = K;
+  const double bytes = 4.0 * (double(M) * double(K) + double(K) + double(M));
+  auto finish = [&](Row &r, double) {
+    r.rate = bytes / (r.time.median_ms * 1e6);
+    r.vs_ref = ss.copy_gbs > 0 ? r.rate / ss.copy_gbs : 0;
+    // The target is for shapes past launch and cache effects: A of 1 GiB or more.
+    if (r.is_exgc && double(M) * double(K) * 4 >= double(1 << 30))
+      r.target = ">=90% copy", r.target_met = r.vs_ref >= 0.9;
+  };
+  check_then_time(ss, cs, proto, y.ptr, M * sizeof(float),
+                  [&] { return check_gemv(y.ptr, ref, sum_abs, coef); }, finish);
 }
 
 inline void run_gemvs(Session &ss, const std::vector<GemvKernel> &all) {

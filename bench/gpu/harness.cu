@@ -24,7 +24,7 @@ namespace bench {
 
 std::vector<GemmKernel> gemm_kernels() {
   return {
-#define EXG_GEMM(file, fn, elem, mm, nm, km) {file, #fn, EXG_ELEM_##elem, mm, nm, km, erase_gemm(fn)},
+#define EXG_GEMM(file, fn, elem, mm, nm, km) {file, #fn, EXG_ELEM_##elem, mm, nm, km, erase(fn)},
 #define EXG_GEMV(file, fn, elem, mm, km)
 #include "kernels.def"
 #undef EXG_GEMM
@@ -35,7 +35,7 @@ std::vector<GemmKernel> gemm_kernels() {
 std::vector<GemvKernel> gemv_kernels() {
   return {
 #define EXG_GEMM(file, fn, elem, mm, nm, km)
-#define EXG_GEMV(file, fn, elem, mm, km) {file, #fn, EXG_ELEM_##elem, mm, km, erase_gemv(fn)},
+#define EXG_GEMV(file, fn, elem, mm, km) {file, #fn, EXG_ELEM_##elem, mm, km, erase(fn)},
 #include "kernels.def"
 #undef EXG_GEMM
 #undef EXG_GEMV
@@ -106,11 +106,11 @@ std::string number(double v) { return json_number(v); }
 std::vector<std::pair<std::string, std::string>> describe_run(const Session &ss) {
   int dev = 0, driver = 0, runtime = 0, blas = 0;
   cudaDeviceProp p{};
-  BENCH_CUDA(cudaGetDevice(&dev));
-  BENCH_CUDA(cudaGetDeviceProperties(&p, dev));
-  BENCH_CUDA(cudaDriverGetVersion(&driver));
-  BENCH_CUDA(cudaRuntimeGetVersion(&runtime));
-  BENCH_CUBLAS(cublasGetVersion(ss.blas, &blas));
+  BENCH_CHECK(cudaGetDevice(&dev));
+  BENCH_CHECK(cudaGetDeviceProperties(&p, dev));
+  BENCH_CHECK(cudaDriverGetVersion(&driver));
+  BENCH_CHECK(cudaRuntimeGetVersion(&runtime));
+  BENCH_CHECK(cublasGetVersion(ss.blas, &blas));
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
@@ -160,13 +160,13 @@ int main(int argc, char **argv) {
     std::printf("harness: no CUDA device: nothing was run\n");
     return 3;
   }
-  BENCH_CUDA(cudaStreamCreateWithFlags(&ss.stream, cudaStreamNonBlocking));
-  BENCH_CUBLAS(cublasCreate(&ss.blas));
-  BENCH_CUBLAS(cublasSetStream(ss.blas, ss.stream));
+  BENCH_CHECK(cudaStreamCreateWithFlags(&ss.stream, cudaStreamNonBlocking));
+  BENCH_CHECK(cublasCreate(&ss.blas));
+  BENCH_CHECK(cublasSetStream(ss.blas, ss.stream));
   Timer timer(ss.stream, ss.opt.watchdog_s);
   ss.timer = &timer;
   cudaDeviceProp p{};
-  BENCH_CUDA(cudaGetDeviceProperties(&p, 0));
+  BENCH_CHECK(cudaGetDeviceProperties(&p, 0));
   std::printf("GPU: %s, %d SMs, L2 %d MiB; ", p.name, p.multiProcessorCount,
               p.l2CacheSize >> 20);
   if (ss.opt.small)

@@ -39,6 +39,37 @@ struct Session {
   }
 };
 
+/// The steps every shape shares: each contender runs once into `out` (first filled with
+/// NaN, so an unwritten element fails) and `check` judges it into a row copied from
+/// `proto`; then, unless --small, the first contender (cuBLAS) and the exgc ones that
+/// passed are timed together and `finish(row, first's median ms)` sets each timed row's
+/// rate, comparison and target. The rows are added in the contenders' order.
+inline void check_then_time(Session &ss, const std::vector<Contender> &cs, const Row &proto,
+                            void *out, size_t out_bytes,
+                            const std::function<CheckResult()> &check,
+                            const std::function<void(Row &, double)> &finish) {
+  std::vector<Row> rows;
+  std::vector<Contender> timed;
+  for (const Contender &c : cs) {
+    BENCH_CHECK(cudaMemsetAsync(out, 0xff, out_bytes, ss.stream));
+    ss.timer->run_once(c);
+    Row r = proto;
+    r.contender = c.name, r.is_exgc = c.is_exgc;
+    r.checked = true, r.check = check();
+    if (r.check.passed() || !c.is_exgc) timed.push_back(c);  // a wrong kernel is not timed
+    rows.push_back(r);
+  }
+  if (!ss.opt.small) {
+    const std::vector<Timing> t = ss.timer->interleaved(timed, ss.opt.warmup, ss.opt.samples);
+    for (size_t i = 0, j = 0; i < rows.size(); ++i) {
+      if (j >= timed.size() || timed[j].name != rows[i].contender) continue;
+      rows[i].timed = true, rows[i].time = t[j++];
+      finish(rows[i], t[0].median_ms);
+    }
+  }
+  for (const Row &r : rows) ss.add(r);
+}
+
 inline cudaError_t from_cublas(cublasStatus_t st, const char *what) {
   if (st == CUBLAS_STATUS_SUCCESS) return cudaSuccess;
   std::fprintf(stderr, "harness: %s: %s\n", what, cublasGetStatusString(st));

@@ -52,12 +52,12 @@ class Timer {
 public:
   Timer(cudaStream_t stream, double watchdog_s) : stream_(stream), watchdog_s_(watchdog_s) {
     int dev = 0, l2 = 0;
-    BENCH_CUDA(cudaGetDevice(&dev));
-    BENCH_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    BENCH_CHECK(cudaGetDevice(&dev));
+    BENCH_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
     flush_bytes_ = std::max<size_t>(size_t(l2) * 4, size_t(64) << 20);
-    BENCH_CUDA(cudaMalloc(&flush_, flush_bytes_));
-    BENCH_CUDA(cudaEventCreate(&start_));
-    BENCH_CUDA(cudaEventCreate(&stop_));
+    BENCH_CHECK(cudaMalloc(&flush_, flush_bytes_));
+    BENCH_CHECK(cudaEventCreate(&start_));
+    BENCH_CHECK(cudaEventCreate(&stop_));
   }
   ~Timer() {
     cudaFree(flush_);
@@ -82,13 +82,13 @@ public:
       for (size_t j = 0; j < cs.size(); ++j) {
         const size_t which = (j + size_t(round)) % cs.size();
         const Contender &c = cs[which];
-        BENCH_CUDA(cudaMemsetAsync(flush_, round & 0xff, flush_bytes_, stream_));
-        BENCH_CUDA(cudaEventRecord(start_, stream_));
+        BENCH_CHECK(cudaMemsetAsync(flush_, round & 0xff, flush_bytes_, stream_));
+        BENCH_CHECK(cudaEventRecord(start_, stream_));
         launch(c);
         BENCH_CUDA_OR_FAULT(c, cudaEventRecord(stop_, stream_));
         wait(c, stop_);
         float t = 0;
-        BENCH_CUDA(cudaEventElapsedTime(&t, start_, stop_));
+        BENCH_CHECK(cudaEventElapsedTime(&t, start_, stop_));
         ms[which].push_back(t);
       }
     std::vector<Timing> out;
