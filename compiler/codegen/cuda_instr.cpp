@@ -49,16 +49,29 @@ std::string tensor_hole(const Expr &e, ExprEmitter &ex, size_t split) {
            coords + "}}";
   }
   if (mem == "Sm90_RmemMatrixD") {
-    // One warpgroup's tile: the distributed dimensions are this thread's;
-    // the rest must be the whole tile, which the fragment holds.
+    // One warpgroup's tile: the distributed dimensions are this thread's,
+    // the slab dimensions pick one of its fragments; the rest must be the
+    // whole tile, which the fragment holds.
     const auto *w = e.as<WindowExpr>();
-    if (w)
-      for (const WindowIdx &wi : w->idx)
-        if (wi.is_slice && wi.lo && !(wi.lo.as<IntImm>() && wi.lo.as<IntImm>()->value == 0)) {
+    const Binding *acc = ex.env().lookup(w ? w->buf : e.as<Var>()->name);
+    std::string fragment = acc->expr;
+    if (w) {
+      const size_t tile = w->idx.size() >= 2 ? w->idx.size() - 2 : 0;
+      for (size_t d = 0; d < w->idx.size(); ++d) {
+        const WindowIdx &wi = w->idx[d];
+        if (d >= acc->owned_dims && d < tile) {
+          if (wi.is_slice) {
+            ex.unsupported(e->loc, "a slice of the slabs of an 'Sm90_RmemMatrixD' buffer");
+            return "";
+          }
+          fragment += "[" + ex.ctrl(wi.lo) + "]";
+        } else if (wi.is_slice && wi.lo && !(wi.lo.as<IntImm>() && wi.lo.as<IntImm>()->value == 0)) {
           ex.unsupported(e->loc, "a part of an 'Sm90_RmemMatrixD' tile");
           return "";
         }
-    return ex.env().lookup(w ? w->buf : e.as<Var>()->name)->expr;
+      }
+    }
+    return fragment;
   }
   const analysis::MemoryInfo *m = analysis::resolve_memory(v.mem).info;
   if (m && m->space == analysis::MemSpace::Shared)
