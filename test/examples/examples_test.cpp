@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -20,6 +21,9 @@ int gemm_naive(int64_t M, int64_t N, int64_t K, const float *A, const float *B, 
 int gemm_sm80(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 int gemm_tf32_sm90a(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 int gemv_f32(int64_t M, int64_t K, const float *A, const float *x, float *y);
+int gemm_tf32_128x256(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
+int gemm_tf32_256x128(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
+int gemm_tf32_128x128(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 }
 
 namespace {
@@ -163,19 +167,27 @@ TEST(GemmSm80, RejectsSizesThatAreNotTileMultiples) {
 // (the TMA loads read zeros there) and its guarded epilogue stores only inside
 // C. 900 x 700 x 272: 7 full row tiles + 4 rows, 2 column tiles + 188, two
 // trips around the ring plus a K tail of 16.
-class GemmTf32Sm90aTest : public ::testing::TestWithParam<MatSizes> {};
+namespace {
 
-TEST_P(GemmTf32Sm90aTest, MatchesAlgorithm) {
-  MatSizes s = GetParam();
+using GemmAbtF32 = int (*)(int64_t, int64_t, int64_t, const float *, const float *, float *);
+
+/// C = A @ B^T by `gemm` (B stored N x K) against reference_matmul.
+void expect_gemm_abt(GemmAbtF32 gemm, const MatSizes &s) {
   std::vector<float> A = random_vector(s.M * s.K, 11), Bt = random_vector(s.N * s.K, 12);
   std::vector<float> B(s.K * s.N); // B^T, as reference_matmul reads it
   for (int64_t n = 0; n < s.N; ++n)
     for (int64_t k = 0; k < s.K; ++k)
       B[k * s.N + n] = Bt[n * s.K + k];
   std::vector<float> C(s.M * s.N, -5.0f);
-  ASSERT_EQ(gemm_tf32_sm90a(s.M, s.N, s.K, A.data(), Bt.data(), C.data()), 0);
+  ASSERT_EQ(gemm(s.M, s.N, s.K, A.data(), Bt.data(), C.data()), 0);
   expect_close(C, reference_matmul(s, A, B), s.K);
 }
+
+} // namespace
+
+class GemmTf32Sm90aTest : public ::testing::TestWithParam<MatSizes> {};
+
+TEST_P(GemmTf32Sm90aTest, MatchesAlgorithm) { expect_gemm_abt(gemm_tf32_sm90a, GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, GemmTf32Sm90aTest,
                          ::testing::Values(MatSizes{900, 700, 272}, MatSizes{1, 1, 4},
@@ -186,6 +198,22 @@ TEST(GemmTf32Sm90a, RejectsKNotMultipleOf4) {
   EXPECT_NE(gemm_tf32_sm90a(8, 8, 6, A.data(), B.data(), C.data()), 0); // assert K % 4 == 0
   EXPECT_EQ(C, std::vector<float>(64, 1.0f));
 }
+
+// The TF32 kernels of examples/gemm_hopper.exg (one schedule, three CTA
+// tiles) on the same ragged sizes, a size that is whole tiles for all three
+// (256 x 256, two K steps) and one just past it.
+class GemmHopperTf32Test
+    : public ::testing::TestWithParam<std::tuple<GemmAbtF32, MatSizes>> {};
+
+TEST_P(GemmHopperTf32Test, MatchesAlgorithm) {
+  expect_gemm_abt(std::get<0>(GetParam()), std::get<1>(GetParam()));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    KernelsAndSizes, GemmHopperTf32Test,
+    ::testing::Combine(::testing::Values(gemm_tf32_128x256, gemm_tf32_256x128, gemm_tf32_128x128),
+                       ::testing::Values(MatSizes{900, 700, 272}, MatSizes{1, 1, 4},
+                                         MatSizes{256, 256, 64}, MatSizes{257, 257, 36})));
 
 // The hand-scheduled GEMV: partial sums per team thread, then the butterfly
 // of shuffles; every team thread ends with the row's sum and thread 0 stores.
