@@ -154,10 +154,49 @@ std::string forward_args(const ProcAbi &abi) {
   return args;
 }
 
+std::string bf16_definition(const std::string &code) {
+  if (code.find("exg_bf16") == std::string::npos)
+    return "";
+  return R"(#ifndef EXG_BF16_DEFINED
+#define EXG_BF16_DEFINED
+// bf16: the upper 16 bits of an IEEE binary32 (docs/abi.md).
+#ifdef __cplusplus
+#include <cstring>
+#ifdef __CUDACC__
+#define EXG_BF16_FN __host__ __device__ inline
+#else
+#define EXG_BF16_FN inline
+#endif
+struct exg_bf16 {
+  uint16_t bits;
+  exg_bf16() = default;
+  // Round to nearest, ties to even, as __float2bfloat16_rn; a NaN stays quiet NaN.
+  EXG_BF16_FN exg_bf16(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    bits = (u & 0x7fffffffu) > 0x7f800000u ? uint16_t((u >> 16) | 0x40u)
+                                           : uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+  }
+  // Exact: every bf16 is an f32.
+  EXG_BF16_FN operator float() const {
+    uint32_t u = uint32_t(bits) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }
+};
+#else
+typedef struct exg_bf16 { uint16_t bits; } exg_bf16;
+#endif
+#endif
+
+)";
+}
+
 std::string c_header(const std::string &comment, const std::string &includes,
                      const std::string &decls) {
   return comment + "#pragma once\n" + includes + "#include <stdint.h>\n" +
-         "#ifndef __cplusplus\n#include <stdbool.h>\n#endif\n\n"
+         "#ifndef __cplusplus\n#include <stdbool.h>\n#endif\n\n" + bf16_definition(decls) +
          "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n" +
          decls + "\n#ifdef __cplusplus\n} // extern \"C\"\n#endif\n";
 }

@@ -64,7 +64,8 @@ std::string c_type(ValueType t, bool f32_in_f64) {
   case ValueType::U8: return "uint8_t";
   case ValueType::U16: return "uint16_t";
   case ValueType::I32: return "int32_t";
-  case ValueType::F16: case ValueType::BF16: case ValueType::E4M3: case ValueType::E5M2:
+  case ValueType::BF16: return "exg_bf16"; // bf16_definition() (abi.h)
+  case ValueType::F16: case ValueType::E4M3: case ValueType::E5M2:
   case ValueType::R: case ValueType::Str: case ValueType::Meta:
     return "";
   }
@@ -94,6 +95,8 @@ std::string c_literal(double v, const std::string &ctype) {
       s += "f";
     return v < 0 ? "(" + s + ")" : s;
   }
+  if (ctype == "exg_bf16") // rounded from the f32 literal, as a store of it would be
+    return "exg_bf16(" + c_literal(v, "float") + ")";
   if (ctype == "bool")
     return v != 0 ? "true" : "false";
   if (ctype == "int64_t" || ctype.empty())

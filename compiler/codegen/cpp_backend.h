@@ -27,7 +27,7 @@ struct CppHeader {
 /// Writes the CPU reference of `procs` (typechecked procs of `program`) to
 /// `out`, and with `header` a C/C++ header declaring its extern "C"
 /// functions, which the .cpp then includes. Returns false after reporting
-/// what it cannot translate (f16, bf16 and fp8 element types, recursion);
+/// what it cannot translate (f16 and fp8 element types, recursion);
 /// nothing useful is written then.
 /// `f32_in_f64` computes f32 in double: the difftest compares a proc with its
 /// rewrite, and a rewrite may reassociate a long f32 sum, whose rounding

@@ -130,21 +130,29 @@ void DeviceStmtEmitter::hopper_alloc(const Alloc *a, Binding &b, const std::stri
     return ex_.env().bind(a->name, b);
   }
   // Sm90_RmemMatrixD: the leading dimensions the GPU stage found distributed
-  // are the warpgroups'; what is left is one [64, N] tile per warpgroup.
+  // are the warpgroups'; the constant dimensions after them count this
+  // warpgroup's [64, N] tiles (slabs of 64 rows), one fragment each.
   auto it = facts_.shards.find(a->name.id);
   size_t owned = it == facts_.shards.end() ? 0 : it->second.distributed;
+  const size_t tile = t.shape.size() >= owned + 2 ? t.shape.size() - 2 : owned;
+  std::string slabs;
+  bool ok = t.shape.size() >= owned + 2 && t.scalar == ValueType::F32;
+  for (size_t d = owned; ok && d < tile; ++d) {
+    int64_t extent = 0;
+    ok = const_int(t.shape[d], extent) && extent > 0;
+    slabs += "[" + std::to_string(extent) + "]";
+  }
   int64_t rows = 0, n = 0;
-  if (t.shape.size() != owned + 2 || !const_int(t.shape[owned], rows) || rows != 64 ||
-      !const_int(t.shape[owned + 1], n) || n % 8 != 0 || n < 8 || n > 256 ||
-      t.scalar != ValueType::F32) {
+  if (!ok || !const_int(t.shape[tile], rows) || rows != 64 || !const_int(t.shape[tile + 1], n) ||
+      n % 8 != 0 || n < 8 || n > 256) {
     fail(a->loc, "an 'Sm90_RmemMatrixD' allocation other than f32[..., 64, N] with the leading "
-                 "dimensions distributed over warpgroups");
+                 "dimensions distributed over warpgroups and the others constant");
     return ex_.env().bind(a->name, b);
   }
+  b.owned_dims = owned;
   // Unused in the copies of warp roles that never touch it.
-  w_.line("[[maybe_unused]] exg::sm90::AccumF32<" + std::to_string(n) + "> " + name + "; // " +
-          print_type(t) +
-          ": this warpgroup's tile");
+  w_.line("[[maybe_unused]] exg::sm90::AccumF32<" + std::to_string(n) + "> " + name + slabs +
+          "; // " + print_type(t) + ": this warpgroup's tile" + (slabs.empty() ? "" : "s"));
   ex_.env().bind(a->name, b);
 }
 

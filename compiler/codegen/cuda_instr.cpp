@@ -49,16 +49,29 @@ std::string tensor_hole(const Expr &e, ExprEmitter &ex, size_t split) {
            coords + "}}";
   }
   if (mem == "Sm90_RmemMatrixD") {
-    // One warpgroup's tile: the distributed dimensions are this thread's;
-    // the rest must be the whole tile, which the fragment holds.
+    // One warpgroup's tile: the distributed dimensions are this thread's,
+    // the slab dimensions pick one of its fragments; the rest must be the
+    // whole tile, which the fragment holds.
     const auto *w = e.as<WindowExpr>();
-    if (w)
-      for (const WindowIdx &wi : w->idx)
-        if (wi.is_slice && wi.lo && !(wi.lo.as<IntImm>() && wi.lo.as<IntImm>()->value == 0)) {
+    const Binding *acc = ex.env().lookup(w ? w->buf : e.as<Var>()->name);
+    std::string fragment = acc->expr;
+    if (w) {
+      const size_t tile = w->idx.size() >= 2 ? w->idx.size() - 2 : 0;
+      for (size_t d = 0; d < w->idx.size(); ++d) {
+        const WindowIdx &wi = w->idx[d];
+        if (d >= acc->owned_dims && d < tile) {
+          if (wi.is_slice) {
+            ex.unsupported(e->loc, "a slice of the slabs of an 'Sm90_RmemMatrixD' buffer");
+            return "";
+          }
+          fragment += "[" + ex.ctrl(wi.lo) + "]";
+        } else if (wi.is_slice && wi.lo && !(wi.lo.as<IntImm>() && wi.lo.as<IntImm>()->value == 0)) {
           ex.unsupported(e->loc, "a part of an 'Sm90_RmemMatrixD' tile");
           return "";
         }
-    return ex.env().lookup(w ? w->buf : e.as<Var>()->name)->expr;
+      }
+    }
+    return fragment;
   }
   const analysis::MemoryInfo *m = analysis::resolve_memory(v.mem).info;
   if (m && m->space == analysis::MemSpace::Shared)
@@ -147,8 +160,13 @@ bool emit_tensor_map(const WindowStmt *w, ExprEmitter &ex, Writer &out, NameScop
     return ex.unsupported(w->loc, "this tensor map (the window must be a whole dense tensor and "
                                   "the memory 'Sm90_tensorMap(swizzle, box...)' one box extent "
                                   "per dimension)");
-  if (v.ctype != "float")
+  // The element types TMA tiles hold here: f32 (read by wgmma as TF32) and bf16.
+  const char *dtype = v.type == ValueType::F32    ? "CU_TENSOR_MAP_DATA_TYPE_FLOAT32"
+                      : v.type == ValueType::BF16 ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16"
+                                                  : nullptr;
+  if (!dtype)
     return ex.unsupported(w->loc, "a tensor map of '" + v.ctype + "'");
+  const std::string bytes = std::to_string(element_bytes(v.type));
   const char *swizzle = p[0] == 128 ? "B128" : p[0] == 64 ? "B64" : p[0] == 32 ? "B32"
                         : p[0] == 0 ? "None" : nullptr;
   if (!swizzle)
@@ -166,8 +184,8 @@ bool emit_tensor_map(const WindowStmt *w, ExprEmitter &ex, Writer &out, NameScop
   out.line("const uint64_t dims[" + r + "] = {" + dims + "};");
   out.line("const uint32_t box[" + r + "] = {" + box + "};");
   out.line("if (cudaError_t exg_err = exg::sm90::encode_tensor_map(&" + name + ", " + v.expr +
-           ", exg::sm90::row_major_tensor_map(" + r + ", dims, box, 4), "
-           "CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, exg::sm90::Swizzle::" + swizzle + ")) " +
+           ", exg::sm90::row_major_tensor_map(" + r + ", dims, box, " + bytes + "), " + dtype +
+           ", " + bytes + ", exg::sm90::Swizzle::" + swizzle + ")) " +
            error_return);
   out.close();
   v.expr = name;

@@ -180,7 +180,7 @@ template <typename T> bool is_signed() { return T(-1) < T(0); }
 /// unsigned; 2: a large value.
 template <typename T> T special(int which) {
   if (is_float<T>())
-    return which == 0 ? T(0) : which == 1 ? -T(0) : T(256.5);
+    return which == 0 ? T(0) : which == 1 ? T(-0.0) : T(256.5);
   bool narrow = sizeof(T) == 1;
   if (which == 0)
     return T(0);

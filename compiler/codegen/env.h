@@ -43,6 +43,10 @@ struct Binding {
   // `tma_coord` is the window's origin in the tensor, outermost first.
   bool tensor_map = false;
   std::vector<std::string> tma_coord;
+  // Sm90_RmemMatrixD: the leading dimensions distributed over warpgroups;
+  // the dimensions after them, before the [64, N] tile, index an array of
+  // fragments each thread keeps (a warpgroup's slabs of 64 rows).
+  size_t owned_dims = 0;
   SrcLoc decl_loc;
   size_t rank() const { return strides.size(); }
 };

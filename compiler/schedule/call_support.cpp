@@ -1,6 +1,8 @@
 // call_support.cpp - callee names, call-site re-checks, affine forms -----------//
 #include "compiler/schedule/call_support.h"
 
+#include <algorithm>
+
 #include "compiler/frontend/typecheck.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
@@ -124,8 +126,12 @@ Affine to_affine(const Expr &e) {
     out.constant = i->value;
     return out;
   }
-  if (const auto *v = e.as<Var>())
-    return atom(e, "v" + std::to_string(v->name.id));
+  if (const auto *v = e.as<Var>()) {
+    // Zero-padded, so that terms come out in the order their names were
+    // declared (id 998 before id 1003) whatever ran before this proc.
+    std::string id = std::to_string(v->name.id);
+    return atom(e, "v" + std::string(10 - std::min<size_t>(id.size(), 10), '0') + id);
+  }
   if (const auto *u = e.as<UnOp>(); u && u->op == UnOpKind::Neg) {
     add(out, to_affine(u->a), -1);
     return out;

@@ -246,7 +246,8 @@ Value Interpreter::lookup(const std::string &name, SrcLoc loc, Frame &f) {
   // A schedule's result, also one declared further down (it runs now).
   if (Proc r = schedule_result(name, loc, *f.module, false))
     return Value::of_proc(r);
-  if (find_primitive(name) || name == "range" || name == "len" || name == "print" ||
+  if (find_primitive(name) || name == "range" || name == "len" || name == "str" ||
+      name == "print" ||
       name == "same_code")
     return Value::of_func(name, nullptr);
   if (name == "True" || name == "False")

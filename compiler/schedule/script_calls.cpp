@@ -177,6 +177,15 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
            args.empty() ? "nothing" : args[0].type_name());
     return Value::of_int(static_cast<int64_t>(args[0].list->size()));
   }
+  if (fn == "str") {
+    // Decimal digits of an int, so that a def can write the constants of its
+    // configuration into the text a primitive takes (windows, declarations).
+    if (args.size() != 1 || args[0].kind != Value::Kind::Int)
+      fail(e.loc, DiagKind::ScriptArgType, 1, "x", "str", "int",
+           args.empty() ? "nothing" : args[0].type_name());
+    charge(e.loc, 1);
+    return Value::of_str(std::to_string(args[0].int_value));
+  }
   if (fn == "range") {
     if (args.empty() || args.size() > 2)
       fail(e.loc, DiagKind::ScriptArgCount, "range", 2, args.size());

@@ -7,7 +7,9 @@
 // tolerance for sums.
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -21,6 +23,8 @@ int gemm_sm80(int64_t M, int64_t N, int64_t K, const float *A, const float *B, f
 int gemm_tf32_sm90a(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 int gemv_f32(int64_t M, int64_t K, const float *A, const float *x, float *y);
 }
+// The GEMM family declares exg_bf16 (docs/abi.md) with its functions.
+#include "gemm_hopper_ref.h"
 
 namespace {
 
@@ -163,19 +167,27 @@ TEST(GemmSm80, RejectsSizesThatAreNotTileMultiples) {
 // (the TMA loads read zeros there) and its guarded epilogue stores only inside
 // C. 900 x 700 x 272: 7 full row tiles + 4 rows, 2 column tiles + 188, two
 // trips around the ring plus a K tail of 16.
-class GemmTf32Sm90aTest : public ::testing::TestWithParam<MatSizes> {};
+namespace {
 
-TEST_P(GemmTf32Sm90aTest, MatchesAlgorithm) {
-  MatSizes s = GetParam();
+using GemmAbtF32 = int (*)(int64_t, int64_t, int64_t, const float *, const float *, float *);
+
+/// C = A @ B^T by `gemm` (B stored N x K) against reference_matmul.
+void expect_gemm_abt(GemmAbtF32 gemm, const MatSizes &s) {
   std::vector<float> A = random_vector(s.M * s.K, 11), Bt = random_vector(s.N * s.K, 12);
   std::vector<float> B(s.K * s.N); // B^T, as reference_matmul reads it
   for (int64_t n = 0; n < s.N; ++n)
     for (int64_t k = 0; k < s.K; ++k)
       B[k * s.N + n] = Bt[n * s.K + k];
   std::vector<float> C(s.M * s.N, -5.0f);
-  ASSERT_EQ(gemm_tf32_sm90a(s.M, s.N, s.K, A.data(), Bt.data(), C.data()), 0);
+  ASSERT_EQ(gemm(s.M, s.N, s.K, A.data(), Bt.data(), C.data()), 0);
   expect_close(C, reference_matmul(s, A, B), s.K);
 }
+
+} // namespace
+
+class GemmTf32Sm90aTest : public ::testing::TestWithParam<MatSizes> {};
+
+TEST_P(GemmTf32Sm90aTest, MatchesAlgorithm) { expect_gemm_abt(gemm_tf32_sm90a, GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, GemmTf32Sm90aTest,
                          ::testing::Values(MatSizes{900, 700, 272}, MatSizes{1, 1, 4},
@@ -184,6 +196,94 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GemmTf32Sm90aTest,
 TEST(GemmTf32Sm90a, RejectsKNotMultipleOf4) {
   std::vector<float> A(8 * 6), B(8 * 6), C(64, 1.0f);
   EXPECT_NE(gemm_tf32_sm90a(8, 8, 6, A.data(), B.data(), C.data()), 0); // assert K % 4 == 0
+  EXPECT_EQ(C, std::vector<float>(64, 1.0f));
+}
+
+// The TF32 kernels of examples/gemm_hopper.exg (one schedule, three CTA
+// tiles) on the same ragged sizes, a size that is whole tiles for all three
+// (256 x 256, two K steps) and one just past it.
+class GemmHopperTf32Test
+    : public ::testing::TestWithParam<std::tuple<GemmAbtF32, MatSizes>> {};
+
+TEST_P(GemmHopperTf32Test, MatchesAlgorithm) {
+  expect_gemm_abt(std::get<0>(GetParam()), std::get<1>(GetParam()));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    KernelsAndSizes, GemmHopperTf32Test,
+    ::testing::Combine(::testing::Values(gemm_tf32_128x256, gemm_tf32_256x128, gemm_tf32_128x128),
+                       ::testing::Values(MatSizes{900, 700, 272}, MatSizes{1, 1, 4},
+                                         MatSizes{256, 256, 64}, MatSizes{257, 257, 36})));
+
+// exg_bf16, as generated files define it: exact to f32, and from f32 the
+// nearest bf16 with ties to even, which the test finds independently by
+// comparing distances to the two neighbours in double.
+TEST(Bf16, ConvertsAsTheGpuRoundsAndReads) {
+  EXPECT_EQ(exg_bf16(1.0f).bits, 0x3F80);
+  EXPECT_EQ(exg_bf16(-2.0f).bits, 0xC000);
+  EXPECT_EQ(exg_bf16(1.0f + 1.0f / 256).bits, 0x3F80);     // a tie: down to the even 0x3F80
+  EXPECT_EQ(exg_bf16(1.0f + 3.0f / 256).bits, 0x3F82);     // a tie: up to the even 0x3F82
+  EXPECT_EQ(exg_bf16(3.4028235e38f).bits, 0x7F80);         // past the largest bf16: infinity
+  EXPECT_EQ(exg_bf16(__builtin_inff()).bits, 0x7F80);
+  EXPECT_TRUE(std::isnan(float(exg_bf16(__builtin_nanf("")))));
+  exg_bf16 h;
+  h.bits = 0x4049;                                          // 3.140625
+  EXPECT_EQ(float(h), 3.140625f);
+  std::mt19937 gen(21);
+  std::uniform_int_distribution<uint32_t> any;
+  for (int i = 0; i < 200000; ++i) {
+    uint32_t u = any(gen);
+    if ((u & 0x7F800000u) == 0x7F800000u)
+      continue; // infinities and NaNs: above
+    float f;
+    std::memcpy(&f, &u, 4);
+    exg_bf16 lo;
+    lo.bits = uint16_t(u >> 16);                            // toward zero; lo.bits + 1 away
+    // Magnitudes: the neighbour away from zero is |lo| + one unit in its last
+    // place (2^128 past the largest bf16, which IEEE rounding turns into infinity).
+    int e = (lo.bits >> 7) & 0xFF;
+    double mag = std::fabs(double(f)), mlo = std::fabs(double(float(lo)));
+    double dlo = mag - mlo, dhi = mlo + std::ldexp(1.0, (e ? e : 1) - 127 - 7) - mag;
+    uint16_t hi = uint16_t(lo.bits + 1);
+    uint16_t want = dlo < dhi ? lo.bits : dhi < dlo ? hi : (lo.bits % 2 == 0 ? lo.bits : hi);
+    ASSERT_EQ(exg_bf16(f).bits, want) << std::hex << u;
+  }
+}
+
+using GemmAbtBf16 = int (*)(int64_t, int64_t, int64_t, const exg_bf16 *, const exg_bf16 *, float *);
+
+// The BF16 kernels of the family: inputs are bf16, products exact in f32 and
+// summed in f32; the reference sums the same bf16 values in double.
+class GemmHopperBf16Test
+    : public ::testing::TestWithParam<std::tuple<GemmAbtBf16, MatSizes>> {};
+
+TEST_P(GemmHopperBf16Test, MatchesAlgorithm) {
+  GemmAbtBf16 gemm = std::get<0>(GetParam());
+  MatSizes s = std::get<1>(GetParam());
+  std::vector<float> Af = random_vector(s.M * s.K, 15), Bf = random_vector(s.N * s.K, 16);
+  std::vector<exg_bf16> A(Af.begin(), Af.end()), Bt(Bf.begin(), Bf.end());
+  std::vector<float> C(s.M * s.N, -5.0f), want(s.M * s.N);
+  for (int64_t m = 0; m < s.M; ++m)
+    for (int64_t n = 0; n < s.N; ++n) {
+      double acc = 0;
+      for (int64_t k = 0; k < s.K; ++k)
+        acc += double(float(A[m * s.K + k])) * double(float(Bt[n * s.K + k]));
+      want[m * s.N + n] = float(acc);
+    }
+  ASSERT_EQ(gemm(s.M, s.N, s.K, A.data(), Bt.data(), C.data()), 0);
+  expect_close(C, want, s.K);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    KernelsAndSizes, GemmHopperBf16Test,
+    ::testing::Combine(::testing::Values(gemm_bf16_128x256, gemm_bf16_128x128),
+                       ::testing::Values(MatSizes{900, 700, 272}, MatSizes{1, 1, 8},
+                                         MatSizes{256, 256, 128}, MatSizes{257, 257, 72})));
+
+TEST(GemmHopperBf16, RejectsKNotMultipleOf8) {
+  std::vector<exg_bf16> A(8 * 12, exg_bf16(1.0f)), B(8 * 12, exg_bf16(1.0f));
+  std::vector<float> C(64, 1.0f);
+  EXPECT_NE(gemm_bf16_128x256(8, 8, 12, A.data(), B.data(), C.data()), 0); // assert K % 8 == 0
   EXPECT_EQ(C, std::vector<float>(64, 1.0f));
 }
 

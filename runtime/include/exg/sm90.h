@@ -195,12 +195,14 @@ EXG_DEV void tma_store_commit_and_wait() {
   asm volatile("cp.async.bulk.commit_group;\ncp.async.bulk.wait_group.read 0;" ::: "memory");
 }
 
-/// `stdlib cuda.sm90a: tma_load_2d_sw128`: the warp's elected lane expects
-/// the tile's bytes on `bar` and loads the [Rows, Cols] f32 box at `src`.
-template <int Rows, int Cols>
-EXG_DEV void tma_load_2d(float *dst, TmaWindow<2> src, uint32_t bar) {
+/// `stdlib cuda.sm90a: tma_load_2d_sw128` (T = float) and `..._bf16` (T a
+/// 16-bit type): the warp's elected lane expects the tile's bytes on `bar`
+/// and loads the [Rows, Cols] box at `src`.
+template <int Rows, int Cols, typename T>
+EXG_DEV void tma_load_2d(T *dst, TmaWindow<2> src, uint32_t bar) {
+  static_assert(Cols * sizeof(T) <= 128, "a tile row fits one 128-byte swizzle row");
   if (elect_one_sync()) {
-    mbarrier_expect_tx(bar, uint32_t(Rows * Cols * sizeof(float)));
+    mbarrier_expect_tx(bar, uint32_t(Rows * Cols * sizeof(T)));
     tma_load_tile<2>(smem_addr(dst), src.map, src.coord, bar, 0);
   }
 }
@@ -244,9 +246,11 @@ EXG_DEV void wgmma_m64nNk8_tf32(AccumF32<N> &d, const float *a, const float *b) 
                     kmajor_tile_descriptor(smem_addr(b), Swizzle::B128), d.scale_d);
   d.scale_d = 1;
 }
-/// The same for BF16 operands, k16 (rows of 64 bf16).
-template <int N>
-EXG_DEV void wgmma_m64nNk16_bf16(AccumF32<N> &d, const __nv_bfloat16 *a, const __nv_bfloat16 *b) {
+/// The same for BF16 operands, k16 (rows of 64 bf16): T is __nv_bfloat16 or
+/// exg_bf16 (generated code), the same bits.
+template <int N, typename T>
+EXG_DEV void wgmma_m64nNk16_bf16(AccumF32<N> &d, const T *a, const T *b) {
+  static_assert(sizeof(T) == 2, "bf16 operands are 16-bit elements");
   WgmmaBf16<N>::mma(d.r, kmajor_tile_descriptor(smem_addr(a), Swizzle::B128),
                     kmajor_tile_descriptor(smem_addr(b), Swizzle::B128), d.scale_d);
   d.scale_d = 1;

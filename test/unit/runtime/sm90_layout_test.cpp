@@ -88,6 +88,28 @@ TEST(Sm90Descriptor, KMajor128BTileOfTf32) {
   EXPECT_EQ(kmajor_tile_descriptor(0x8000 + 32, Swizzle::B128) - d, 2u);
 }
 
+TEST(Sm90Descriptor, KMajor128BTileOfBf16) {
+  // PTX ISA 9.7.15.5 (K-major, 128B swizzle): the core matrices of a 16-bit
+  // operand are 8 rows x 16 bytes (8 elements), and a swizzle row of 128
+  // bytes holds 64 bf16, so the descriptor of a [rows, 64] bf16 tile is the
+  // one of a [rows, 32] f32 tile: the same bytes, SBO = 8 rows x 128 bytes.
+  // The tile of a BF16 GEMM (gemm_hopper.exg: [256, 64] bf16 slots, 1024-byte aligned).
+  const uint32_t tile = 0x9000, row_bytes = 64 * 2;
+  uint64_t d = kmajor_tile_descriptor(tile, Swizzle::B128);
+  EXPECT_EQ(d & 0x3FFF, tile >> 4);
+  EXPECT_EQ((d >> 16) & 0x3FFF, 1u);                  // LBO 16 bytes (unused when swizzled)
+  EXPECT_EQ((d >> 32) & 0x3FFF, 8 * row_bytes >> 4);  // SBO: 8 rows of 128 bytes
+  EXPECT_EQ((d >> 49) & 0x7, 0u);                     // base offset 0: the tile is on a repeat
+  EXPECT_EQ(d >> 62, 1u);
+  // One m64nNk16 step is 16 bf16 = 32 bytes of the row: the start moves by 2
+  // (in 16-byte units); the 4 steps of a 64-wide K tile stay inside the row.
+  for (uint32_t kk = 0; kk < 4; ++kk)
+    EXPECT_EQ(kmajor_tile_descriptor(tile + kk * 16 * 2, Swizzle::B128) - d, 2u * kk);
+  // The 64-row slab `ms` of a warpgroup (A rows 64 ms..) starts 64 * 128 bytes on.
+  EXPECT_EQ(kmajor_tile_descriptor(tile + 64 * row_bytes, Swizzle::B128) - d,
+            uint64_t(64 * row_bytes) >> 4);
+}
+
 TEST(Sm90Fragment, IsABijectionOntoTheTileForEveryN) {
   for (uint32_t n = 8; n <= 256; n += 8) {
     std::set<std::pair<uint32_t, uint32_t>> seen;
@@ -186,6 +208,24 @@ TEST(Sm90TensorMap, RowMajorShapeIsInnermostFirst) {
   EXPECT_EQ(f.global_stride[2], 320u);
   EXPECT_EQ(f.global_stride[3], 960u);
   EXPECT_EQ(tensor_map_error(f, 2, Swizzle::None), nullptr);
+}
+
+TEST(Sm90TensorMap, Bf16TileIsOneSwizzleRowWide) {
+  // A bf16 A of 900 x 272 with the BF16 GEMM's box {128, 64}: 64 bf16 are the
+  // 128 bytes of one swizzle row; 65 would not fit, 32 f32 boxes are the same bytes.
+  uint64_t dims[2] = {900, 272};
+  uint32_t box[2] = {128, 64};
+  TensorMapShape t = row_major_tensor_map(2, dims, box, 2);
+  EXPECT_EQ(t.global_stride[0], 272u * 2);
+  EXPECT_EQ(t.box_dim[0], 64u);
+  EXPECT_EQ(tensor_map_error(t, 2, Swizzle::B128), nullptr);
+  EXPECT_EQ(box_bytes(t, 2), 128u * 64 * 2);
+  uint32_t wide[2] = {128, 72};
+  EXPECT_STREQ(tensor_map_error(row_major_tensor_map(2, dims, wide, 2), 2, Swizzle::B128),
+               "the box's innermost extent must fit in one swizzle row");
+  uint64_t odd[2] = {900, 268}; // K % 8 != 0: a row pitch of 536 bytes
+  EXPECT_STREQ(tensor_map_error(row_major_tensor_map(2, odd, box, 2), 2, Swizzle::B128),
+               "row pitches must be multiples of 16 bytes below 2^40");
 }
 
 TEST(Sm90TensorMap, RejectsWhatTheEncoderRejects) {
