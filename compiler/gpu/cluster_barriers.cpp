@@ -47,6 +47,18 @@ bool barrier_over_units(const ProcNode &instr) {
   return bar && bar->values.size() == 1 && bar->values[0].as<Read>();
 }
 
+/// The indices of a barrier expression after the CTA dimension, as text.
+std::string ring_indices(const Expr &bar) {
+  std::string out;
+  if (const auto *r = bar.as<Read>())
+    for (size_t d = 1; d < r->idx.size(); ++d)
+      out += print_expr(r->idx[d]) + ",";
+  if (const auto *w = bar.as<WindowExpr>())
+    for (size_t d = 1; d < w->idx.size(); ++d)
+      out += (w->idx[d].is_slice ? std::string(":") : print_expr(w->idx[d].lo)) + ",";
+  return out;
+}
+
 } // namespace
 
 bool ClusterBarriers::report(const Alloc &a, SrcLoc loc, const std::string &why) {
@@ -111,6 +123,11 @@ bool ClusterBarriers::arrive(const Arrive *a, const ThreadIters &iters) {
     bar = sharded(e, &first, whole);
     if (!bar)
       return true;
+    // One element of each CTA's ring: the hardware arrives on the same slot.
+    if (ring_indices(e) != ring_indices(a->barriers[0]))
+      return report(*bar, e->loc,
+                    "the expressions of one Arrive must name the same element of each CTA's "
+                    "ring; they differ after dimension 0");
     if (whole) {
       remote = true;
       continue;
