@@ -19,6 +19,8 @@ int matmul(int64_t M, int64_t N, int64_t K, const float *A, const float *B, floa
 int gemm_naive(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 int gemm_sm80(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 int gemm_tf32_sm90a(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
+int gemm_tf32_sm90a_cluster(int64_t M, int64_t N, int64_t K, const float *A, const float *B,
+                            float *C);
 int gemv_f32(int64_t M, int64_t K, const float *A, const float *x, float *y);
 }
 
@@ -163,23 +165,41 @@ TEST(GemmSm80, RejectsSizesThatAreNotTileMultiples) {
 // (the TMA loads read zeros there) and its guarded epilogue stores only inside
 // C. 900 x 700 x 272: 7 full row tiles + 4 rows, 2 column tiles + 188, two
 // trips around the ring plus a K tail of 16.
-class GemmTf32Sm90aTest : public ::testing::TestWithParam<MatSizes> {};
+using GemmBt = int (*)(int64_t, int64_t, int64_t, const float *, const float *, float *);
 
-TEST_P(GemmTf32Sm90aTest, MatchesAlgorithm) {
-  MatSizes s = GetParam();
+/// `gemm` (C = A @ B^T, B stored N x K) against the plain C++ product.
+static void expect_gemm_bt(GemmBt gemm, const MatSizes &s) {
   std::vector<float> A = random_vector(s.M * s.K, 11), Bt = random_vector(s.N * s.K, 12);
   std::vector<float> B(s.K * s.N); // B^T, as reference_matmul reads it
   for (int64_t n = 0; n < s.N; ++n)
     for (int64_t k = 0; k < s.K; ++k)
       B[k * s.N + n] = Bt[n * s.K + k];
   std::vector<float> C(s.M * s.N, -5.0f);
-  ASSERT_EQ(gemm_tf32_sm90a(s.M, s.N, s.K, A.data(), Bt.data(), C.data()), 0);
+  ASSERT_EQ(gemm(s.M, s.N, s.K, A.data(), Bt.data(), C.data()), 0);
   expect_close(C, reference_matmul(s, A, B), s.K);
 }
+
+class GemmTf32Sm90aTest : public ::testing::TestWithParam<MatSizes> {};
+
+TEST_P(GemmTf32Sm90aTest, MatchesAlgorithm) { expect_gemm_bt(gemm_tf32_sm90a, GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, GemmTf32Sm90aTest,
                          ::testing::Values(MatSizes{900, 700, 272}, MatSizes{1, 1, 4},
                                            MatSizes{128, 256, 32}, MatSizes{129, 257, 36}));
+
+// The 2 x 1 cluster GEMM: a task is a 256 x 256 tile, CTA c of the cluster takes its rows
+// 128 c .. 128 c + 127, both share the B tile. 900 = 3 tiles + 132 rows (the second CTA of the
+// last cluster has 4 rows), 129 (the second CTA has no row at all), 256 (exactly one cluster).
+class GemmTf32Sm90aClusterTest : public ::testing::TestWithParam<MatSizes> {};
+
+TEST_P(GemmTf32Sm90aClusterTest, MatchesAlgorithm) {
+  expect_gemm_bt(gemm_tf32_sm90a_cluster, GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GemmTf32Sm90aClusterTest,
+                         ::testing::Values(MatSizes{900, 700, 272}, MatSizes{1, 1, 4},
+                                           MatSizes{256, 256, 32}, MatSizes{129, 257, 36},
+                                           MatSizes{260, 700, 132}));
 
 TEST(GemmTf32Sm90a, RejectsKNotMultipleOf4) {
   std::vector<float> A(8 * 6), B(8 * 6), C(64, 1.0f);
