@@ -138,9 +138,9 @@ bool ClusterBarriers::arrive(const Arrive *a, const ThreadIters &iters) {
   }
   if (!home)
     return report(*bar, a->loc,
-                  "an Arrive names its own CTA's element (`" + bar->name.name +
-                      "[cta, ...]`); add `>> " + bar->name.name +
-                      "[:, ...]` to arrive on every CTA's element as well");
+                  "an Arrive must name its own CTA's element (`" + bar->name.name +
+                      "[cta, ...]`); `>> " + bar->name.name +
+                      "[:, ...]` then adds every CTA's element");
   int64_t ctas = remote ? facts_.env.cluster_dim : 1;
   ClusterBarrierFacts &f = facts_.cluster_barriers[bar->name.id];
   auto [seen, fresh] = first_arrive_.try_emplace(bar->name.id, a->loc);

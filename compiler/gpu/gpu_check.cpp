@@ -298,7 +298,7 @@ private:
       return void(fail());
     }
     if (!cluster_barriers_.call(c, *callee, tiling_, iters_))
-      fail();
+      return void(fail()); // the collective checks below would only repeat it
     std::vector<Expr> bound = args_by_param(*callee, *c);
     for (size_t i = 0; i < bound.size(); ++i) {
       const Read *dist = distributed_entry(*callee, callee->args[i].name.name);
