@@ -10,6 +10,7 @@
 #include "compiler/gpu/cluster_barriers.h"
 #include "compiler/gpu/units.h"
 #include "runtime/include/exg/sm90_layout.h"
+#include "tiling_threads.h"
 
 namespace exgc::gpu {
 namespace {
@@ -23,33 +24,17 @@ CollType raw_unit(const std::string &name, const DeviceEnv &env, int64_t k = 1) 
   return *c;
 }
 
-/// The cluster ranks of the collective iteration `sigma` of every loop
-/// selects, by walking the tiling's boxes (thread l is rank l / blockDim).
+/// The cluster ranks of the collective that iteration `sigma` (modulo each
+/// loop's trip count) of every loop selects (thread l is rank l / blockDim).
 std::set<int64_t> ranks_of(const Tiling &t, int64_t sigma, int64_t block) {
-  std::vector<int64_t> lo, box;
-  for (const TileDim &d : t.dims) {
-    int64_t x = 0;
+  std::map<uint32_t, int64_t> at;
+  for (const TileDim &d : t.dims)
     for (const TileOp &op : d.ops)
-      x += op.offset + (op.tile_count > 1 ? sigma % op.tile_count * op.box : 0);
-    lo.push_back(x);
-    box.push_back(d.box());
-  }
+      at[op.iter] = sigma % op.tile_count;
   std::set<int64_t> ranks;
-  std::vector<int64_t> c(lo);
-  while (true) {
-    int64_t l = 0;
-    for (size_t i = 0; i < c.size(); ++i)
-      l = l * t.dims[i].extent + c[i];
+  for (int64_t l : mapped(t, at))
     ranks.insert(l / block);
-    size_t i = c.size();
-    while (i-- > 0) {
-      if (++c[i] < lo[i] + box[i])
-        break;
-      c[i] = lo[i];
-    }
-    if (i == static_cast<size_t>(-1))
-      return ranks;
-  }
+  return ranks;
 }
 
 /// Checks cta_group on tiling `t` against the ranks its collectives hold.
