@@ -26,6 +26,9 @@ run() {
 run gemm_tf32_sm90a.exg gemm_tf32_sm90a M=900,N=700,K=272
 run gemm_tf32_sm90a.exg gemm_tf32_sm90a M=4096,N=4096,K=4096
 run gemm_tf32_sm90a.exg gemm_tf32_sm90a M=8192,N=8192,K=8192
+run gemm_tf32_sm90a_cluster.exg gemm_tf32_sm90a_cluster M=900,N=700,K=272
+run gemm_tf32_sm90a_cluster.exg gemm_tf32_sm90a_cluster M=4096,N=4096,K=4096
+run gemm_tf32_sm90a_cluster.exg gemm_tf32_sm90a_cluster M=8192,N=8192,K=8192
 run gemv_f32.exg gemv_f32 M=256,K=128
 run gemv_f32.exg gemv_f32 M=65536,K=4096
 run gemm_sm80.exg gemm_sm80 M=128,N=128,K=48

@@ -8,6 +8,22 @@
 
 namespace exgc::codegen {
 
+namespace {
+
+/// Strides of an allocation whose first `owned` dimensions index its owners
+/// (threads, warpgroups or CTAs): stride 0, since each owner keeps only its
+/// own part; dense over the rest.
+std::vector<std::string> owner_strides(const std::vector<Expr> &shape, size_t owned,
+                                       ExprEmitter &ex) {
+  std::vector<Expr> own(shape.begin() + static_cast<long>(owned), shape.end());
+  std::vector<std::string> strides(owned, "0");
+  for (const std::string &s : dense_strides(own, ex))
+    strides.push_back(s);
+  return strides;
+}
+
+} // namespace
+
 bool DeviceStmtEmitter::constant_count(const Alloc *a, size_t first, DiagKind kind,
                                        int64_t &count) {
   count = 1;
@@ -97,11 +113,7 @@ void DeviceStmtEmitter::emit_alloc(const Alloc *a) {
     ex_.env().bind(a->name, b);
     return;
   }
-  // The dimensions the threads own are this thread's index: stride 0.
-  std::vector<Expr> own(t.shape.begin() + static_cast<long>(owned), t.shape.end());
-  b.strides.assign(owned, "0");
-  for (const std::string &s : dense_strides(own, ex_))
-    b.strides.push_back(s);
+  b.strides = owner_strides(t.shape, owned, ex_);
   b.dense = owned == 0;
   if (owned)
     w_.line("// '" + a->name.name + "': its first " + std::to_string(owned) +
@@ -116,15 +128,20 @@ void DeviceStmtEmitter::hopper_alloc(const Alloc *a, Binding &b, const std::stri
   b.strides.assign(t.shape.size(), "0"); // bound even when refused
   std::string name = names_.take(a->name.name);
   b.expr = name;
+  // The leading dimensions the GPU stage found distributed are the
+  // warpgroups' (registers) or the cluster's CTAs' (shared memory): each
+  // owner keeps only its part.
+  auto shard = facts_.shards.find(a->name.id);
+  size_t owned = shard == facts_.shards.end() ? 0 : shard->second.distributed;
   if (mem == "Sm90_SmemSwizzled") {
     // TMA and wgmma swizzle by address bits: a buffer starts on a 1024-byte
     // repeat of the 128-byte swizzle (docs/hopper.md).
     int64_t count = 1;
-    if (!constant_count(a, 0, DiagKind::SharedShapeNotConstant, count))
+    if (!constant_count(a, owned, DiagKind::SharedShapeNotConstant, count))
       return ex_.env().bind(a->name, b);
     int64_t off = smem_.place(a, count * element_bytes(t.scalar), 1024);
-    b.dense = true;
-    b.strides = dense_strides(t.shape, ex_);
+    b.dense = owned == 0;
+    b.strides = owner_strides(t.shape, owned, ex_);
     w_.line(b.ctype + " *const " + name + " = reinterpret_cast<" + b.ctype + " *>(" + smem_name_ +
             " + " + std::to_string(off) + "); // " + print_type(t));
     return ex_.env().bind(a->name, b);
@@ -132,8 +149,6 @@ void DeviceStmtEmitter::hopper_alloc(const Alloc *a, Binding &b, const std::stri
   // Sm90_RmemMatrixD: the leading dimensions the GPU stage found distributed
   // are the warpgroups'; the constant dimensions after them count this
   // warpgroup's [64, N] tiles (slabs of 64 rows), one fragment each.
-  auto it = facts_.shards.find(a->name.id);
-  size_t owned = it == facts_.shards.end() ? 0 : it->second.distributed;
   const size_t tile = t.shape.size() >= owned + 2 ? t.shape.size() - 2 : owned;
   std::string slabs;
   bool ok = t.shape.size() >= owned + 2 && t.scalar == ValueType::F32;
@@ -213,9 +228,10 @@ void DeviceStmtEmitter::emit_call(const CallStmt *c) {
   Proc callee = fx_.callee(&proc_, c->callee);
   if (!callee || !callee->is_instr)
     return void(fail(c->loc, "the call of '" + c->callee + "' in device code"));
-  std::string line = instr_call_line(c, *callee, ex_, [&](const Expr &bar) {
-    return sync_.slot_address(bar);
-  });
+  auto group = facts_.multicasts.find(c);
+  std::string line = instr_call_line(
+      c, *callee, ex_, [&](const Expr &bar) { return sync_.slot_address(bar); },
+      group == facts_.multicasts.end() ? nullptr : &group->second);
   if (line.empty())
     return void(report_failed());
   w_.line(line);

@@ -29,13 +29,18 @@ std::string tensor_hole(const Expr &e, ExprEmitter &ex, size_t split) {
     return "";
   std::string mem = analysis::memory_name(v.mem);
   if (split) {
-    // Each thread of the call passes its own element: the GPU stage checked
-    // that the split dimensions are the buffer's distributed ones, which
-    // codegen dropped from the thread's array (stride 0).
-    bool own = v.rank() == split;
-    for (const std::string &st : v.strides)
-      own = own && st == "0";
-    if (!own) {
+    // Each thread (CTA) of the call passes its own part: the GPU stage
+    // checked that the split dimensions are the buffer's distributed ones,
+    // which codegen dropped from the owner's array (stride 0).
+    bool own = v.rank() >= split;
+    for (size_t d = 0; own && d < split; ++d)
+      own = v.strides[d] == "0";
+    const analysis::MemoryInfo *m = analysis::resolve_memory(v.mem).info;
+    // Shared memory split over CTAs (a multicast's destination): this CTA's
+    // tile, whose offset the hardware uses in every destination CTA.
+    if (own && m && m->space == analysis::MemSpace::Shared)
+      return v.expr;
+    if (!own || v.rank() != split) {
       ex.unsupported(e->loc, "a distributed argument with dimensions each thread keeps");
       return "";
     }
@@ -86,7 +91,8 @@ std::string tensor_hole(const Expr &e, ExprEmitter &ex, size_t split) {
 } // namespace
 
 std::string instr_call_line(const CallStmt *c, const ProcNode &instr, ExprEmitter &ex,
-                            const std::function<std::string(const Expr &)> &bar) {
+                            const std::function<std::string(const Expr &)> &bar,
+                            const gpu::MulticastGroup *multicast) {
   const InstrAttr *emit = instr.attr("emit");
   const StrImm *text = emit && emit->values.size() == 1 ? emit->values[0].as<StrImm>() : nullptr;
   if (!text) {
@@ -114,6 +120,14 @@ std::string instr_call_line(const CallStmt *c, const ProcNode &instr, ExprEmitte
         return "";
       }
       value = bar(c->barriers[0]);
+    } else if (hole == "cta_mask") {
+      if (!multicast) {
+        ex.unsupported(c->loc, "'{cta_mask}' in a call the GPU stage found no multicast group for");
+        return "";
+      }
+      // This CTA's group: `ncta` ranks `stride` apart (docs/hopper.md).
+      value = "exg::sm90::multicast_mask(exg::sm90::cluster_ctarank(), " +
+              std::to_string(multicast->ncta) + ", " + std::to_string(multicast->stride) + ")";
     } else {
       const Arg *a = instr.find_arg(hole);
       const Expr &e = a ? bound[static_cast<size_t>(a - instr.args.data())] : Expr();

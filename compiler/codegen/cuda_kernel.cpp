@@ -318,9 +318,12 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
     h.line("if (cudaError_t exg_err = cudaFuncSetAttribute(" + ctx.kernel_name +
            ", cudaFuncAttributeMaxDynamicSharedMemorySize, " + bytes + ")) " + ctx.error_return);
   h.line("int " + grid + " = 1;");
-  // Persistent: as many CTAs as fit at once, rounded down to whole clusters.
+  // Persistent: as many CTAs as fit at once and have a task (a task takes a
+  // whole cluster), rounded down to whole clusters.
+  std::string ctas = cfg.cluster_dim > 1 ? ntasks_h + " * " + std::to_string(cfg.cluster_dim)
+                                         : ntasks_h;
   h.line("if (cudaError_t exg_err = exg::persistent_grid(&" + grid + ", " +
-         std::to_string(cfg.blocks_per_sm) + ", " + ntasks_h + ")) " + ctx.error_return);
+         std::to_string(cfg.blocks_per_sm) + ", " + ctas + ")) " + ctx.error_return);
   if (cfg.cluster_dim > 1) {
     std::string cd = std::to_string(cfg.cluster_dim);
     h.line(grid + " = " + grid + " < " + cd + " ? " + cd + " : " + grid + " / " + cd + " * " + cd +

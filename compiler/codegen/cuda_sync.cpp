@@ -35,10 +35,17 @@ protected:
   }
 };
 
+/// The barrier `bar` names and its indices (null for a slice: `bar[:, k]`
+/// names every CTA's element in a cluster).
 const Sym *barrier_sym(const Expr &bar, std::vector<Expr> &idx) {
   if (const auto *r = bar.as<Read>()) {
     idx = r->idx;
     return &r->buf;
+  }
+  if (const auto *w = bar.as<WindowExpr>()) {
+    for (const WindowIdx &i : w->idx)
+      idx.push_back(i.is_slice ? Expr() : i.lo);
+    return &w->buf;
   }
   if (const auto *v = bar.as<Var>())
     return &v->name;
@@ -61,10 +68,18 @@ bool SyncLowering::plan(const Block &task_body) {
     const auto *call = mem ? mem.as<Call>() : nullptr;
     r.mech = call ? call->func : analysis::memory_name(mem);
     if (r.mech == "CudaMbarrier") {
-      if (a->type.shape.size() != 1 || a->type.ring.size() != 1 || !a->type.ring[0] ||
-          !const_int(a->type.ring[0], r.ring) || r.ring < 1)
-        return fail(a->loc, "an mbarrier other than one ring dimension `barrier[(n) @ ring(R)]`");
-      r.extent = a->type.shape[0];
+      // In a cluster, dimension 0 is the CTA holding the element (the GPU
+      // stage checked it): each CTA keeps the ring of its own elements.
+      auto sharded = facts_.cluster_barriers.find(a->name.id);
+      r.cta_dims = sharded == facts_.cluster_barriers.end() ? 0 : 1;
+      size_t ring_dim = r.cta_dims;
+      if (a->type.shape.size() != ring_dim + 1 || a->type.ring.size() != ring_dim + 1 ||
+          !a->type.ring[ring_dim] || !const_int(a->type.ring[ring_dim], r.ring) || r.ring < 1)
+        return fail(a->loc, "an mbarrier other than one ring dimension `barrier[(n) @ ring(R)]` "
+                            "(after the CTA dimension in a cluster)");
+      r.extent = a->type.shape[ring_dim];
+      if (sharded != facts_.cluster_barriers.end())
+        r.arriving_ctas = sharded->second.arriving_ctas;
       if (call)
         for (const KwArg &k : call->kwargs)
           if (k.key == "pre_arrive" && (!k.value || !const_int(k.value, r.pre_arrive)))
@@ -76,10 +91,10 @@ bool SyncLowering::plan(const Block &task_body) {
         auto n = facts_.arrive_threads.find(arr);
         if (n == facts_.arrive_threads.end())
           return fail(arr->loc, "an Arrive the GPU semantics stage did not analyse");
-        if (r.arrive_count && n->second != r.arrive_count)
+        if (r.arrive_count && n->second * r.arriving_ctas != r.arrive_count)
           return fail(arr->loc, "Arrives on '" + a->name.name +
                                     "' by collectives of different sizes");
-        r.arrive_count = n->second;
+        r.arrive_count = n->second * r.arriving_ctas;
         r.async_arrive |= arr->timeline != "cuda_temporal";
       }
       r.offset = smem_.place(a, 8 * r.ring, 8);
@@ -122,7 +137,12 @@ void SyncLowering::emit_setup(Writer &w, const std::string &tid, const std::stri
   }
   w.line("exg::sm90::fence_mbarrier_init();");
   w.close();
-  w.line("__syncthreads();");
+  if (facts_.env.cluster_dim <= 1)
+    return void(w.line("__syncthreads();"));
+  // Neighbours arrive on and multicast into this CTA's barriers: they must
+  // all be initialised before any CTA of the cluster runs a task.
+  w.line("exg::sm90::cluster_arrive();");
+  w.line("exg::sm90::cluster_wait();");
 }
 
 void SyncLowering::emit_task_end(Writer &w) {
@@ -155,12 +175,14 @@ const SyncLowering::Ring *SyncLowering::ring_of(const Expr &bar, std::string &in
   }
   const Ring &r = it->second;
   if (r.mech == "CudaMbarrier") {
-    if (idx.size() != 1) {
+    if (idx.size() != static_cast<size_t>(r.cta_dims) + 1 || !idx.back()) {
       fail(bar->loc, "this barrier expression");
       return nullptr;
     }
-    // The logical element, counted over every task so far.
-    index = "(" + ex_.ctrl(idx[0]) + " + " + r.used + " - " + std::to_string(r.pre_arrive) + ")";
+    // The logical element, counted over every task so far. The CTA index (a
+    // cluster's dimension 0) selects whose ring: this CTA's own, or a remote
+    // one the Arrive reaches through the cluster address of the same slot.
+    index = "(" + ex_.ctrl(idx.back()) + " + " + r.used + " - " + std::to_string(r.pre_arrive) + ")";
   }
   return &r;
 }
@@ -186,6 +208,17 @@ bool SyncLowering::stmt(const Stmt &s, Writer &w) {
     return true;
   }
   if (const auto *a = s.as<Arrive>()) {
+    if (auto remote = facts_.remote_arrives.find(a); remote != facts_.remote_arrives.end()) {
+      // `>> bar[cta, k] >> bar[:, k]`: element k of every listed CTA's ring.
+      std::string slot = slot_address(a->barriers[0]);
+      if (slot.empty())
+        return false;
+      for (int64_t rank : remote->second)
+        w.line("exg::sm90::mbarrier_arrive_cluster(" + slot + ", " + std::to_string(rank) +
+               "); // Arrive(" + a->timeline + ") >> " + print_expr(a->barriers[0]) +
+               " in CTA " + std::to_string(rank));
+      return true;
+    }
     for (const Expr &bar : a->barriers) {
       std::string j;
       const Ring *r = ring_of(bar, j);

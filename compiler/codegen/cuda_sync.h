@@ -64,6 +64,8 @@ private:
     Expr extent;
     std::string base, used; // C names: slot 0's shared address, the counter
     bool async_arrive = false; // an Arrive other than cuda_temporal
+    int cta_dims = 0;          // 1 in a cluster: dimension 0 is the CTA
+    int64_t arriving_ctas = 1; // CTAs whose Arrives reach one element
   };
   const Ring *ring_of(const Expr &bar, std::string &index);
   bool fail(SrcLoc loc, const std::string &what) { return ex_.unsupported(loc, what); }

@@ -3,7 +3,8 @@
 // blockDim and clusterDim, each `cuda_threads` loop's iterator and guard as
 // index arithmetic on the thread index, the scope of each Fence, and how many
 // leading dimensions of each device allocation are distributed over threads
-// (CTAs for shared memory), the warp roles and each `CudaWarps` block's warps.
+// (CTAs for shared memory), the warp roles and each `CudaWarps` block's warps,
+// and in clusters the CTA shards of mbarriers, remote arrives and multicasts.
 // Codegen emits from these facts instead of
 // re-deriving them, so what was checked is what is emitted.
 #pragma once
@@ -63,6 +64,21 @@ struct WarpsBlockFacts {
   GridNarrowing grid;
 };
 
+/// An mbarrier array of a kernel whose clusters have several CTAs: dimension
+/// 0 names the CTA whose shared memory holds each element (its shard).
+struct ClusterBarrierFacts {
+  // CTAs whose Arrives reach one element (the home CTA's and the remote
+  // ones'): an mbarrier's arrive count is arrive_threads x this.
+  int64_t arriving_ctas = 1;
+};
+
+/// The CTAs of a multicast instruction's collective, in groups of `ncta`
+/// cluster ranks `stride` apart; rank r multicasts to the group holding r
+/// (exg::sm90::multicast_mask(r, ncta, stride), the `{cta_mask}` hole).
+struct MulticastGroup {
+  int64_t ncta = 1, stride = 1;
+};
+
 struct KernelFacts {
   DeviceEnv env;
   int64_t blocks_per_sm = 1;
@@ -74,6 +90,12 @@ struct KernelFacts {
   std::map<const For *, ThreadLoopFacts> loops;
   std::map<const Fence *, FenceScope> fences;
   std::map<uint32_t, ShardFacts> shards; // by the allocation's Sym id
+  // Clusters of several CTAs only: mbarrier arrays by Sym id; each Arrive
+  // that reaches other CTAs, with the cluster ranks each of its threads
+  // arrives on (its own included); each call of a multicast instruction.
+  std::map<uint32_t, ClusterBarrierFacts> cluster_barriers;
+  std::map<const Arrive *, std::vector<int64_t>> remote_arrives;
+  std::map<const CallStmt *, MulticastGroup> multicasts;
 };
 
 struct GpuFacts {

@@ -2,6 +2,7 @@
 #include "compiler/gpu/gpu_check.h"
 
 #include "compiler/analysis/effects.h"
+#include "compiler/gpu/cluster_barriers.h"
 #include "compiler/gpu/sharding.h"
 #include "compiler/gpu/units.h"
 #include "compiler/gpu/warp_roles.h"
@@ -68,6 +69,7 @@ class KernelChecker {
 public:
   KernelChecker(DiagEngine &diag, const CalleeLookup &callee, KernelFacts &facts)
       : diag_(diag), callee_(callee), facts_(facts), shards_(diag, facts.env, facts.shards),
+        cluster_barriers_(diag, facts),
         tiling_(Tiling::device(facts.env)), one_thread_(scope_type("standalone_thread")),
         warpgroup_(scope_type("cuda_warpgroup")) {
     for (const auto &[name, scope] : {std::pair{"standalone_thread", FenceScope::Thread},
@@ -144,7 +146,7 @@ private:
     if (const auto *r = s.as<Reduce>())
       return store(s, r->buf, r->idx, r->rhs);
     if (const auto *a = s.as<Alloc>()) {
-      if (!shards_.alloc(a, tiling_))
+      if (!shards_.alloc(a, tiling_) || !cluster_barriers_.alloc(a))
         fail();
       return;
     }
@@ -172,8 +174,13 @@ private:
     }
     if (const auto *f = s.as<Fence>())
       return fence(f);
-    if (const auto *a = s.as<Arrive>())
+    if (const auto *a = s.as<Arrive>()) {
       facts_.arrive_threads[a] = tiling_threads();
+      if (!cluster_barriers_.arrive(a, iters_))
+        fail();
+    }
+    if (const auto *a = s.as<Await>(); a && !cluster_barriers_.await(a, iters_))
+      fail();
   }
 
   /// Threads in each collective of the current tiling.
@@ -282,13 +289,16 @@ private:
       return void(fail());
     }
     // A trailing barrier is the sync checker's; one multicast over units is
-    // instruction-internal distribution, which this stage does not check yet.
+    // checked for clusters of several CTAs, whose barriers are sharded.
     const InstrAttr *bar = callee->attr("barrier");
-    if (bar && (bar->values.size() != 1 || !bar->values[0].as<Var>())) {
+    if (bar && (bar->values.size() != 1 ||
+                (!bar->values[0].as<Var>() && facts_.env.cluster_dim <= 1))) {
       diag_.report(c->loc, DiagKind::GpuCheckNotSupported,
                    "a call of '" + callee->name + "', an instruction with 'barrier:' over units");
       return void(fail());
     }
+    if (!cluster_barriers_.call(c, *callee, tiling_, iters_))
+      return void(fail()); // the collective checks below would only repeat it
     std::vector<Expr> bound = args_by_param(*callee, *c);
     for (size_t i = 0; i < bound.size(); ++i) {
       const Read *dist = distributed_entry(*callee, callee->args[i].name.name);
@@ -432,6 +442,7 @@ private:
   const CalleeLookup &callee_;
   KernelFacts &facts_;
   ShardTracker shards_;
+  ClusterBarriers cluster_barriers_;
   Tiling tiling_;
   ThreadIters iters_;
   // Scope types of this device, unpacked once.

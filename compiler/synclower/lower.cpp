@@ -423,8 +423,12 @@ private:
       return;
     analysis::MemoryRef mech = analysis::resolve_memory(a->type.mem);
     std::string mname = mech ? mech.info->name : "";
-    if (kernel_ && kernel_->env.cluster_dim > 1)
-      return void(unsupported(a->loc, "a barrier in a cluster of more than one CTA"));
+    // In a cluster, the GPU stage checked that dimension 0 of an mbarrier is
+    // the CTA holding each element (its shard), so `bar[cta, k]` is CTA
+    // cta's element and an Arrive's `>> bar[:, k]` arrives on every CTA's.
+    if (kernel_ && kernel_->env.cluster_dim > 1 && mname == "CudaMbarrier" &&
+        !kernel_->cluster_barriers.count(a->name.id))
+      return void(unsupported(a->loc, "an mbarrier the GPU stage did not shard over the cluster"));
     auto b = make(sync::StmtKind::Barrier, a->loc);
     b->name = names_.bind(a->name);
     for (const Expr &e : a->type.shape)

@@ -106,9 +106,16 @@ void report_hazard(const sync::Hazard &h, const Lowered &lowered, const std::str
       what += " on '" + element(h) + "'";
     std::string msg = h.message.empty() ? "executed by " + who : h.message;
     if (h.kind == HazardKind::FreeWithoutSync)
-      msg = "the CTA's next task may reuse this shared memory, but not every thread is ordered "
-            "after this access; a Fence(cuda_in_order, cuda_in_order) by the whole CTA after "
-            "the last access is missing";
+      // In a cluster the neighbours' multicasts also write this memory, so
+      // the order must be cluster-wide (a CTA barrier is not enough).
+      msg = kernel && kernel->env.cluster_dim > 1
+                ? "the cluster's next task may reuse this shared memory, but not every thread "
+                  "of the cluster is ordered after this access; a Fence(cuda_in_order, "
+                  "cuda_in_order) or a CudaClusterSync Arrive and Await by the whole cluster "
+                  "after the last access is missing"
+                : "the CTA's next task may reuse this shared memory, but not every thread is "
+                  "ordered after this access; a Fence(cuda_in_order, cuda_in_order) by the whole "
+                  "CTA after the last access is missing";
     if (h.kind == HazardKind::NoForwardProgress)
       msg += " (a deadlock: this Await waits for an Arrive that comes later in the program)";
     diag.report(loc, DiagKind::SyncOrderError, what, msg);

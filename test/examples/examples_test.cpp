@@ -21,6 +21,8 @@ int matmul(int64_t M, int64_t N, int64_t K, const float *A, const float *B, floa
 int gemm_naive(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 int gemm_sm80(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 int gemm_tf32_sm90a(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
+int gemm_tf32_sm90a_cluster(int64_t M, int64_t N, int64_t K, const float *A, const float *B,
+                            float *C);
 int gemv_f32(int64_t M, int64_t K, const float *A, const float *x, float *y);
 }
 // The GEMM family declares exg_bf16 (docs/abi.md) with its functions.
@@ -192,6 +194,20 @@ TEST_P(GemmTf32Sm90aTest, MatchesAlgorithm) { expect_gemm_abt(gemm_tf32_sm90a, G
 INSTANTIATE_TEST_SUITE_P(Sizes, GemmTf32Sm90aTest,
                          ::testing::Values(MatSizes{900, 700, 272}, MatSizes{1, 1, 4},
                                            MatSizes{128, 256, 32}, MatSizes{129, 257, 36}));
+
+// The 2 x 1 cluster GEMM: a task is a 256 x 256 tile, CTA c of the cluster takes its rows
+// 128 c .. 128 c + 127, both share the B tile. 900 = 3 tiles + 132 rows (the second CTA of the
+// last cluster has 4 rows), 129 (the second CTA has no row at all), 256 (exactly one cluster).
+class GemmTf32Sm90aClusterTest : public ::testing::TestWithParam<MatSizes> {};
+
+TEST_P(GemmTf32Sm90aClusterTest, MatchesAlgorithm) {
+  expect_gemm_abt(gemm_tf32_sm90a_cluster, GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GemmTf32Sm90aClusterTest,
+                         ::testing::Values(MatSizes{900, 700, 272}, MatSizes{1, 1, 4},
+                                           MatSizes{256, 256, 32}, MatSizes{129, 257, 36},
+                                           MatSizes{260, 700, 132}));
 
 TEST(GemmTf32Sm90a, RejectsKNotMultipleOf4) {
   std::vector<float> A(8 * 6), B(8 * 6), C(64, 1.0f);

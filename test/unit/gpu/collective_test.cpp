@@ -11,6 +11,7 @@
 
 #include "compiler/gpu/collective.h"
 #include "compiler/gpu/units.h"
+#include "tiling_threads.h"
 
 namespace exgc::gpu {
 namespace {
@@ -132,35 +133,6 @@ std::optional<std::vector<int64_t>> run_thread(const std::vector<Loop> &nest, in
     sigma.push_back(l.d.trivial ? 0 : l.d.iter.eval(tid, rank));
   }
   return sigma;
-}
-
-/// The collective of iteration values `sigma` by the tiling's thread mapping.
-std::set<int64_t> mapped(const Tiling &t, const std::map<uint32_t, int64_t> &sigma) {
-  std::vector<int64_t> lo, box;
-  for (const TileDim &d : t.dims) {
-    int64_t x = 0;
-    for (const TileOp &op : d.ops)
-      x += op.offset + (op.tile_count > 1 ? sigma.at(op.iter) * op.box : 0);
-    lo.push_back(x);
-    box.push_back(d.box());
-  }
-  std::set<int64_t> out;
-  std::vector<int64_t> c(lo);
-  for (int64_t guard = 0; guard <= t.threads(); ++guard) {
-    int64_t l = 0;
-    for (size_t i = 0; i < c.size(); ++i)
-      l = l * t.dims[i].extent + c[i];
-    out.insert(l);
-    size_t i = c.size();
-    while (i-- > 0) {
-      if (++c[i] < lo[i] + box[i])
-        break;
-      c[i] = lo[i];
-    }
-    if (i == static_cast<size_t>(-1))
-      break;
-  }
-  return out;
 }
 
 /// Whether a set of threads is an instance of an aligned type, by looking.
