@@ -63,8 +63,12 @@ bool FastEngine::access(const AccessEvent &e) {
   // 1. Regions the access touches.
   std::vector<RegionRef> &hits = S.hits;
   hits.clear();
-  for (const Box &b : e.boxes)
-    store.query(b, [&](RegionRef r) { hits.push_back(r); });
+  RegionRef exact;
+  if (e.boxes.size() == 1 && store.find_exact(e.boxes[0], exact))
+    hits.push_back(exact);
+  else
+    for (const Box &b : e.boxes)
+      store.query(b, [&](RegionRef r) { hits.push_back(r); });
   if (e.boxes.size() > 1) {
     std::sort(hits.begin(), hits.end());
     hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
@@ -150,7 +154,8 @@ bool FastEngine::access(const AccessEvent &e) {
     p.pending = pend;
     // Hash-consing: an equal content made since the last sync op is still
     // unchanged, so it can be shared.
-    for (uint32_t f : S.fresh) {
+    for (size_t i = 0; i < S.fresh.size(); ++i) {
+      const uint32_t f = S.fresh[(S.fresh_last + S.fresh.size() - i) % S.fresh.size()];
       const Record &fr = S.recs[f];
       if (fr.list != 0 && fr.foa == foa && fr.parts.size() == 1 && fr.parts[0].members == p.members &&
           fr.parts[0].same_but_members(p)) {
@@ -166,8 +171,7 @@ bool FastEngine::access(const AccessEvent &e) {
     for (const PendingEntry &bk : pend)
       S.add_waiter(bk.bar, id);
     rec_by_foa.push_back({foa, id});
-    if (S.fresh.size() < 16)
-      S.fresh.push_back(id);
+    S.remember_fresh(id);
     return id;
   };
   std::vector<std::pair<uint32_t, uint32_t>> &ar_map = S.ar_map; // old -> new
@@ -197,9 +201,15 @@ bool FastEngine::access(const AccessEvent &e) {
       ++S.recs[en.rec].refs;
       ++S.origins[en.origin].refs;
     }
-    (e.mutate ? na.mutates : na.reads).push_back({rid, origin});
-    ++S.recs[rid].refs;
-    ++S.origins[origin].refs;
+    // An entry sharing an earlier entry's record fails exactly when that one
+    // does (one content) and loses to it as the culprit (a later access), so
+    // a thread reading an element again adds nothing.
+    auto &list = e.mutate ? na.mutates : na.reads;
+    if (std::none_of(list.begin(), list.end(), [&](const Entry &en) { return en.rec == rid; })) {
+      list.push_back({rid, origin});
+      ++S.recs[rid].refs;
+      ++S.origins[origin].refs;
+    }
     ar_map.push_back({old, n});
     return n;
   };
@@ -214,6 +224,7 @@ bool FastEngine::access(const AccessEvent &e) {
     ++S.ars[n].refs;
     rg.ar = n;
     S.unref_ar(old);
+    S.drop_if_unused(origin);
     return true;
   }
   std::vector<Region> &out = S.out;
@@ -287,6 +298,7 @@ bool FastEngine::access(const AccessEvent &e) {
       S.unref_ar(p.second);
     }
   S.stats.max_regions = std::max(S.stats.max_regions, S.live_regions);
+  S.drop_if_unused(origin);
   return true;
 }
 

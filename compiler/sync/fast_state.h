@@ -46,7 +46,10 @@ struct FastEngine::State {
   std::unordered_map<uint64_t, Waiters> waiters;
   std::vector<OriginRec> origins;
   std::vector<uint32_t> origin_free;
-  std::vector<uint32_t> fresh; // contents made since the last sync op
+  // Contents made since the last sync op, the 16 latest: a thread loop's
+  // threads each make a few, and the current thread's are the ones reused.
+  std::vector<uint32_t> fresh;
+  size_t fresh_last = 0; // index of the latest in `fresh`
   // Scratch buffers of access(), kept to avoid allocating per event.
   std::vector<RegionRef> hits;
   std::vector<std::pair<uint32_t, bool>> memo;
@@ -172,11 +175,16 @@ struct FastEngine::State {
     origins[id].refs = 0;
     return id;
   }
+  // An origin no entry took (every element already had its record).
+  void drop_if_unused(uint32_t id) {
+    if (origins[id].refs == 0) {
+      origins[id].origin = Origin();
+      origin_free.push_back(id);
+    }
+  }
   void unref_origin(uint32_t id) {
-    if (--origins[id].refs)
-      return;
-    origins[id].origin = Origin();
-    origin_free.push_back(id);
+    --origins[id].refs;
+    drop_if_unused(id);
   }
 
   void update_max(Record &r) {
@@ -226,6 +234,17 @@ struct FastEngine::State {
         keep.push_back(by_reach.top());
     by_reach = std::priority_queue<std::pair<int64_t, Ref>>(
         std::less<std::pair<int64_t, Ref>>(), std::move(keep));
+  }
+
+  void remember_fresh(uint32_t id) {
+    constexpr size_t kFresh = 16;
+    if (fresh.size() < kFresh) {
+      fresh_last = fresh.size();
+      fresh.push_back(id);
+    } else {
+      fresh_last = (fresh_last + 1) % kFresh;
+      fresh[fresh_last] = id;
+    }
   }
 
   void add_waiter(Waiters &w, uint32_t id) {

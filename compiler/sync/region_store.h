@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace exgc::sync::fast_detail {
@@ -31,9 +32,13 @@ struct RegionRef {
 // The regions of one tensor, bucketed on one dimension (the first with more
 // than one index, e.g. a ring's slot), so that an access looks only at the
 // regions of the slots it touches. Regions spanning buckets go to overflow.
+// Every region is also indexed by its exact box: regions are disjoint, so an
+// access whose box is a region's touches that region only, and a thread's
+// scalar accesses find their element's region without scanning a bucket.
 class RegionStore {
 public:
   void init(const TensorInfo &t) {
+    strides_.assign(t.strides.data(), t.strides.data() + t.strides.size());
     key_ = -1;
     for (size_t d = 0; d < t.shape.size(); ++d)
       if (t.shape[d] > 1) {
@@ -61,20 +66,34 @@ public:
           fn(RegionRef{static_cast<int32_t>(k), i});
     }
   }
+  /// The region whose box is exactly `b`, if any.
+  bool find_exact(const Box &b, RegionRef &out) const {
+    auto it = exact_.find(exact_key(b));
+    if (it == exact_.end())
+      return false;
+    out = it->second;
+    return true;
+  }
   void add(Region r) {
+    std::vector<Region> *v = &overflow_;
+    int32_t bucket = -1;
     if (key_ >= 0) {
       int64_t lo = r.box.lo[key_] / width_, hi = (r.box.hi[key_] - 1) / width_;
       if (lo == hi) {
-        buckets_[lo].push_back(std::move(r));
-        return;
+        bucket = static_cast<int32_t>(lo);
+        v = &buckets_[lo];
       }
     }
-    overflow_.push_back(std::move(r));
+    exact_[exact_key(r.box)] = RegionRef{bucket, static_cast<uint32_t>(v->size())};
+    v->push_back(std::move(r));
   }
   /// Removes `refs` (sorted ascending); returns nothing, refs become invalid.
   void remove(const std::vector<RegionRef> &refs) {
     for (size_t k = refs.size(); k-- > 0;) {
       std::vector<Region> &v = refs[k].bucket < 0 ? overflow_ : buckets_[refs[k].bucket];
+      exact_.erase(exact_key(v[refs[k].idx].box));
+      if (refs[k].idx + 1 != v.size())
+        exact_[exact_key(v.back().box)] = refs[k];
       v[refs[k].idx] = std::move(v.back());
       v.pop_back();
     }
@@ -97,6 +116,7 @@ public:
     overflow_.shrink_to_fit();
     buckets_.clear();
     buckets_.shrink_to_fit();
+    exact_.clear();
   }
 
 private:
@@ -107,6 +127,24 @@ private:
   int64_t width_ = 1;
   std::vector<std::vector<Region>> buckets_;
   std::vector<Region> overflow_;
+  // Exact index: a non-empty box is its first and last elements' C-order
+  // positions, which (for boxes inside the tensor) determine it.
+  using ExactKey = std::pair<int64_t, int64_t>;
+  struct ExactHash {
+    size_t operator()(const ExactKey &k) const {
+      return std::hash<int64_t>()(k.first * 1000003 ^ k.second);
+    }
+  };
+  ExactKey exact_key(const Box &b) const {
+    int64_t lo = 0, last = 0;
+    for (size_t d = 0; d < strides_.size(); ++d) {
+      lo += b.lo[d] * strides_[d];
+      last += (b.hi[d] - 1) * strides_[d];
+    }
+    return {lo, last};
+  }
+  Idx strides_;
+  std::unordered_map<ExactKey, RegionRef, ExactHash> exact_;
 };
 
 } // namespace exgc::sync::fast_detail
