@@ -45,7 +45,7 @@ private:
   std::vector<int64_t> vals_;
   std::vector<char> defined_;
   std::vector<int> cur_tensor_;
-  std::vector<TensorInfo> tensors_;
+  TensorTable tensors_;
   std::vector<BarState> bars_;
   uint64_t next_bar_ = 0;
 

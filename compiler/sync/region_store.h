@@ -32,9 +32,10 @@ struct RegionRef {
 // The regions of one tensor, bucketed on one dimension (the first with more
 // than one index, e.g. a ring's slot), so that an access looks only at the
 // regions of the slots it touches. Regions spanning buckets go to overflow.
-// Every region is also indexed by its exact box: regions are disjoint, so an
-// access whose box is a region's touches that region only, and a thread's
-// scalar accesses find their element's region without scanning a bucket.
+// Once a query has had to look at many regions of one bucket, every region is
+// also indexed by its exact box: regions are disjoint, so an access whose box
+// is a region's touches that region only, and a thread's scalar accesses to
+// a register tile find their element's region without scanning the bucket.
 class RegionStore {
 public:
   void init(const TensorInfo &t) {
@@ -61,13 +62,17 @@ public:
     int64_t lo = b.lo[key_] / width_, hi = (b.hi[key_] - 1) / width_;
     for (int64_t k = lo; k <= hi; ++k) {
       std::vector<Region> &v = buckets_[k];
+      if (v.size() > kIndexAfter && !indexed_)
+        build_index();
       for (uint32_t i = 0; i < v.size(); ++i)
         if (overlaps(v[i].box, b))
           fn(RegionRef{static_cast<int32_t>(k), i});
     }
   }
-  /// The region whose box is exactly `b`, if any.
+  /// The region whose box is exactly `b`, if any (false: none, or no index).
   bool find_exact(const Box &b, RegionRef &out) const {
+    if (!indexed_)
+      return false;
     auto it = exact_.find(exact_key(b));
     if (it == exact_.end())
       return false;
@@ -84,16 +89,19 @@ public:
         v = &buckets_[lo];
       }
     }
-    exact_[exact_key(r.box)] = RegionRef{bucket, static_cast<uint32_t>(v->size())};
+    if (indexed_)
+      exact_[exact_key(r.box)] = RegionRef{bucket, static_cast<uint32_t>(v->size())};
     v->push_back(std::move(r));
   }
   /// Removes `refs` (sorted ascending); returns nothing, refs become invalid.
   void remove(const std::vector<RegionRef> &refs) {
     for (size_t k = refs.size(); k-- > 0;) {
       std::vector<Region> &v = refs[k].bucket < 0 ? overflow_ : buckets_[refs[k].bucket];
-      exact_.erase(exact_key(v[refs[k].idx].box));
-      if (refs[k].idx + 1 != v.size())
-        exact_[exact_key(v.back().box)] = refs[k];
+      if (indexed_) {
+        exact_.erase(exact_key(v[refs[k].idx].box));
+        if (refs[k].idx + 1 != v.size())
+          exact_[exact_key(v.back().box)] = refs[k];
+      }
       v[refs[k].idx] = std::move(v.back());
       v.pop_back();
     }
@@ -117,12 +125,17 @@ public:
     buckets_.clear();
     buckets_.shrink_to_fit();
     exact_.clear();
+    indexed_ = false;
   }
 
 private:
   // One bucket per index up to this extent: a barrier array of a long K loop
-  // keeps one region per word, and an access should look at its own word only.
-  static constexpr int64_t kMaxBuckets = 1024;
+  // keeps one region per word, and an access should look at its own word only
+  // (as should a task writing its rows of a long output vector).
+  static constexpr int64_t kMaxBuckets = 16384;
+  // Regions in one bucket beyond which the exact index pays for its upkeep.
+  // (A hash lookup costs about what scanning 8 regions does.)
+  static constexpr size_t kIndexAfter = 8;
   int key_ = -1;
   int64_t width_ = 1;
   std::vector<std::vector<Region>> buckets_;
@@ -143,7 +156,16 @@ private:
     }
     return {lo, last};
   }
+  void build_index() {
+    indexed_ = true;
+    for (uint32_t i = 0; i < overflow_.size(); ++i)
+      exact_[exact_key(overflow_[i].box)] = RegionRef{-1, i};
+    for (size_t k = 0; k < buckets_.size(); ++k)
+      for (uint32_t i = 0; i < buckets_[k].size(); ++i)
+        exact_[exact_key(buckets_[k][i].box)] = RegionRef{static_cast<int32_t>(k), i};
+  }
   Idx strides_;
+  bool indexed_ = false;
   std::unordered_map<ExactKey, RegionRef, ExactHash> exact_;
 };
 
