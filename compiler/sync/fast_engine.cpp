@@ -174,6 +174,16 @@ bool FastEngine::access(const AccessEvent &e) {
     S.remember_fresh(id);
     return id;
   };
+  // An entry sharing an earlier entry's record fails exactly when that one
+  // does (one content) and loses to it as the culprit (a later access), so
+  // a thread reading an element again adds nothing.
+  auto add_entry = [&](SmallVec<Entry, 4> &list, uint32_t rid) {
+    if (std::any_of(list.begin(), list.end(), [&](const Entry &en) { return en.rec == rid; }))
+      return;
+    list.push_back({rid, origin});
+    ++S.recs[rid].refs;
+    ++S.origins[origin].refs;
+  };
   std::vector<std::pair<uint32_t, uint32_t>> &ar_map = S.ar_map; // old -> new
   ar_map.clear();
   auto new_of = [&](uint32_t old) {
@@ -201,15 +211,7 @@ bool FastEngine::access(const AccessEvent &e) {
       ++S.recs[en.rec].refs;
       ++S.origins[en.origin].refs;
     }
-    // An entry sharing an earlier entry's record fails exactly when that one
-    // does (one content) and loses to it as the culprit (a later access), so
-    // a thread reading an element again adds nothing.
-    auto &list = e.mutate ? na.mutates : na.reads;
-    if (std::none_of(list.begin(), list.end(), [&](const Entry &en) { return en.rec == rid; })) {
-      list.push_back({rid, origin});
-      ++S.recs[rid].refs;
-      ++S.origins[origin].refs;
-    }
+    add_entry(e.mutate ? na.mutates : na.reads, rid);
     ar_map.push_back({old, n});
     return n;
   };
@@ -220,6 +222,21 @@ bool FastEngine::access(const AccessEvent &e) {
       store.at(hits[0]).box.hi == e.boxes[0].hi) {
     Region &rg = store.at(hits[0]);
     uint32_t old = rg.ar;
+    if (old != 0 && S.ars[old].refs == 1) {
+      // The region alone holds its assignment record: change it in place
+      // rather than copying its lists (a tile read by many threads).
+      const uint32_t rid = record_for(S.ars[old].foa);
+      ++S.recs[rid].refs; // kept alive while the old entries go
+      if (e.mutate) {
+        S.release(S.ars[old].reads);
+        if (!e.atomic)
+          S.release(S.ars[old].mutates);
+      }
+      add_entry(e.mutate ? S.ars[old].mutates : S.ars[old].reads, rid);
+      S.unref_record(rid);
+      S.drop_if_unused(origin);
+      return true;
+    }
     uint32_t n = new_of(old);
     ++S.ars[n].refs;
     rg.ar = n;

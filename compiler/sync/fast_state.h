@@ -125,17 +125,17 @@ struct FastEngine::State {
     AR &a = ars[id];
     if (--a.refs)
       return;
-    for (const Entry &en : a.reads) {
-      unref_record(en.rec);
-      unref_origin(en.origin);
-    }
-    for (const Entry &en : a.mutates) {
-      unref_record(en.rec);
-      unref_origin(en.origin);
-    }
-    a.reads.clear();
-    a.mutates.clear();
+    release(a.reads);
+    release(a.mutates);
     ar_free.push_back(id);
+  }
+  // Drops the entries of `list` and their references.
+  void release(SmallVec<Entry, 4> &list) {
+    for (const Entry &en : list) {
+      unref_record(en.rec);
+      unref_origin(en.origin);
+    }
+    list.clear();
   }
 
   // Makes `box` one region with assignment record `ar` (its reference
