@@ -128,6 +128,7 @@ bool FastEngine::access(const AccessEvent &e) {
 
   // 3. Record. One record per distinct free-on-arrive barrier (ring slots).
   const ThreadSet &c = *e.ctx.threads;
+  const ThreadSet *const c_ptr = e.ctx.threads.get();
   const Masks m = new_record_masks(e);
   Pending pend;
   for (auto &bk : e.trailing) {
@@ -143,6 +144,12 @@ bool FastEngine::access(const AccessEvent &e) {
     for (auto &rf : rec_by_foa)
       if (rf.first == foa)
         return rf.second;
+    const State::FreshKey key{c_ptr, m, e.conv, e.atomic, foa};
+    uint32_t known;
+    if (pend.empty() && S.find_fresh(key, known)) {
+      rec_by_foa.push_back({foa, known});
+      return known;
+    }
     Part p;
     if (e.conv) {
       p.s.add(c, m);
@@ -160,6 +167,8 @@ bool FastEngine::access(const AccessEvent &e) {
       if (fr.list != 0 && fr.foa == foa && fr.parts.size() == 1 && fr.parts[0].members == p.members &&
           fr.parts[0].same_but_members(p)) {
         rec_by_foa.push_back({foa, f});
+        if (pend.empty())
+          S.remember_fresh_key(key, e.ctx.threads, f);
         return f;
       }
     }
@@ -172,6 +181,8 @@ bool FastEngine::access(const AccessEvent &e) {
       S.add_waiter(bk.bar, id);
     rec_by_foa.push_back({foa, id});
     S.remember_fresh(id);
+    if (pend.empty())
+      S.remember_fresh_key(key, e.ctx.threads, id);
     return id;
   };
   // An entry sharing an earlier entry's record fails exactly when that one
@@ -409,7 +420,7 @@ void FastEngine::arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t> &
 
 void FastEngine::await(const Ctx &c, uint64_t bar, int64_t kmax, const SyncTl &l2) {
   State &S = *st_;
-  S.fresh.clear();
+  S.forget_fresh();
   auto wit = S.waiters.find(bar);
   if (wit == S.waiters.end())
     return;
@@ -505,7 +516,7 @@ void FastEngine::join(const Ctx &c) {
 
 void FastEngine::barriers_freed(uint64_t lo, uint64_t hi) {
   State &S = *st_;
-  S.fresh.clear();
+  S.forget_fresh();
   // The records waiting on any freed barrier, each once: a record on the
   // waiter lists of many elements of a long array loses all their pending
   // entries in one erase of its sorted list (per barrier, that was cubic).

@@ -134,7 +134,7 @@ void FastEngine::replay(const TaskEffect &effect, const std::vector<TensorShift>
                         int64_t dt, int64_t dseq) {
   State &S = *st_;
   const auto &fx = static_cast<const FastTaskEffect &>(effect);
-  S.fresh.clear();
+  S.forget_fresh();
   std::vector<uint32_t> rec_ids(fx.recs.size()), origin_ids(fx.origins.size());
   for (size_t i = 0; i < fx.recs.size(); ++i) {
     uint32_t id = S.new_record();
