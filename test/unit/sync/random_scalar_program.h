@@ -12,15 +12,13 @@
 #ifndef EXGC_TEST_UNIT_SYNC_RANDOM_SCALAR_PROGRAM_H
 #define EXGC_TEST_UNIT_SYNC_RANDOM_SCALAR_PROGRAM_H
 
-#include <random>
-#include <sstream>
-#include <string>
+#include "program_writer.h"
 
 namespace exgc::sync::testing {
 
-class RandomScalarProgram {
+class RandomScalarProgram : ProgramWriter {
 public:
-  explicit RandomScalarProgram(uint32_t seed) : rng_(seed) {}
+  explicit RandomScalarProgram(uint32_t seed) : ProgramWriter(seed) {}
 
   std::string generate() {
     os_.str("");
@@ -53,20 +51,8 @@ public:
   }
 
 private:
-  std::mt19937 rng_;
-  std::ostringstream os_;
-  int depth_ = 0, block_ = 16;
+  int block_ = 16;
 
-  int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
-  void line(const std::string &s) { os_ << std::string(2 * depth_, ' ') << s << "\n"; }
-  void open(const std::string &s) {
-    line(s + " {");
-    ++depth_;
-  }
-  void close() {
-    --depth_;
-    line("}");
-  }
 
   // One thread per iteration over all threads or a run of them, seq loops a
   // and b inside, one to three scalar accesses in the innermost body.
