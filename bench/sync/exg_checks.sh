@@ -5,23 +5,33 @@
 #
 # Runs `exgc --verify --check-size=...` on the repository's kernels and prints,
 # per check, the time of the lowering plus the check (exgc's --print-stats
-# stage "synchronization checks"), the whole run's wall time and its peak
-# resident memory. Results go into bench/README.md by hand, with the date and
-# the machine.
+# stage "synchronization checks", wall), the whole run's wall time and its
+# peak resident memory, and the CPU seconds of the check alone: the lowered
+# program (`exgc --emit=sync`) checked by `exg-sync` (parsing included), which
+# a loaded machine disturbs far less than wall times. Results go into
+# bench/README.md by hand, with the date and the machine.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
 exgc="$build/bin/exgc"
-printf '%-16s %-26s %12s %10s %10s\n' kernel sizes "check (s)" "wall (s)" "peak MiB"
+sync="$build/bin/exg-sync"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '%-16s %-26s %12s %10s %10s %14s\n' kernel sizes "check (s)" "wall (s)" "peak MiB" \
+  "check CPU (s)"
 run() {
   local file=$1 proc=$2 sizes=$3 out
   out=$( { /usr/bin/time -f 'TIME %e %M' "$exgc" --verify --print-stats \
              --check-size="$proc:$sizes" "$root/examples/$file" ; } 2>&1 )
-  local check wall mem
+  local check wall mem cpu
   check=$(awk '/synchronization checks/ {print $3}' <<<"$out")
   wall=$(awk '/^TIME/ {print $2}' <<<"$out")
   mem=$(awk '/^TIME/ {printf "%.0f", $3 / 1024}' <<<"$out")
-  printf '%-16s %-26s %12s %10s %10s\n' "$proc" "$sizes" "$check" "$wall" "$mem"
+  "$exgc" --emit=sync --check-size="$proc:$sizes" "$root/examples/$file" -o "$tmp/p.sync"
+  # With --check-size the program is that one check (it replaces the own one).
+  cpu=$( { /usr/bin/time -f 'CPU %U' "$sync" "$tmp/p.sync" >/dev/null ; } 2>&1 |
+         awk '/^CPU/ {print $2}')
+  printf '%-16s %-26s %12s %10s %10s %14s\n' "$proc" "$sizes" "$check" "$wall" "$mem" "$cpu"
 }
 run gemm_tf32_sm90a.exg gemm_tf32_sm90a M=900,N=700,K=272
 run gemm_tf32_sm90a.exg gemm_tf32_sm90a M=4096,N=4096,K=4096

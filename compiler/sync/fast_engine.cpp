@@ -63,8 +63,12 @@ bool FastEngine::access(const AccessEvent &e) {
   // 1. Regions the access touches.
   std::vector<RegionRef> &hits = S.hits;
   hits.clear();
-  for (const Box &b : e.boxes)
-    store.query(b, [&](RegionRef r) { hits.push_back(r); });
+  RegionRef exact;
+  if (e.boxes.size() == 1 && store.find_exact(e.boxes[0], exact))
+    hits.push_back(exact);
+  else
+    for (const Box &b : e.boxes)
+      store.query(b, [&](RegionRef r) { hits.push_back(r); });
   if (e.boxes.size() > 1) {
     std::sort(hits.begin(), hits.end());
     hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
@@ -124,6 +128,7 @@ bool FastEngine::access(const AccessEvent &e) {
 
   // 3. Record. One record per distinct free-on-arrive barrier (ring slots).
   const ThreadSet &c = *e.ctx.threads;
+  const ThreadSet *const c_ptr = e.ctx.threads.get();
   const Masks m = new_record_masks(e);
   Pending pend;
   for (auto &bk : e.trailing) {
@@ -139,6 +144,12 @@ bool FastEngine::access(const AccessEvent &e) {
     for (auto &rf : rec_by_foa)
       if (rf.first == foa)
         return rf.second;
+    const State::FreshKey key{c_ptr, m, e.conv, e.atomic, foa};
+    uint32_t known;
+    if (pend.empty() && S.find_fresh(key, known)) {
+      rec_by_foa.push_back({foa, known});
+      return known;
+    }
     Part p;
     if (e.conv) {
       p.s.add(c, m);
@@ -150,11 +161,14 @@ bool FastEngine::access(const AccessEvent &e) {
     p.pending = pend;
     // Hash-consing: an equal content made since the last sync op is still
     // unchanged, so it can be shared.
-    for (uint32_t f : S.fresh) {
+    for (size_t i = 0; i < S.fresh.size(); ++i) {
+      const uint32_t f = S.fresh[(S.fresh_last + S.fresh.size() - i) % S.fresh.size()];
       const Record &fr = S.recs[f];
       if (fr.list != 0 && fr.foa == foa && fr.parts.size() == 1 && fr.parts[0].members == p.members &&
           fr.parts[0].same_but_members(p)) {
         rec_by_foa.push_back({foa, f});
+        if (pend.empty())
+          S.remember_fresh_key(key, e.ctx.threads, f);
         return f;
       }
     }
@@ -166,9 +180,20 @@ bool FastEngine::access(const AccessEvent &e) {
     for (const PendingEntry &bk : pend)
       S.add_waiter(bk.bar, id);
     rec_by_foa.push_back({foa, id});
-    if (S.fresh.size() < 16)
-      S.fresh.push_back(id);
+    S.remember_fresh(id);
+    if (pend.empty())
+      S.remember_fresh_key(key, e.ctx.threads, id);
     return id;
+  };
+  // An entry sharing an earlier entry's record fails exactly when that one
+  // does (one content) and loses to it as the culprit (a later access), so
+  // a thread reading an element again adds nothing.
+  auto add_entry = [&](SmallVec<Entry, 4> &list, uint32_t rid) {
+    if (std::any_of(list.begin(), list.end(), [&](const Entry &en) { return en.rec == rid; }))
+      return;
+    list.push_back({rid, origin});
+    ++S.recs[rid].refs;
+    ++S.origins[origin].refs;
   };
   std::vector<std::pair<uint32_t, uint32_t>> &ar_map = S.ar_map; // old -> new
   ar_map.clear();
@@ -197,9 +222,7 @@ bool FastEngine::access(const AccessEvent &e) {
       ++S.recs[en.rec].refs;
       ++S.origins[en.origin].refs;
     }
-    (e.mutate ? na.mutates : na.reads).push_back({rid, origin});
-    ++S.recs[rid].refs;
-    ++S.origins[origin].refs;
+    add_entry(e.mutate ? na.mutates : na.reads, rid);
     ar_map.push_back({old, n});
     return n;
   };
@@ -210,10 +233,26 @@ bool FastEngine::access(const AccessEvent &e) {
       store.at(hits[0]).box.hi == e.boxes[0].hi) {
     Region &rg = store.at(hits[0]);
     uint32_t old = rg.ar;
+    if (old != 0 && S.ars[old].refs == 1) {
+      // The region alone holds its assignment record: change it in place
+      // rather than copying its lists (a tile read by many threads).
+      const uint32_t rid = record_for(S.ars[old].foa);
+      ++S.recs[rid].refs; // kept alive while the old entries go
+      if (e.mutate) {
+        S.release(S.ars[old].reads);
+        if (!e.atomic)
+          S.release(S.ars[old].mutates);
+      }
+      add_entry(e.mutate ? S.ars[old].mutates : S.ars[old].reads, rid);
+      S.unref_record(rid);
+      S.drop_if_unused(origin);
+      return true;
+    }
     uint32_t n = new_of(old);
     ++S.ars[n].refs;
     rg.ar = n;
     S.unref_ar(old);
+    S.drop_if_unused(origin);
     return true;
   }
   std::vector<Region> &out = S.out;
@@ -287,6 +326,7 @@ bool FastEngine::access(const AccessEvent &e) {
       S.unref_ar(p.second);
     }
   S.stats.max_regions = std::max(S.stats.max_regions, S.live_regions);
+  S.drop_if_unused(origin);
   return true;
 }
 
@@ -380,7 +420,7 @@ void FastEngine::arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t> &
 
 void FastEngine::await(const Ctx &c, uint64_t bar, int64_t kmax, const SyncTl &l2) {
   State &S = *st_;
-  S.fresh.clear();
+  S.forget_fresh();
   auto wit = S.waiters.find(bar);
   if (wit == S.waiters.end())
     return;
@@ -476,7 +516,7 @@ void FastEngine::join(const Ctx &c) {
 
 void FastEngine::barriers_freed(uint64_t lo, uint64_t hi) {
   State &S = *st_;
-  S.fresh.clear();
+  S.forget_fresh();
   // The records waiting on any freed barrier, each once: a record on the
   // waiter lists of many elements of a long array loses all their pending
   // entries in one erase of its sorted list (per barrier, that was cubic).

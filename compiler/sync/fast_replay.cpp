@@ -8,6 +8,8 @@
 // Everything else the template made was freed before it ended.
 #include "compiler/sync/fast_state.h"
 
+#include <set>
+#include <tuple>
 #include <unordered_map>
 
 namespace exgc::sync {
@@ -82,7 +84,7 @@ std::unique_ptr<TaskEffect> FastEngine::capture(const std::vector<std::pair<int,
   State &S = *st_;
   auto fx = std::make_unique<FastTaskEffect>();
   std::unordered_map<uint32_t, uint32_t> rec_ix, origin_ix;
-  std::vector<std::pair<int, RegionRef>> seen;
+  std::set<std::tuple<int, int32_t, uint32_t>> seen; // (tensor, bucket, index)
   bool ok = true;
   auto copy_entries = [&](const SmallVec<Entry, 4> &from, std::vector<FastTaskEffect::Ent> &to) {
     for (const Entry &en : from) {
@@ -107,16 +109,15 @@ std::unique_ptr<TaskEffect> FastEngine::capture(const std::vector<std::pair<int,
     const int tensor = tb.first;
     RegionStore &store = S.store(tensor, (*tensors_)[tensor]);
     store.query(tb.second, [&](RegionRef ref) {
-      for (const auto &s : seen)
-        if (s.first == tensor && s.second == ref)
-          return;
-      seen.push_back({tensor, ref});
+      if (!seen.insert({tensor, ref.bucket, ref.idx}).second)
+        return;
       const Region &rg = store.at(ref);
       const AR &a = S.ars[rg.ar];
-      // Every region the task made lies inside one of its access boxes.
-      bool in_one = false;
-      for (const auto &other : boxes)
-        in_one = in_one || (other.first == tensor && inside(rg.box, other.second));
+      // Every region the task made lies inside one of its access boxes (most
+      // often the one it was found by).
+      bool in_one = inside(rg.box, tb.second);
+      for (size_t i = 0; !in_one && i < boxes.size(); ++i)
+        in_one = boxes[i].first == tensor && inside(rg.box, boxes[i].second);
       ok = ok && in_one && a.foa < 0;
       FastTaskEffect::Reg reg{tensor, rg.box, {}, {}};
       copy_entries(a.reads, reg.reads);
@@ -133,7 +134,7 @@ void FastEngine::replay(const TaskEffect &effect, const std::vector<TensorShift>
                         int64_t dt, int64_t dseq) {
   State &S = *st_;
   const auto &fx = static_cast<const FastTaskEffect &>(effect);
-  S.fresh.clear();
+  S.forget_fresh();
   std::vector<uint32_t> rec_ids(fx.recs.size()), origin_ids(fx.origins.size());
   for (size_t i = 0; i < fx.recs.size(); ++i) {
     uint32_t id = S.new_record();

@@ -46,7 +46,32 @@ struct FastEngine::State {
   std::unordered_map<uint64_t, Waiters> waiters;
   std::vector<OriginRec> origins;
   std::vector<uint32_t> origin_free;
-  std::vector<uint32_t> fresh; // contents made since the last sync op
+  // Contents made since the last sync op, the 16 latest: a thread loop's
+  // threads each make a few, and the current thread's are the ones reused.
+  std::vector<uint32_t> fresh;
+  size_t fresh_last = 0; // index of the latest in `fresh`
+  // What a fresh record was made from, for accesses without trailing
+  // barriers: equal keys build equal contents (the collective is interned,
+  // so its pointer names it), so the next access of a thread's run of
+  // scalar accesses finds its record without building and comparing one.
+  struct FreshKey {
+    const ThreadSet *threads;
+    Masks m;
+    bool conv;
+    QualMask atomic;
+    int64_t foa;
+    bool operator==(const FreshKey &o) const {
+      return threads == o.threads && m == o.m && conv == o.conv && atomic == o.atomic &&
+             foa == o.foa;
+    }
+  };
+  struct FreshEntry {
+    FreshKey key;
+    Ref rec;
+    ThreadSetP keep; // keeps key.threads from naming another set later
+  };
+  std::vector<FreshEntry> fresh_keys; // the 4 latest
+  size_t fresh_keys_next = 0;
   // Scratch buffers of access(), kept to avoid allocating per event.
   std::vector<RegionRef> hits;
   std::vector<std::pair<uint32_t, bool>> memo;
@@ -122,17 +147,17 @@ struct FastEngine::State {
     AR &a = ars[id];
     if (--a.refs)
       return;
-    for (const Entry &en : a.reads) {
-      unref_record(en.rec);
-      unref_origin(en.origin);
-    }
-    for (const Entry &en : a.mutates) {
-      unref_record(en.rec);
-      unref_origin(en.origin);
-    }
-    a.reads.clear();
-    a.mutates.clear();
+    release(a.reads);
+    release(a.mutates);
     ar_free.push_back(id);
+  }
+  // Drops the entries of `list` and their references.
+  void release(SmallVec<Entry, 4> &list) {
+    for (const Entry &en : list) {
+      unref_record(en.rec);
+      unref_origin(en.origin);
+    }
+    list.clear();
   }
 
   // Makes `box` one region with assignment record `ar` (its reference
@@ -172,11 +197,16 @@ struct FastEngine::State {
     origins[id].refs = 0;
     return id;
   }
+  // An origin no entry took (every element already had its record).
+  void drop_if_unused(uint32_t id) {
+    if (origins[id].refs == 0) {
+      origins[id].origin = Origin();
+      origin_free.push_back(id);
+    }
+  }
   void unref_origin(uint32_t id) {
-    if (--origins[id].refs)
-      return;
-    origins[id].origin = Origin();
-    origin_free.push_back(id);
+    --origins[id].refs;
+    drop_if_unused(id);
   }
 
   void update_max(Record &r) {
@@ -226,6 +256,39 @@ struct FastEngine::State {
         keep.push_back(by_reach.top());
     by_reach = std::priority_queue<std::pair<int64_t, Ref>>(
         std::less<std::pair<int64_t, Ref>>(), std::move(keep));
+  }
+
+  // A sync op may change any record: nothing is fresh any more.
+  void forget_fresh() {
+    fresh.clear();
+    fresh_keys.clear();
+  }
+  bool find_fresh(const FreshKey &k, uint32_t &id) const {
+    for (const FreshEntry &fe : fresh_keys)
+      if (fe.key == k && valid(fe.rec)) {
+        id = fe.rec.first;
+        return true;
+      }
+    return false;
+  }
+  void remember_fresh_key(const FreshKey &k, const ThreadSetP &threads, uint32_t id) {
+    FreshEntry e{k, {id, recs[id].gen}, threads};
+    if (fresh_keys.size() < 4) {
+      fresh_keys.push_back(std::move(e));
+    } else {
+      fresh_keys[fresh_keys_next] = std::move(e);
+      fresh_keys_next = (fresh_keys_next + 1) % 4;
+    }
+  }
+  void remember_fresh(uint32_t id) {
+    constexpr size_t kFresh = 16;
+    if (fresh.size() < kFresh) {
+      fresh_last = fresh.size();
+      fresh.push_back(id);
+    } else {
+      fresh_last = (fresh_last + 1) % kFresh;
+      fresh[fresh_last] = id;
+    }
   }
 
   void add_waiter(Waiters &w, uint32_t id) {
@@ -322,7 +385,7 @@ struct FastEngine::State {
 
   static constexpr uint64_t kRetireSlack = 2048;
   template <typename Fn> void scan(const ThreadSet &c, QualMask l1, uint32_t sig, Fn fn) {
-    fresh.clear();
+    forget_fresh();
     const uint64_t cmin = c.min();
     while (!retired.empty() && retired.top().first >= cmin) {
       Ref ref = retired.top().second;

@@ -45,7 +45,7 @@ private:
   std::vector<int64_t> vals_;
   std::vector<char> defined_;
   std::vector<int> cur_tensor_;
-  std::vector<TensorInfo> tensors_;
+  TensorTable tensors_;
   std::vector<BarState> bars_;
   uint64_t next_bar_ = 0;
 
@@ -167,7 +167,6 @@ private:
     RunStats counts; // what it added to the stats
     // What it allocated (all freed by its end): a replay allocates the same,
     // so that tensor instances and barrier ids match a full run's.
-    int first_tensor = 0;
     std::vector<TensorInfo> tensors;
     uint64_t first_bar = 0, bars = 0;
     std::vector<OutsideAccess> outside;

@@ -37,7 +37,7 @@ std::vector<int64_t> TensorInfo::unlinear(int64_t lin) const {
 // allocated by an await of z[idx - V] and freed by an arrive on z[idx + V];
 // slot idx of a buffer guarded by z is allocated by awaits of z[idx] (of every
 // barrier of its multicast group) and freed by an arrive on z[idx + V].
-std::vector<RingSlot> ring_slots(const TensorInfo &t, const std::vector<TensorInfo> &tensors) {
+std::vector<RingSlot> ring_slots(const TensorInfo &t, const TensorTable &tensors) {
   std::vector<RingSlot> slots;
   if (t.ring_dim < 0)
     return slots;

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -120,7 +121,12 @@ struct RingSlot {
   int64_t free_on_arrive = -1;
   std::vector<uint64_t> alloc_on_await;
 };
-std::vector<RingSlot> ring_slots(const TensorInfo &t, const std::vector<TensorInfo> &tensors);
+/// Every allocation instance of a run, by tensor id. Entries are never
+/// removed; a deque, so that the tensors a task adds (a replayed task adds its
+/// template's, thousands of times) never move the earlier ones.
+using TensorTable = std::deque<TensorInfo>;
+
+std::vector<RingSlot> ring_slots(const TensorInfo &t, const TensorTable &tensors);
 
 /// Who runs an event.
 struct Ctx {
@@ -157,8 +163,8 @@ struct TensorShift {
 class Machine {
 public:
   virtual ~Machine() = default;
-  /// The interpreter's tensor table; entries are never removed.
-  void attach(const std::vector<TensorInfo> *tensors) { tensors_ = tensors; }
+  /// The interpreter's tensor table.
+  void attach(const TensorTable *tensors) { tensors_ = tensors; }
   /// The check's meter (budget.h), ticked in loops over elements and records.
   void set_meter(ResourceMeter *m) { meter_ = m; }
 
@@ -200,7 +206,7 @@ public:
   const Hazard &hazard() const { return hazard_; }
 
 protected:
-  const std::vector<TensorInfo> *tensors_ = nullptr;
+  const TensorTable *tensors_ = nullptr;
   Hazard hazard_;
   ResourceMeter *meter_ = nullptr;
   void tick() {

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace exgc::sync::fast_detail {
@@ -31,9 +32,14 @@ struct RegionRef {
 // The regions of one tensor, bucketed on one dimension (the first with more
 // than one index, e.g. a ring's slot), so that an access looks only at the
 // regions of the slots it touches. Regions spanning buckets go to overflow.
+// Once a query has had to look at many regions of one bucket, every region is
+// also indexed by its exact box: regions are disjoint, so an access whose box
+// is a region's touches that region only, and a thread's scalar accesses to
+// a register tile find their element's region without scanning the bucket.
 class RegionStore {
 public:
   void init(const TensorInfo &t) {
+    strides_.assign(t.strides.data(), t.strides.data() + t.strides.size());
     key_ = -1;
     for (size_t d = 0; d < t.shape.size(); ++d)
       if (t.shape[d] > 1) {
@@ -56,25 +62,46 @@ public:
     int64_t lo = b.lo[key_] / width_, hi = (b.hi[key_] - 1) / width_;
     for (int64_t k = lo; k <= hi; ++k) {
       std::vector<Region> &v = buckets_[k];
+      if (v.size() > kIndexAfter && !indexed_)
+        build_index();
       for (uint32_t i = 0; i < v.size(); ++i)
         if (overlaps(v[i].box, b))
           fn(RegionRef{static_cast<int32_t>(k), i});
     }
   }
+  /// The region whose box is exactly `b`, if any (false: none, or no index).
+  bool find_exact(const Box &b, RegionRef &out) const {
+    if (!indexed_)
+      return false;
+    auto it = exact_.find(exact_key(b));
+    if (it == exact_.end())
+      return false;
+    out = it->second;
+    return true;
+  }
   void add(Region r) {
+    std::vector<Region> *v = &overflow_;
+    int32_t bucket = -1;
     if (key_ >= 0) {
       int64_t lo = r.box.lo[key_] / width_, hi = (r.box.hi[key_] - 1) / width_;
       if (lo == hi) {
-        buckets_[lo].push_back(std::move(r));
-        return;
+        bucket = static_cast<int32_t>(lo);
+        v = &buckets_[lo];
       }
     }
-    overflow_.push_back(std::move(r));
+    if (indexed_)
+      exact_[exact_key(r.box)] = RegionRef{bucket, static_cast<uint32_t>(v->size())};
+    v->push_back(std::move(r));
   }
   /// Removes `refs` (sorted ascending); returns nothing, refs become invalid.
   void remove(const std::vector<RegionRef> &refs) {
     for (size_t k = refs.size(); k-- > 0;) {
       std::vector<Region> &v = refs[k].bucket < 0 ? overflow_ : buckets_[refs[k].bucket];
+      if (indexed_) {
+        exact_.erase(exact_key(v[refs[k].idx].box));
+        if (refs[k].idx + 1 != v.size())
+          exact_[exact_key(v.back().box)] = refs[k];
+      }
       v[refs[k].idx] = std::move(v.back());
       v.pop_back();
     }
@@ -97,16 +124,49 @@ public:
     overflow_.shrink_to_fit();
     buckets_.clear();
     buckets_.shrink_to_fit();
+    exact_.clear();
+    indexed_ = false;
   }
 
 private:
   // One bucket per index up to this extent: a barrier array of a long K loop
-  // keeps one region per word, and an access should look at its own word only.
-  static constexpr int64_t kMaxBuckets = 1024;
+  // keeps one region per word, and an access should look at its own word only
+  // (as should a task writing its rows of a long output vector).
+  static constexpr int64_t kMaxBuckets = 16384;
+  // Regions in one bucket beyond which the exact index pays for its upkeep.
+  // (A hash lookup costs about what scanning 8 regions does.)
+  static constexpr size_t kIndexAfter = 8;
   int key_ = -1;
   int64_t width_ = 1;
   std::vector<std::vector<Region>> buckets_;
   std::vector<Region> overflow_;
+  // Exact index: a non-empty box is its first and last elements' C-order
+  // positions, which (for boxes inside the tensor) determine it.
+  using ExactKey = std::pair<int64_t, int64_t>;
+  struct ExactHash {
+    size_t operator()(const ExactKey &k) const {
+      return std::hash<int64_t>()(k.first * 1000003 ^ k.second);
+    }
+  };
+  ExactKey exact_key(const Box &b) const {
+    int64_t lo = 0, last = 0;
+    for (size_t d = 0; d < strides_.size(); ++d) {
+      lo += b.lo[d] * strides_[d];
+      last += (b.hi[d] - 1) * strides_[d];
+    }
+    return {lo, last};
+  }
+  void build_index() {
+    indexed_ = true;
+    for (uint32_t i = 0; i < overflow_.size(); ++i)
+      exact_[exact_key(overflow_[i].box)] = RegionRef{-1, i};
+    for (size_t k = 0; k < buckets_.size(); ++k)
+      for (uint32_t i = 0; i < buckets_[k].size(); ++i)
+        exact_[exact_key(buckets_[k][i].box)] = RegionRef{static_cast<int32_t>(k), i};
+  }
+  Idx strides_;
+  bool indexed_ = false;
+  std::unordered_map<ExactKey, RegionRef, ExactHash> exact_;
 };
 
 } // namespace exgc::sync::fast_detail

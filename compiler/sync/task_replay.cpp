@@ -173,6 +173,17 @@ private:
   }
 };
 
+// Fills shape.walk_in for `b` and the blocks below it.
+void index_walk(const Block &b, TaskShape &shape) {
+  for (const StmtP &sp : b) {
+    if (!shape.walk.count(sp.get()))
+      continue;
+    shape.walk_in[&b].push_back(sp.get());
+    index_walk(sp->body, shape);
+    index_walk(sp->else_body, shape);
+  }
+}
+
 } // namespace
 
 TaskShape analyze_task(const Stmt &tasks, const std::vector<std::string> &task_vars) {
@@ -191,6 +202,7 @@ TaskShape analyze_task(const Stmt &tasks, const std::vector<std::string> &task_v
     out.walk.clear();
     out.params.clear();
   }
+  index_walk(tasks.body, out);
   return out;
 }
 

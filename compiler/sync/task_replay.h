@@ -38,6 +38,7 @@
 #include "compiler/sync/program.h"
 
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -50,6 +51,8 @@ struct TaskShape {
   std::vector<std::string> locals;       ///< tensors and barriers the body allocates
   std::vector<std::string> params;       ///< outside names that steer the body
   std::unordered_set<const Stmt *> walk; ///< what the light walk enters
+  /// `walk` by block: the statements of each block it enters, in order.
+  std::unordered_map<const Block *, std::vector<const Stmt *>> walk_in;
 };
 
 /// Decides whether the body of `tasks` (an innermost tasks loop) is uniform;

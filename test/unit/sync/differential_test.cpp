@@ -12,6 +12,7 @@
 #include "compiler/sync/oracle_engine.h"
 #include "compiler/sync/text_format.h"
 #include "random_program.h"
+#include "random_scalar_program.h"
 
 #include <gtest/gtest.h>
 
@@ -32,53 +33,78 @@ Verdict run_with(const Program &p, Machine &m) {
   return v;
 }
 
-TEST(SyncDifferential, FastEngineAgreesWithOracleOnRandomPrograms) {
-  constexpr int kPrograms = 12000;
+// What a corpus of generated programs exercised.
+struct Corpus {
   int passed = 0, replayed = 0, replayed_failed = 0;
   std::map<HazardKind, int> kinds;
-  for (int seed = 1; seed <= kPrograms; ++seed) {
-    testing::RandomProgram gen(static_cast<uint32_t>(seed));
-    std::string text = gen.generate();
-    Program prog;
-    std::vector<ParseError> errs;
-    ASSERT_TRUE(parse_program(text, "random.sync", prog, errs))
-        << "seed " << seed << ": " << errs[0].loc.str() << ": " << errs[0].message << "\n"
-        << text;
-    FastEngine fast;
-    OracleEngine oracle;
-    Verdict f = run_with(prog, fast);
-    Verdict o = run_with(prog, oracle);
-    ASSERT_EQ(f.ok, o.ok) << "seed " << seed << "\nfast:   "
-                          << (f.ok ? "ok" : f.hazard.summary()) << "\noracle: "
-                          << (o.ok ? "ok" : o.hazard.summary()) << "\n"
-                          << text;
-    // A replayed task counts its events as if it had run.
-    if (f.stats.replayed_tasks) {
-      ++replayed;
-      replayed_failed += !f.ok;
-    }
-    if (f.ok) {
-      ASSERT_EQ(f.stats.events, o.stats.events) << "seed " << seed << "\n" << text;
-      ASSERT_EQ(f.stats.elements, o.stats.elements) << "seed " << seed << "\n" << text;
-      ++passed;
-      continue;
-    }
-    ASSERT_TRUE(f.hazard.same_as(o.hazard))
-        << "seed " << seed << "\nfast:   " << f.hazard.summary()
-        << "\noracle: " << o.hazard.summary() << "\n"
-        << text;
-    ++kinds[f.hazard.kind];
+  void print() const {
+    for (auto &[k, n] : kinds)
+      std::printf("  %-20s %d\n", hazard_kind_tag(k), n);
+    std::printf("  %-20s %d\n", "passed", passed);
+    std::printf("  %-20s %d (%d with a hazard)\n", "replayed tasks in", replayed, replayed_failed);
   }
+};
+
+// Runs one generated program on both engines: the same verdict, the same
+// first hazard, and (when it passes) the same event and element counts.
+void compare_engines(const std::string &text, int seed, Corpus &corpus) {
+  Program prog;
+  std::vector<ParseError> errs;
+  ASSERT_TRUE(parse_program(text, "random.sync", prog, errs))
+      << "seed " << seed << ": " << errs[0].loc.str() << ": " << errs[0].message << "\n"
+      << text;
+  FastEngine fast;
+  OracleEngine oracle;
+  Verdict f = run_with(prog, fast);
+  Verdict o = run_with(prog, oracle);
+  ASSERT_EQ(f.ok, o.ok) << "seed " << seed << "\nfast:   " << (f.ok ? "ok" : f.hazard.summary())
+                        << "\noracle: " << (o.ok ? "ok" : o.hazard.summary()) << "\n"
+                        << text;
+  // A replayed task counts its events as if it had run.
+  if (f.stats.replayed_tasks) {
+    ++corpus.replayed;
+    corpus.replayed_failed += !f.ok;
+  }
+  if (f.ok) {
+    ASSERT_EQ(f.stats.events, o.stats.events) << "seed " << seed << "\n" << text;
+    ASSERT_EQ(f.stats.elements, o.stats.elements) << "seed " << seed << "\n" << text;
+    ++corpus.passed;
+    return;
+  }
+  ASSERT_TRUE(f.hazard.same_as(o.hazard))
+      << "seed " << seed << "\nfast:   " << f.hazard.summary() << "\noracle: " << o.hazard.summary()
+      << "\n"
+      << text;
+  ++corpus.kinds[f.hazard.kind];
+}
+
+TEST(SyncDifferential, FastEngineAgreesWithOracleOnRandomPrograms) {
+  constexpr int kPrograms = 12000;
+  Corpus corpus;
+  for (int seed = 1; seed <= kPrograms && !HasFatalFailure(); ++seed)
+    compare_engines(testing::RandomProgram(static_cast<uint32_t>(seed)).generate(), seed, corpus);
   // The corpus exercises both verdicts and many kinds of hazard.
-  EXPECT_GT(passed, kPrograms / 40);
-  EXPECT_GE(kinds.size(), 7u);
+  EXPECT_GT(corpus.passed, kPrograms / 40);
+  EXPECT_GE(corpus.kinds.size(), 7u);
   // Task replay is exercised, also where a hazard comes after replayed tasks.
-  EXPECT_GT(replayed, kPrograms / 40);
-  EXPECT_GT(replayed_failed, 0);
-  for (auto &[k, n] : kinds)
-    std::printf("  %-20s %d\n", hazard_kind_tag(k), n);
-  std::printf("  %-20s %d\n", "passed", passed);
-  std::printf("  %-20s %d (%d with a hazard)\n", "replayed tasks in", replayed, replayed_failed);
+  EXPECT_GT(corpus.replayed, kPrograms / 40);
+  EXPECT_GT(corpus.replayed_failed, 0);
+  corpus.print();
+}
+
+// Per-thread scalar programs (random_scalar_program.h): the fast engine's
+// per-element paths (entries per record, in-place assignment records, the
+// exact box index, shared fresh contents) against the oracle.
+TEST(SyncDifferential, ScalarProgramsAgreeWithOracle) {
+  constexpr int kPrograms = 3000;
+  Corpus corpus;
+  for (int seed = 1; seed <= kPrograms && !HasFatalFailure(); ++seed)
+    compare_engines(testing::RandomScalarProgram(static_cast<uint32_t>(seed)).generate(), seed,
+                    corpus);
+  EXPECT_GT(corpus.passed, kPrograms / 20);
+  EXPECT_GE(corpus.kinds.size(), 3u);
+  EXPECT_GT(corpus.replayed, 0);
+  corpus.print();
 }
 
 // Many small tasks (GEMV-shaped, bench/sync/gen_sync_scaling.py): replay

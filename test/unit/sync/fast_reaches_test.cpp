@@ -38,7 +38,7 @@ TEST(SyncFastReaches, FollowsTheLiveRecordsLargestThread) {
   y.shape = {64};
   y.strides = {1};
   y.size = 64;
-  std::vector<TensorInfo> tensors{y, y};
+  TensorTable tensors{y, y};
   tensors[1].name = "z";
   FastEngine fast;
   fast.attach(&tensors);

@@ -9,15 +9,13 @@
 #ifndef EXGC_TEST_UNIT_SYNC_RANDOM_PROGRAM_H
 #define EXGC_TEST_UNIT_SYNC_RANDOM_PROGRAM_H
 
-#include <random>
-#include <sstream>
-#include <string>
+#include "program_writer.h"
 
 namespace exgc::sync::testing {
 
-class RandomProgram {
+class RandomProgram : ProgramWriter {
 public:
-  explicit RandomProgram(uint32_t seed) : rng_(seed) {}
+  explicit RandomProgram(uint32_t seed) : ProgramWriter(seed) {}
 
   std::string generate() {
     os_.str("");
@@ -95,21 +93,9 @@ public:
   }
 
 private:
-  std::mt19937 rng_;
-  std::ostringstream os_;
-  int depth_ = 0, ncta_ = 1, block_ = 16, loops_ = 0;
+  int ncta_ = 1, block_ = 16, loops_ = 0;
   bool disciplined_ = false, tiled_ = false;
 
-  int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
-  void line(const std::string &s) { os_ << std::string(2 * depth_, ' ') << s << "\n"; }
-  void open(const std::string &s) {
-    line(s + " {");
-    ++depth_;
-  }
-  void close() {
-    --depth_;
-    line("}");
-  }
 
   std::string qual() {
     static const char *const q[] = {"cuda2", "cuda2", "tmaS", "wgS", "cuda1", "async", "tmaG", "wgD", "sm80"};
