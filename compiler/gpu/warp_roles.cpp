@@ -1,6 +1,8 @@
 // warp_roles.cpp - warp roles of a device function and `CudaWarps` ranges --//
 #include "compiler/gpu/warp_roles.h"
 
+#include <cctype>
+
 #include "compiler/gpu/units.h"
 #include "compiler/ir/printer.h"
 
@@ -10,6 +12,15 @@ namespace {
 
 SrcLoc loc_of(const KwArg &k) { return k.value ? k.value->loc : k.loc; }
 
+bool is_c_identifier(const std::string &s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
+    return false;
+  for (char ch : s)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
+      return false;
+  return true;
+}
+
 /// One `warp_role("name", nwarps, setmaxnreg_dec=R)`; false after reporting.
 bool read_role(const Expr &e, DiagEngine &diag, WarpRole &role, int64_t &nwarps) {
   const auto *c = e.as<Call>();
@@ -18,6 +29,11 @@ bool read_role(const Expr &e, DiagEngine &diag, WarpRole &role, int64_t &nwarps)
     return diag.report(e->loc, DiagKind::BadWarpRole, "'" + print_expr(e) + "' is not a warp role");
   role.name = name->value;
   role.loc = e->loc;
+  // The name is written into the generated CUDA (comments now, per-role
+  // functions in the reference): only a C identifier is safe there.
+  if (!is_c_identifier(role.name))
+    return diag.report(c->args[0]->loc, DiagKind::BadWarpRole,
+                       "the warp role name \"" + role.name + "\" must be a C identifier");
   if (!int_literal(c->args[1], nwarps) || nwarps < 1 || nwarps > 32)
     return diag.report(c->args[1]->loc, DiagKind::BadWarpRole,
                        "the warp count of '" + role.name + "' must be an integer from 1 to 32");
