@@ -1,25 +1,15 @@
 // warp_roles.cpp - warp roles of a device function and `CudaWarps` ranges --//
 #include "compiler/gpu/warp_roles.h"
 
-#include <cctype>
-
 #include "compiler/gpu/units.h"
 #include "compiler/ir/printer.h"
+#include "compiler/support/identifier.h"
 
 namespace exgc::gpu {
 
 namespace {
 
 SrcLoc loc_of(const KwArg &k) { return k.value ? k.value->loc : k.loc; }
-
-bool is_c_identifier(const std::string &s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
-    return false;
-  for (char ch : s)
-    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
-      return false;
-  return true;
-}
 
 /// One `warp_role("name", nwarps, setmaxnreg_dec=R)`; false after reporting.
 bool read_role(const Expr &e, DiagEngine &diag, WarpRole &role, int64_t &nwarps) {
