@@ -21,6 +21,7 @@
 
 #include "compiler/codegen/cpp_backend.h"
 #include "compiler/codegen/cuda_backend.h"
+#include "compiler/analysis/memories.h"
 #include "compiler/analysis/solver.h"
 #include "compiler/codegen/difftest.h"
 #include "compiler/frontend/load.h"
@@ -312,9 +313,22 @@ int verify(const Program &prog, const DriverOptions &opts, schedule::Interpreter
   stats.stage("GPU semantics");
   checks.run_all(nullptr);
   stats.stage("synchronization checks");
-  if (!diag.has_errors() && !procs.empty()) {
+  // A proc with no kernel and only host arguments may be meant for the C++
+  // backend alone (an instr with only a C++ `emit:`): the CUDA backend's
+  // checks are not its checks.
+  std::vector<Proc> gpu_procs;
+  for (const Proc &p : procs) {
+    HasDeviceFunction v;
+    v.visit(p->body);
+    bool device_arg = false;
+    for (const Arg &a : p->args)
+      device_arg |= a.type.mem && analysis::memory_name(a.type.mem) != "DRAM";
+    if (v.found || device_arg)
+      gpu_procs.push_back(p);
+  }
+  if (!diag.has_errors() && !gpu_procs.empty()) {
     std::ostringstream cu, h;
-    generate_cuda(prog, procs, interp, "verify.h", cu, h, diag, stats);
+    generate_cuda(prog, gpu_procs, interp, "verify.h", cu, h, diag, stats);
   }
   warn_unverified(procs, checks, diag);
   return diag.has_errors() ? 1 : 0;
