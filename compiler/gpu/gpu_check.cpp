@@ -3,6 +3,7 @@
 
 #include "compiler/analysis/effects.h"
 #include "compiler/gpu/cluster_barriers.h"
+#include "compiler/analysis/memories.h"
 #include "compiler/gpu/sharding.h"
 #include "compiler/gpu/units.h"
 #include "compiler/gpu/warp_roles.h"
@@ -146,6 +147,7 @@ private:
     if (const auto *r = s.as<Reduce>())
       return store(s, r->buf, r->idx, r->rhs);
     if (const auto *a = s.as<Alloc>()) {
+      note_barrier(a);
       if (!shards_.alloc(a, tiling_) || !cluster_barriers_.alloc(a))
         fail();
       return;
@@ -175,12 +177,67 @@ private:
     if (const auto *f = s.as<Fence>())
       return fence(f);
     if (const auto *a = s.as<Arrive>()) {
+      for (const Expr &bar : a->barriers)
+        barrier_scope(s, bar, "Arrive");
       facts_.arrive_threads[a] = tiling_threads();
       if (!cluster_barriers_.arrive(a, iters_))
         fail();
     }
-    if (const auto *a = s.as<Await>(); a && !cluster_barriers_.await(a, iters_))
-      fail();
+    if (const auto *a = s.as<Await>()) {
+      await(s, *a);
+      if (!cluster_barriers_.await(a, iters_))
+        fail();
+    }
+  }
+
+  /// The mechanism of each barrier allocated in the kernel.
+  void note_barrier(const Alloc *a) {
+    const analysis::MemoryInfo *m = analysis::find_memory(analysis::memory_name(a->type.mem));
+    if (m && m->kind == analysis::MemKind::BarrierMechanism)
+      barriers_[a->name.id] = m;
+  }
+
+  const analysis::MemoryInfo *mechanism(const Expr &bar) const {
+    const Sym *s = nullptr;
+    if (const auto *r = bar.as<Read>())
+      s = &r->buf;
+    else if (const auto *v = bar.as<Var>())
+      s = &v->name;
+    auto it = s ? barriers_.find(s->id) : barriers_.end();
+    return it == barriers_.end() ? nullptr : it->second;
+  }
+
+  /// A commit group or a cluster barrier is the barrier of one unit (a
+  /// warpgroup's wgmma groups, the cluster's barrier.cluster): its Arrive and
+  /// Await are executed by exactly that unit. Part of it would commit or wait
+  /// for other threads' work, or never complete. An mbarrier takes any
+  /// collective of its CTA (the arrive count is the collective's size).
+  void barrier_scope(const Stmt &s, const Expr &bar, const char *what) {
+    const analysis::MemoryInfo *m = mechanism(bar);
+    if (!m || m->name == std::string("CudaMbarrier"))
+      return;
+    std::string err;
+    std::optional<CollType> unit = scope_type(m->native_unit);
+    if (unit && at_scope(tiling_, *unit, err))
+      return;
+    diag_.report(s->loc, DiagKind::BarrierScope, what, print_expr(bar), m->name, m->native_unit,
+                 scope_words(tiling_));
+    fail();
+  }
+
+  /// An mbarrier or cluster barrier Await waits for the current phase: its
+  /// count, which skips phases of commit groups only, must be 0.
+  void await(const Stmt &s, const Await &a) {
+    barrier_scope(s, a.bar, "Await");
+    const analysis::MemoryInfo *m = mechanism(a.bar);
+    if (!m || (m->name != std::string("CudaMbarrier") && m->name != std::string("CudaClusterSync")))
+      return;
+    int64_t n = -1;
+    if (int_literal(a.n, n) && n == 0)
+      return;
+    diag_.report(a.n->loc, DiagKind::BarrierAwaitCount, print_expr(a.bar), m->name,
+                 print_expr(a.n));
+    fail();
   }
 
   /// Threads in each collective of the current tiling.
@@ -448,6 +505,7 @@ private:
   // Scope types of this device, unpacked once.
   std::optional<CollType> one_thread_, warpgroup_;
   std::vector<std::pair<CollType, FenceScope>> fence_scopes_;
+  std::map<uint32_t, const analysis::MemoryInfo *> barriers_; // by Sym id
   bool ok_ = true;
 };
 

@@ -3,6 +3,7 @@
 
 #include "compiler/gpu/units.h"
 #include "compiler/ir/printer.h"
+#include "compiler/support/identifier.h"
 
 namespace exgc::gpu {
 
@@ -18,6 +19,11 @@ bool read_role(const Expr &e, DiagEngine &diag, WarpRole &role, int64_t &nwarps)
     return diag.report(e->loc, DiagKind::BadWarpRole, "'" + print_expr(e) + "' is not a warp role");
   role.name = name->value;
   role.loc = e->loc;
+  // The name is written into the generated CUDA (comments now, per-role
+  // functions in the reference): only a C identifier is safe there.
+  if (!is_c_identifier(role.name))
+    return diag.report(c->args[0]->loc, DiagKind::BadWarpRole,
+                       "the warp role name \"" + role.name + "\" must be a C identifier");
   if (!int_literal(c->args[1], nwarps) || nwarps < 1 || nwarps > 32)
     return diag.report(c->args[1]->loc, DiagKind::BadWarpRole,
                        "the warp count of '" + role.name + "' must be an integer from 1 to 32");

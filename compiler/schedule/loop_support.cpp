@@ -11,6 +11,7 @@
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/call_support.h"
 #include "compiler/schedule/cursor.h"
+#include "compiler/support/identifier.h"
 
 namespace exgc::schedule {
 
@@ -153,14 +154,7 @@ Block copy_block(const Block &b, const std::map<uint32_t, Expr> &vars, bool fres
   return vars.empty() ? out : f.mutate(out);
 }
 
-bool is_name(const std::string &t) {
-  if (t.empty() || std::isdigit(static_cast<unsigned char>(t[0])))
-    return false;
-  for (char ch : t)
-    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
-      return false;
-  return true;
-}
+bool is_name(const std::string &t) { return is_c_identifier(t); }
 
 bool two_names(const std::string &s, std::string &a, std::string &b) {
   std::istringstream is(s);

@@ -3,7 +3,8 @@
 // bounds check) -> schedules (each result re-checked whole) -> [--emit=difftest:
 // test every schedule step] -> pick the procs -> [CUDA, --verify, --emit=sync:
 // GPU semantics and the `check`s of the synchronization checker] -> emit CUDA
-// (.cu + .h) or CPU reference C++.
+// (.cu + .h; --verify runs the backend for its checks and writes nothing) or
+// CPU reference C++.
 // Stages report through one DiagEngine; the driver stops after the first
 // stage that reported an error and renders everything at the end.
 #include "tools/exgc/driver.h"
@@ -20,6 +21,7 @@
 
 #include "compiler/codegen/cpp_backend.h"
 #include "compiler/codegen/cuda_backend.h"
+#include "compiler/analysis/memories.h"
 #include "compiler/analysis/solver.h"
 #include "compiler/codegen/difftest.h"
 #include "compiler/frontend/load.h"
@@ -270,9 +272,38 @@ void warn_unverified(const std::vector<Proc> &procs, const SyncChecks &checks,
   }
 }
 
-/// --verify: every check that exists, on the procs that would be compiled,
-/// and nothing written.
-int verify(const Program &prog, const DriverOptions &opts, DiagEngine &diag, Stats &stats) {
+/// Runs a backend (`emit`) on `procs`; what it reports at code that a
+/// schedule made is attributed to that schedule and step, since the code's
+/// place is shared with the proc it came from.
+template <typename Emit>
+bool attributed(schedule::Interpreter &interp, const std::vector<Proc> &procs, DiagEngine &diag,
+                Emit emit) {
+  std::set<std::string> compiled;
+  for (const Proc &p : procs)
+    compiled.insert(p->name);
+  size_t first_codegen_diag = diag.diagnostics().size();
+  bool emitted = emit();
+  schedule::note_schedule_provenance(interp, diag, first_codegen_diag, compiled);
+  return emitted;
+}
+
+/// The CUDA backend into memory. It also checks what no earlier stage does
+/// (the kernel's task nest, blockDim, host and device memories, shapes), so
+/// --verify runs it too and drops the text.
+bool generate_cuda(const Program &prog, const std::vector<Proc> &procs,
+                   schedule::Interpreter &interp, const std::string &h_name, std::ostream &cu,
+                   std::ostream &h, DiagEngine &diag, Stats &stats) {
+  bool emitted =
+      attributed(interp, procs, diag, [&] { return emit_cuda(prog, procs, h_name, cu, h, diag); });
+  stats.stage("CUDA code generation");
+  return emitted;
+}
+
+/// --verify: every check that exists, on the procs that would be compiled
+/// (the backend's own checks last, as a compilation reaches them), and
+/// nothing written.
+int verify(const Program &prog, const DriverOptions &opts, schedule::Interpreter &interp,
+           DiagEngine &diag, Stats &stats) {
   std::vector<Proc> procs;
   if (!select_procs(prog, opts, diag, procs))
     return 1;
@@ -282,6 +313,23 @@ int verify(const Program &prog, const DriverOptions &opts, DiagEngine &diag, Sta
   stats.stage("GPU semantics");
   checks.run_all(nullptr);
   stats.stage("synchronization checks");
+  // A proc with no kernel and only host arguments may be meant for the C++
+  // backend alone (an instr with only a C++ `emit:`): the CUDA backend's
+  // checks are not its checks.
+  std::vector<Proc> gpu_procs;
+  for (const Proc &p : procs) {
+    HasDeviceFunction v;
+    v.visit(p->body);
+    bool device_arg = false;
+    for (const Arg &a : p->args)
+      device_arg |= a.type.mem && analysis::memory_name(a.type.mem) != "DRAM";
+    if (v.found || device_arg)
+      gpu_procs.push_back(p);
+  }
+  if (!diag.has_errors() && !gpu_procs.empty()) {
+    std::ostringstream cu, h;
+    generate_cuda(prog, gpu_procs, interp, "verify.h", cu, h, diag, stats);
+  }
   warn_unverified(procs, checks, diag);
   return diag.has_errors() ? 1 : 0;
 }
@@ -317,7 +365,7 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
                      stats))
     return 1;
   if (opts.verify)
-    return verify(*prog, opts, diag, stats);
+    return verify(*prog, opts, interp, diag, stats);
   if (opts.emit == EmitKind::Sync) {
     std::string text;
     SyncChecks checks(*prog, opts, diag);
@@ -352,26 +400,17 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
     return 1;
   if (procs.empty())
     return 0;
-  // Code generation reports at the code's place, which a schedule's result
-  // shares with the proc it came from: say which schedule and step made it.
-  std::set<std::string> compiled;
-  for (const Proc &p : procs)
-    compiled.insert(p->name);
-  size_t first_codegen_diag = diag.diagnostics().size();
-  auto attribute = [&] {
-    schedule::note_schedule_provenance(interp, diag, first_codegen_diag, compiled);
-  };
-
   if (opts.emit == EmitKind::Cpp) {
     std::string out = opts.output.empty() ? derived_output(opts.input, ".cpp") : opts.output;
     // On standard output there is no place beside it for a header.
     std::string h_path = out == "-" ? "" : header_path_for(out);
     std::ostringstream cpp, h;
     CppHeader header{h_path.substr(h_path.find_last_of('/') + 1), h};
-    bool emitted = emit_cpp(*prog, procs, cpp, diag, /*f32_in_f64=*/false,
-                            h_path.empty() ? nullptr : &header);
+    bool emitted = attributed(interp, procs, diag, [&] {
+      return emit_cpp(*prog, procs, cpp, diag, /*f32_in_f64=*/false,
+                      h_path.empty() ? nullptr : &header);
+    });
     stats.stage("C++ code generation");
-    attribute();
     if (!emitted)
       return 1;
     if (!write_file(out, cpp.str(), diag) || (!h_path.empty() && !write_file(h_path, h.str(), diag)))
@@ -389,10 +428,7 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   std::string h_path = header_path_for(cu_path);
   std::string h_name = h_path.substr(h_path.find_last_of('/') + 1);
   std::ostringstream cu, h;
-  bool emitted = emit_cuda(*prog, procs, h_name, cu, h, diag);
-  stats.stage("CUDA code generation");
-  attribute();
-  if (!emitted)
+  if (!generate_cuda(*prog, procs, interp, h_name, cu, h, diag, stats))
     return 1;
   warn_unverified(procs, checks, diag);
   if (!write_file(cu_path, cu.str(), diag) || !write_file(h_path, h.str(), diag))

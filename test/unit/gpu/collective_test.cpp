@@ -107,6 +107,14 @@ TEST(Collective, Failures) {
   EXPECT_FALSE(derive(Tiling::device(env), 1, "g", raw(unit_of("cuda_thread", env, 40), env), 0,
                       4, true, err));
   EXPECT_NE(err.find("max_tile_count=3"), std::string::npos) << err;
+  // A unit wider than the collective has no part in it, even for one trip:
+  // a warpgroup inside a warp (catalog C3).
+  auto warp = derive(Tiling::device(env), 1, "w", raw(unit_of("cuda_warp", env), env), 0, 4, true,
+                     err);
+  ASSERT_TRUE(warp) << err;
+  EXPECT_FALSE(derive(warp->child, 2, "g", raw(unit_of("cuda_warpgroup", env), env), 0, 1, true,
+                      err));
+  EXPECT_NE(err.find("max_tile_count=0"), std::string::npos) << err;
   EXPECT_FALSE(named_unit("cuda_quadpair", env, 2));
   DeviceEnv odd{96, 1};
   EXPECT_FALSE(unpack_aligned(unit_of("cuda_warpgroup", odd), odd, err));
@@ -195,7 +203,7 @@ TEST(Collective, BruteForceAgreesWithTheAlgebra) {
     for (int k = 0; k < depth; ++k) {
       // A few tries per level, so that nests get deep.
       bool added = false;
-      for (int attempt = 0; attempt < 8 && !added; ++attempt) {
+      for (int attempt = 0; attempt < 16 && !added; ++attempt) {
         CollUnit u = random_unit(rng, env);
         std::string err;
         std::optional<CollType> r = unpack_raw(u, env, err);
