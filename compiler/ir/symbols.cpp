@@ -32,14 +32,14 @@ ProcSymbols::ProcSymbols(const ProcNode &p) {
     by_id_.emplace(decls_[i].name.id, i); // keeps the first of a repeated Sym
 }
 
-const SymDecl *ProcSymbols::find(const Sym &s) const {
+const SymDecl *ProcSymbols::find(const Sym &s) const & {
   if (s.is_global())
     return nullptr;
   auto it = by_id_.find(s.id);
   return it == by_id_.end() ? nullptr : &decls_[it->second];
 }
 
-const SymDecl *ProcSymbols::find(const std::string &name) const {
+const SymDecl *ProcSymbols::find(const std::string &name) const & {
   for (const SymDecl &d : decls_)
     if (d.name.name == name)
       return &d;

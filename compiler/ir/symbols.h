@@ -33,9 +33,13 @@ public:
   /// The declaration of `s`, or null (a global name, or not in this proc).
   /// A Sym declared twice (code a rewrite copied) is the same declaration;
   /// the first one is returned.
-  const SymDecl *find(const Sym &s) const;
+  const SymDecl *find(const Sym &s) const &;
   /// The first declaration named `name` in program order, arguments first.
-  const SymDecl *find(const std::string &name) const;
+  const SymDecl *find(const std::string &name) const &;
+  /// A declaration lives in the table: asking a temporary table would
+  /// return a dangling pointer (`type_of` points into the proc and is safe).
+  const SymDecl *find(const Sym &s) const && = delete;
+  const SymDecl *find(const std::string &name) const && = delete;
   /// The declared type of argument or allocation `s`, or null.
   const Type *type_of(const Sym &s) const;
 

@@ -81,7 +81,8 @@ bool Unifier::solve_window(const Access &acc) {
   if (it == windows_.end()) {
     Window w;
     w.buf = acc.bbuf;
-    const SymDecl *decl = ProcSymbols(*p_).find(w.buf);
+    const ProcSymbols symbols(*p_);
+    const SymDecl *decl = symbols.find(w.buf);
     w.type = decl ? decl->elem : ValueType::R;
     size_t slices = 0;
     for (size_t d = 0; d < acc.bidx.size(); ++d) {
