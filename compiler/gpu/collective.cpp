@@ -272,15 +272,6 @@ std::optional<Derived> derive(const Tiling &parent, uint32_t iter, const std::st
   CollType u = unit;
   if (!complete(d.child, u, err))
     return std::nullopt;
-  // A unit wider than the collective in some dimension (two warpgroups inside
-  // one) has no part in it; the test below would read a unit as wide as the
-  // whole domain as "not tiling" that dimension.
-  for (size_t k = 0; k < u.domain.size(); ++k)
-    if (u.box[k] != kAny && u.box[k] > d.child.dims[k].box()) {
-      err = "not enough threads available; max_tile_count=0 (the unit " + u.str() +
-            " is wider than the collective: " + d.child.str() + ")";
-      return std::nullopt;
-    }
   std::vector<size_t> tiled;
   for (size_t k = 0; k < u.domain.size(); ++k) {
     int64_t b = u.box[k];

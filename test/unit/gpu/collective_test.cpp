@@ -108,11 +108,15 @@ TEST(Collective, Failures) {
                       4, true, err));
   EXPECT_NE(err.find("max_tile_count=3"), std::string::npos) << err;
   // A unit wider than the collective has no part in it, even for one trip:
-  // a warpgroup inside a warp (catalog C3).
-  auto warp = derive(Tiling::device(env), 1, "w", raw(unit_of("cuda_warp", env), env), 0, 4, true,
+  // a warpgroup inside a warp (catalog C3). With blockDim 128 the warpgroup
+  // would be the whole CTA, which tiles nothing ("trivial tiling", accepted for
+  // one trip as in the reference: a CTA unit inside a warp narrows only the
+  // cluster dimension), so this takes two warpgroups.
+  DeviceEnv two{256, 1};
+  auto warp = derive(Tiling::device(two), 1, "w", raw(unit_of("cuda_warp", two), two), 0, 8, true,
                      err);
   ASSERT_TRUE(warp) << err;
-  EXPECT_FALSE(derive(warp->child, 2, "g", raw(unit_of("cuda_warpgroup", env), env), 0, 1, true,
+  EXPECT_FALSE(derive(warp->child, 2, "g", raw(unit_of("cuda_warpgroup", two), two), 0, 1, true,
                       err));
   EXPECT_NE(err.find("max_tile_count=0"), std::string::npos) << err;
   EXPECT_FALSE(named_unit("cuda_quadpair", env, 2));
