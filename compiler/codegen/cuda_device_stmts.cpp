@@ -142,8 +142,10 @@ void DeviceStmtEmitter::hopper_alloc(const Alloc *a, Binding &b, const std::stri
     int64_t off = smem_.place(a, count * element_bytes(t.scalar), 1024);
     b.dense = owned == 0;
     b.strides = owner_strides(t.shape, owned, ex_);
-    w_.line(b.ctype + " *const " + name + " = reinterpret_cast<" + b.ctype + " *>(" + smem_name_ +
-            " + " + std::to_string(off) + "); // " + print_type(t));
+    // Each role's copy of the task body places every buffer; a role may not use it.
+    w_.line("[[maybe_unused]] " + b.ctype + " *const " + name + " = reinterpret_cast<" +
+            b.ctype + " *>(" + smem_name_ + " + " + std::to_string(off) + "); // " +
+            print_type(t));
     return ex_.env().bind(a->name, b);
   }
   // Sm90_RmemMatrixD: the leading dimensions the GPU stage found distributed
@@ -272,7 +274,8 @@ void DeviceStmtEmitter::emit_with(const With *w) {
 
 void DeviceStmtEmitter::emit_sync(const Stmt &s) {
   const auto *f = s.as<Fence>();
-  if (!f || f->first != "cuda_in_order" || f->second != "cuda_in_order") {
+  const bool to_async = f && f->second == "cuda_generic_and_async_proxy";
+  if (!f || f->first != "cuda_in_order" || (f->second != "cuda_in_order" && !to_async)) {
     if (!sync_.stmt(s, w_))
       ok_ = false;
     return;
@@ -283,12 +286,21 @@ void DeviceStmtEmitter::emit_sync(const Stmt &s) {
   std::string text = what.substr(1, what.size() - 2);
   if (scope == facts_.fences.end())
     return void(fail(s->loc, what + " the GPU semantics stage did not analyse"));
+  if (scope->second == gpu::FenceScope::Cluster)
+    return void(fail(s->loc, what + " over a cluster"));
+  // Each thread first orders its own generic-proxy shared-memory accesses
+  // before later async-proxy ones; the barrier then carries that to the
+  // thread that issues the TMA store.
+  if (to_async)
+    sync_.emit_proxy_fence(w_);
   switch (scope->second) {
   case gpu::FenceScope::Cta: return w_.line("__syncthreads(); // " + text);
+  case gpu::FenceScope::Warpgroup: return w_.line("exg::cuda::warpgroup_sync(); // " + text);
   case gpu::FenceScope::Warp: return w_.line("__syncwarp(); // " + text);
   case gpu::FenceScope::Thread: return w_.line("// " + text + ": one thread, in order already");
-  case gpu::FenceScope::Cluster: return void(fail(s->loc, what + " over a cluster"));
+  case gpu::FenceScope::Cluster: break;
   }
+  EXGC_UNREACHABLE("a cluster fence was refused above");
 }
 
 } // namespace exgc::codegen

@@ -98,7 +98,8 @@ bool SyncLowering::plan(const Block &task_body) {
         r.async_arrive |= arr->timeline != "cuda_temporal";
       }
       r.offset = smem_.place(a, 8 * r.ring, 8);
-    } else if (r.mech != "Sm90_WgmmaCommitGroup" && r.mech != "CudaClusterSync") {
+    } else if (r.mech != "Sm90_WgmmaCommitGroup" && r.mech != "Sm90_TmaCommitGroup" &&
+               r.mech != "CudaClusterSync") {
       return fail(mem ? mem->loc : a->loc, "'" + r.mech + "' barriers");
     }
     uses_sm90_ = true;
@@ -199,6 +200,11 @@ std::string SyncLowering::slot_address(const Expr &bar) {
   return r->base + " + 8 * exg::sm90::ring_slot(" + j + ", " + std::to_string(r->ring) + ")";
 }
 
+void SyncLowering::emit_proxy_fence(Writer &w) {
+  uses_sm90_ = true;
+  w.line("exg::sm90::fence_proxy_async(); // generic-proxy writes -> async proxy");
+}
+
 bool SyncLowering::stmt(const Stmt &s, Writer &w) {
   if (const auto *f = s.as<Fence>()) {
     if (f->first != "wgmma_fence_1" || f->second != "wgmma_fence_2")
@@ -227,6 +233,8 @@ bool SyncLowering::stmt(const Stmt &s, Writer &w) {
       std::string text = "Arrive(" + a->timeline + ") >> " + print_expr(bar);
       if (r->mech == "Sm90_WgmmaCommitGroup")
         w.line("exg::sm90::wgmma_commit_group(); // " + text);
+      else if (r->mech == "Sm90_TmaCommitGroup")
+        w.line("exg::sm90::bulk_commit_group(); // " + text);
       else if (r->mech == "CudaClusterSync")
         w.line("exg::sm90::cluster_arrive(); // " + text);
       else
@@ -246,6 +254,14 @@ bool SyncLowering::stmt(const Stmt &s, Writer &w) {
     if (!const_int(aw->n, n) || n < 0 || n > 7)
       return fail(aw->n->loc, "a wgmma wait count other than 0 to 7");
     w.line("exg::sm90::wgmma_wait_group<" + std::to_string(n) + ">(); // " + text);
+    return true;
+  }
+  if (r->mech == "Sm90_TmaCommitGroup") {
+    // `.read`: the stores' shared memory may be reused; their global writes
+    // complete by the kernel's end, which is all the sync check grants them.
+    if (!const_int(aw->n, n) || n < 0 || n > 63)
+      return fail(aw->n->loc, "a bulk-group wait count other than 0 to 63");
+    w.line("exg::sm90::bulk_wait_group_read<" + std::to_string(n) + ">(); // " + text);
     return true;
   }
   if (r->mech == "CudaClusterSync") {

@@ -6,7 +6,7 @@
 // index + used - pre_arrive lives in slot j mod R and completes with parity
 // (j / R) mod 2; `used` advances by extent - pre_arrive per task; an Await of
 // j < 0 is a pre-arrived element and does not wait), `Sm90_WgmmaCommitGroup`
-// (commit / wait_group N), `CudaClusterSync` (split cluster barrier), and the
+// (commit / wait_group N), `Sm90_TmaCommitGroup` (bulk commit / wait_group.read N), `CudaClusterSync` (split cluster barrier), and the
 // wgmma fence. Arrive counts come from the GPU stage (facts.h). Used by
 // cuda_kernel.cpp (setup, task end) and cuda_device_stmts.cpp (statements).
 #pragma once
@@ -53,6 +53,9 @@ public:
   /// `{bar}` of an instruction call: the shared address of this CTA's slot of
   /// the barrier element `bar`; empty after reporting.
   std::string slot_address(const Expr &bar);
+  /// `fence.proxy.async.shared::cta` (the async-proxy half of a
+  /// Fence(cuda_in_order, cuda_generic_and_async_proxy)).
+  void emit_proxy_fence(Writer &w);
   bool uses_sm90() const { return uses_sm90_; }
 
 private:

@@ -146,7 +146,10 @@ bool Checker::check_proc(const ProcNode &p) {
   for (const Arg &a : p.args) {
     Binding b = binding_of(a.name, a.type, a.loc.valid() ? a.loc : a.type.loc);
     b.is_arg = true;
-    if (b.kind == Binding::Kind::Data && analysis::memory_name(a.type.mem) == "Sm90_tensorMap")
+    // An instruction's own tensor-map parameter is what its behaviour (a TMA
+    // load or store) accesses; elsewhere only instructions may access a map.
+    if (b.kind == Binding::Kind::Data && analysis::memory_name(a.type.mem) == "Sm90_tensorMap" &&
+        !p.is_instr)
       b.read_only = "it is a tensor map; only TMA instructions read it";
     declare(b);
   }

@@ -41,7 +41,7 @@ struct ThreadLoopFacts {
 };
 
 /// The collectives a Fence can order, narrowest first.
-enum class FenceScope { Thread, Warp, Cta, Cluster };
+enum class FenceScope { Thread, Warp, Warpgroup, Cta, Cluster };
 
 struct ShardFacts {
   size_t distributed = 0; // leading dimensions owned by different threads / CTAs

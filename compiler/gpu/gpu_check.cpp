@@ -75,6 +75,7 @@ public:
         warpgroup_(scope_type("cuda_warpgroup")) {
     for (const auto &[name, scope] : {std::pair{"standalone_thread", FenceScope::Thread},
                                       std::pair{"cuda_warp", FenceScope::Warp},
+                                      std::pair{"cuda_warpgroup", FenceScope::Warpgroup},
                                       std::pair{"cuda_cta_in_cluster", FenceScope::Cta},
                                       std::pair{"cuda_cluster", FenceScope::Cluster}})
       if (std::optional<CollType> c = scope_type(name))

@@ -6,7 +6,7 @@ namespace {
 
 const char *const kQualNames[kNumQuals] = {"cpu",  "strm", "cuda1", "cuda2", "mbar",
                                            "sm80", "tmaS", "tmaG",  "wgA",   "wgD",
-                                           "wgS",  "wg0",  "async"};
+                                           "wgS",  "wg0",  "async", "tmaGW"};
 
 QualMask q(std::initializer_list<Qual> qs) {
   QualMask m = 0;
@@ -31,7 +31,7 @@ const NamedTl *table(int &n) {
       {"cpu_in_order", q({Q::Cpu}), 0},
       {"cuda_stream_sync",
        q({Q::Strm, Q::Cuda1, Q::Cuda2, Q::Mbar, Q::Async, Q::Sm80, Q::TmaS, Q::TmaG, Q::WgA,
-          Q::WgD, Q::WgS}),
+          Q::WgD, Q::WgS, Q::TmaGW}),
        0},
       {"cuda_in_order", q({Q::Cuda1, Q::Cuda2, Q::Mbar}), q({Q::Async, Q::Wg0})},
       {"cuda_temporal", q({Q::Mbar}), q({Q::Cuda1, Q::Cuda2, Q::Async, Q::Wg0})},

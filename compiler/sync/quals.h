@@ -18,8 +18,12 @@ namespace exgc::sync {
 /// the short names of the reference's table 3.2 (cpu, cuda2, tmaS, ...).
 enum class Qual : uint8_t {
   Cpu, Strm, Cuda1, Cuda2, Mbar, Sm80, TmaS, TmaG, WgA, WgD, WgS, Wg0, Async,
+  // Not in the reference: a TMA store's global write. Its bulk group is
+  // awaited with `.read` (shared memory free, global writes maybe still in
+  // flight), so only the kernel's end (cuda_stream_sync) completes it.
+  TmaGW,
 };
-constexpr int kNumQuals = 13;
+constexpr int kNumQuals = 14;
 using QualMask = uint32_t;
 
 inline QualMask bit(Qual q) { return QualMask(1) << static_cast<int>(q); }

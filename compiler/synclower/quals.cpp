@@ -49,6 +49,10 @@ std::optional<AccessQuals> access_quals(const analysis::MemoryInfo &mem,
       return quals({Qual::Sm80, Qual::Cuda2});
     if (is(tl, "tma_to_smem_async"))
       return quals({Qual::TmaS, Qual::Async});
+    // A TMA store reads shared memory on the async proxy (its bulk group's
+    // `.read` wait completes that); its global write completes at kernel end.
+    if (is(tl, "tma_to_gmem_async") && mem.space == MemSpace::DeviceGlobal)
+      return quals({Qual::TmaGW});
     if (is(tl, "tma_to_gmem_async"))
       return quals({Qual::TmaG, Qual::Async});
     if (is(tl, "wgmma_async"))

@@ -22,15 +22,27 @@ const Origin *origin_of(const Lowered &l, const sync::Stmt *s) {
   return it == l.origins.end() ? nullptr : &it->second;
 }
 
-/// The synchronization that orders an access on `prior` quals before a later one.
-std::string remedy(sync::QualMask prior) {
+/// The synchronization that orders an access on `prior` quals before a later
+/// one that needed visibility on one of `need`.
+std::string remedy(sync::QualMask prior, sync::QualMask need) {
   auto has = [&](std::initializer_list<Qual> qs) {
     for (Qual q : qs)
       if (prior & sync::bit(q))
         return true;
     return false;
   };
-  if (has({Qual::TmaS, Qual::TmaG}))
+  if (has({Qual::TmaGW}))
+    return "a TMA store's global writes complete only when the kernel ends (its bulk group is "
+           "awaited with '.read'); read the result after the kernel";
+  if (has({Qual::TmaG}))
+    return "a TMA store reads shared memory asynchronously: an Arrive(tma_to_gmem_async) on an "
+           "Sm90_TmaCommitGroup after it and an Await on that group (then a Fence for the "
+           "other threads) must come between the two";
+  if ((need & sync::bit(Qual::Async)) && has({Qual::Cuda1, Qual::Cuda2}))
+    return "the later access is by the async proxy (a TMA store or wgmma): a "
+           "Fence(cuda_in_order, cuda_generic_and_async_proxy) by a collective containing both "
+           "threads (fence.proxy.async, then a barrier) must come between the two";
+  if (has({Qual::TmaS}))
     return "the TMA copy completes on its trailing barrier: an Await on that barrier (with "
            "cuda_generic_and_async_proxy for a generic-proxy access, cuda_temporal for "
            "another TMA write) must come between the two";
@@ -134,7 +146,7 @@ void report_hazard(const sync::Hazard &h, const Lowered &lowered, const std::str
       diag.report(loc, DiagKind::SyncExplain,
                   who + (who.rfind("threads ", 0) == 0 ? " need " : " needs ") +
                       sync::flag_name(h.need_flag) + " visibility of it on one of " +
-                      sync::qual_set_string(h.need_quals) + "; " + remedy(h.prior_quals));
+                      sync::qual_set_string(h.need_quals) + "; " + remedy(h.prior_quals, h.need_quals));
   }
   if (!h.iters.empty()) {
     std::string at;

@@ -87,3 +87,16 @@ template <int L> EXG_DEVICE_FN float shfl_xor_sum(float v) { return v + shfl_xor
 } // namespace exg::cuda
 
 #undef EXG_DEVICE_FN
+
+// CTA-internal barriers narrower than the CTA (Fence at warpgroup scope).
+namespace exg::cuda {
+
+/// Barrier of the calling thread's warpgroup (threads 128 w .. 128 w + 127)
+/// on named barrier 1 + w; barrier 0 stays __syncthreads'. Every thread of
+/// the warpgroup must call it; a CTA has at most 8 warpgroups, within the 16
+/// named barriers.
+__device__ __forceinline__ void warpgroup_sync() {
+  asm volatile("bar.sync %0, 128;" ::"r"(1u + threadIdx.x / 128u) : "memory");
+}
+
+} // namespace exg::cuda

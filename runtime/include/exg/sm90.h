@@ -349,3 +349,52 @@ inline cudaError_t encode_tensor_map(CUtensorMap *map, const void *base, const T
 } // namespace exg::sm90
 
 #undef EXG_DEV
+
+// ---- TMA stores: bulk groups and the epilogue tile (PTX ISA 9.7.9.25.5) -------
+
+#define EXG_DEV __device__ __forceinline__
+
+namespace exg::sm90 {
+
+/// `stdlib cuda.sm90a: tma_store_{2..5}d_*`: the warp's elected lane stores
+/// the box at `src` (shared memory, laid out as the map's swizzle says) to
+/// the map's box at `dst.coord`, in its bulk group; elements outside the
+/// tensor are not written. Threads' writes of `src` must be made visible to
+/// the async proxy first (fence.proxy.async, then a barrier).
+template <int R, typename T> EXG_DEV void tma_store(TmaWindow<R> dst, const T *src) {
+  if (elect_one_sync())
+    tma_store_tile<R>(dst.map, dst.coord, smem_addr(src));
+}
+
+/// `Arrive(tma_to_gmem_async) >> cg` (Sm90_TmaCommitGroup): closes this
+/// thread's bulk group. Lanes that issued nothing commit an empty group, so
+/// every lane of a warp counts groups alike whichever lane was elected.
+EXG_DEV void bulk_commit_group() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+
+/// `Await(cg, cuda_in_order, Pending)`: waits until at most `Pending` of this
+/// thread's bulk groups still read shared memory (`.read`: their global
+/// writes may still be in flight; kernel end completes them).
+template <int Pending> EXG_DEV void bulk_wait_group_read() {
+  static_assert(Pending >= 0 && Pending <= 63, "cp.async.bulk.wait_group takes 0 to 63");
+  asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(Pending) : "memory");
+}
+
+/// `wgmma_store_d_smem_sw128_f32`: columns [n0, n0 + 32) of the warpgroup's
+/// [64, N] accumulator tile into the [64, 32] f32 tile at `dst` (one 128-byte
+/// swizzle row per tile row, 1024-byte aligned: the box of a 128B-swizzled
+/// tensor map). Each pair of columns is one 8-byte shared store.
+template <int N> EXG_DEV void wgmma_store_d_smem_sw128(float *dst, const AccumF32<N> &d, int n0) {
+  uint32_t t = threadIdx.x % 128u, base = smem_addr(dst);
+#pragma unroll
+  for (int j = 0; j < 16; j += 2) {
+    int i = n0 / 2 + j;
+    FragmentCoord at = accumulator_coord(t, uint32_t(i));
+    uint32_t a = base + box_element_offset(Swizzle::B128, 128u, at.row, at.col - uint32_t(n0), 4u);
+    asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(a), "f"(d.r[i]), "f"(d.r[i + 1])
+                 : "memory");
+  }
+}
+
+} // namespace exg::sm90
+
+#undef EXG_DEV

@@ -179,4 +179,22 @@ EXG_LAYOUT_FN uint32_t box_bytes(const TensorMapShape &shape, uint32_t elem_byte
 
 } // namespace exg::sm90
 
+// ---- Boxes in shared memory (PTX ISA 9.7.9.25.3, tensor swizzling modes) ---
+//
+// TMA lays a box out densely, innermost dimension fastest, and swizzles the
+// 16-byte chunks by address bits; a box that starts on swizzle_alignment(s)
+// therefore has element (row, col) of its rows of `row_bytes` bytes (the
+// innermost extent times the element size; at most one swizzle row) at this
+// byte offset. Threads that write a tile a TMA store then reads (or read one
+// a TMA load wrote) use it; `row` counts all outer dimensions together.
+
+namespace exg::sm90 {
+
+EXG_LAYOUT_FN uint32_t box_element_offset(Swizzle s, uint32_t row_bytes, uint32_t row,
+                                          uint32_t col, uint32_t elem_bytes) {
+  return swizzle_address(s, row * row_bytes + col * elem_bytes);
+}
+
+} // namespace exg::sm90
+
 #undef EXG_LAYOUT_FN
