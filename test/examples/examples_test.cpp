@@ -23,6 +23,8 @@ int gemm_sm80(int64_t M, int64_t N, int64_t K, const float *A, const float *B, f
 int gemm_tf32_sm90a(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C);
 int gemm_tf32_sm90a_cluster(int64_t M, int64_t N, int64_t K, const float *A, const float *B,
                             float *C);
+int gemm_tf32_sm90a_tmastore(int64_t M, int64_t N, int64_t K, const float *A, const float *B,
+                             float *C);
 int gemv_f32(int64_t M, int64_t K, const float *A, const float *x, float *y);
 }
 // The GEMM family declares exg_bf16 (docs/abi.md) with its functions.
@@ -208,6 +210,35 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GemmTf32Sm90aClusterTest,
                          ::testing::Values(MatSizes{900, 700, 272}, MatSizes{1, 1, 4},
                                            MatSizes{256, 256, 32}, MatSizes{129, 257, 36},
                                            MatSizes{260, 700, 132}));
+
+// The TMA-store epilogue: each 64 x 32 box of C is stored whole, and the store drops what
+// lies outside C. 700 = 21 boxes + 28 columns, 900 = 14 boxes + 4 rows; 4 x 4 is one box
+// almost all outside; 260 x 36 leaves 4 columns of a second box. The reference writes
+// into a buffer with a guard zone after C, which must stay untouched (a box clipped
+// wrongly would spill into it).
+class GemmTf32Sm90aTmaStoreTest : public ::testing::TestWithParam<MatSizes> {};
+
+TEST_P(GemmTf32Sm90aTmaStoreTest, MatchesAlgorithmAndStaysInC) {
+  const MatSizes s = GetParam();
+  expect_gemm_abt(gemm_tf32_sm90a_tmastore, s);
+  std::vector<float> A = random_vector(s.M * s.K, 3), B = random_vector(s.N * s.K, 4);
+  const size_t guard = 4096;
+  std::vector<float> C(s.M * s.N + guard, 7.0f);
+  ASSERT_EQ(gemm_tf32_sm90a_tmastore(s.M, s.N, s.K, A.data(), B.data(), C.data()), 0);
+  for (size_t i = size_t(s.M * s.N); i < C.size(); ++i)
+    ASSERT_EQ(C[i], 7.0f) << "written past C at element " << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, GemmTf32Sm90aTmaStoreTest,
+                         ::testing::Values(MatSizes{900, 700, 272}, MatSizes{4, 4, 4},
+                                           MatSizes{128, 256, 32}, MatSizes{129, 260, 36},
+                                           MatSizes{65, 36, 8}));
+
+TEST(GemmTf32Sm90aTmaStore, RejectsNNotMultipleOf4) {
+  std::vector<float> A(8 * 8), B(6 * 8), C(48, 1.0f);
+  EXPECT_NE(gemm_tf32_sm90a_tmastore(8, 6, 8, A.data(), B.data(), C.data()), 0); // N % 4
+  EXPECT_EQ(C, std::vector<float>(48, 1.0f));
+}
 
 TEST(GemmTf32Sm90a, RejectsKNotMultipleOf4) {
   std::vector<float> A(8 * 6), B(8 * 6), C(64, 1.0f);

@@ -247,3 +247,86 @@ TEST(Sm90TensorMap, RejectsWhatTheEncoderRejects) {
   TensorMapShape none;
   EXPECT_STREQ(tensor_map_error(none, 4, Swizzle::None), "tensor rank must be 1 to 5");
 }
+
+// ---- TMA stores: the boxes the epilogue writes and reads back -----------------------------
+
+TEST(Sm90Box, ElementOffsetIsTheSwizzledDenseOffset) {
+  // A box with rows of one swizzle row (64 bytes unswizzled): every element of 16 rows
+  // lands where the ISA's line/chunk figure puts its dense offset, and the box's
+  // offsets are a permutation of its bytes' element slots.
+  for (Swizzle s : kSwizzles)
+    for (uint32_t elem : {2u, 4u}) {
+      uint32_t row_bytes = s == Swizzle::None ? 64u : uint32_t(s), cols = row_bytes / elem;
+      std::set<uint32_t> seen;
+      for (uint32_t r = 0; r < 16; ++r)
+        for (uint32_t c = 0; c < cols; ++c) {
+          uint32_t off = box_element_offset(s, row_bytes, r, c, elem);
+          ASSERT_EQ(off, swizzle_by_lines(s, r * row_bytes + c * elem))
+              << "swizzle " << uint32_t(s) << " row " << r << " col " << c;
+          ASSERT_EQ(off % elem, 0u);
+          seen.insert(off);
+        }
+      EXPECT_EQ(seen.size(), 16u * cols);
+      EXPECT_EQ(*seen.rbegin(), 16u * row_bytes - elem);
+    }
+}
+
+TEST(Sm90Box, ColumnPairsStayContiguousUnder128B) {
+  // wgmma_store_d_smem_sw128 writes columns 2j and 2j + 1 with one 8-byte store: the
+  // swizzle moves whole 16-byte chunks, so a pair stays adjacent and 8-byte aligned.
+  for (uint32_t r = 0; r < 64; ++r)
+    for (uint32_t c = 0; c < 32; c += 2) {
+      uint32_t off = box_element_offset(Swizzle::B128, 128, r, c, 4);
+      EXPECT_EQ(box_element_offset(Swizzle::B128, 128, r, c + 1, 4), off + 4);
+      EXPECT_EQ(off % 8, 0u);
+    }
+}
+
+TEST(Sm90Box, EpilogueChunksCoverTheStagingTileOnce) {
+  // The registers wgmma_store_d_smem_sw128<N> stores for chunk n0: i = n0 / 2 + j,
+  // j = 0, 2, ..., 14, and i + 1, over the 128 threads: each element of the 64 x 32 tile
+  // exactly once, all from columns n0 .. n0 + 31 of the accumulator.
+  for (uint32_t n0 = 0; n0 < 256; n0 += 32) {
+    std::set<std::pair<uint32_t, uint32_t>> seen;
+    for (uint32_t t = 0; t < 128; ++t)
+      for (uint32_t j = 0; j < 16; j += 2)
+        for (uint32_t i : {n0 / 2 + j, n0 / 2 + j + 1}) {
+          FragmentCoord at = accumulator_coord(t, i);
+          ASSERT_GE(at.col, n0);
+          ASSERT_LT(at.col, n0 + 32);
+          seen.insert({at.row, at.col - n0});
+        }
+    EXPECT_EQ(seen.size(), 64u * 32);
+  }
+}
+
+TEST(Sm90TensorMap, StoreBoxesOfTwoToFiveDimensions) {
+  // The TMA-store GEMM's C map: C 900 x 700 f32 in boxes of 64 x 32 (one 128-byte
+  // swizzle row per box row, 8 KiB per store).
+  uint64_t dims[2] = {900, 700};
+  uint32_t box[2] = {64, 32};
+  TensorMapShape t = row_major_tensor_map(2, dims, box, 4);
+  EXPECT_EQ(t.global_dim[0], 700u);
+  EXPECT_EQ(t.global_dim[1], 900u);
+  EXPECT_EQ(t.global_stride[0], 700u * 4);
+  EXPECT_EQ(t.box_dim[0], 32u);
+  EXPECT_EQ(t.box_dim[1], 64u);
+  EXPECT_EQ(tensor_map_error(t, 4, Swizzle::B128), nullptr);
+  EXPECT_EQ(box_bytes(t, 4), 8192u);
+  uint64_t odd[2] = {900, 702}; // N % 4 != 0: the kernel's assert, a 2808-byte pitch
+  EXPECT_STREQ(tensor_map_error(row_major_tensor_map(2, odd, box, 4), 4, Swizzle::B128),
+               "row pitches must be multiples of 16 bytes below 2^40");
+  // Batched boxes: the same 64 x 32 box at the innermost two dimensions of tensors of
+  // rank 3 to 5; each outer pitch is the product of the inner dimensions.
+  uint64_t dims5[5] = {3, 2, 5, 900, 700};
+  uint32_t box5[5] = {1, 1, 1, 64, 32};
+  for (uint32_t rank = 3; rank <= 5; ++rank) {
+    TensorMapShape b = row_major_tensor_map(rank, dims5 + (5 - rank), box5 + (5 - rank), 4);
+    EXPECT_EQ(tensor_map_error(b, 4, Swizzle::B128), nullptr) << "rank " << rank;
+    EXPECT_EQ(box_bytes(b, 4), 8192u);
+    EXPECT_EQ(b.global_stride[1], 900u * 700 * 4);
+    if (rank >= 4)
+      EXPECT_EQ(b.global_stride[2], 5u * 900 * 700 * 4);
+    EXPECT_EQ(b.global_dim[rank - 1], dims5[5 - rank]);
+  }
+}
