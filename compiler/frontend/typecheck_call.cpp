@@ -6,10 +6,16 @@
 // of sync statements, and the attribute lines of instrs. Shapes and callee
 // asserts need the solver: typecheck_bounds.cpp checks them.
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <set>
 
+#include "compiler/analysis/effects.h"
 #include "compiler/analysis/gpu_names.h"
+#include "compiler/analysis/simplify.h"
 #include "compiler/frontend/typecheck_internal.h"
+#include "compiler/ir/instr_args.h"
+#include "compiler/ir/printer.h"
 
 namespace exgc::tc {
 
@@ -26,6 +32,36 @@ std::vector<std::string> template_params(const ProcNode &p) {
 
 bool contains(const std::vector<std::string> &v, const std::string &s) {
   return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+/// The memory of parameter `param` with the call's arguments put in
+/// (`Sm90_tensorMap(128, rows, cols)` at rows=64, cols=32 is
+/// `Sm90_tensorMap(128, 64, 32)`), when it differs from the argument's in a
+/// parameter that is a constant in both: the swizzle and box the
+/// instruction's code assumes are then not the ones the data has.
+std::optional<std::string> memory_param_mismatch(const CallStmt &c, const ProcNode &callee,
+                                                 const Arg &param, const Expr &arg_mem) {
+  analysis::MemoryRef want = analysis::resolve_memory(param.type.mem);
+  analysis::MemoryRef got = analysis::resolve_memory(arg_mem);
+  if (!want || !got || want.params.size() != got.params.size() || want.params.empty())
+    return std::nullopt;
+  std::vector<Expr> bound = bind_instr_args(c, callee);
+  std::map<uint32_t, Expr> values;
+  for (size_t i = 0; i < callee.args.size() && i < bound.size(); ++i)
+    if (bound[i] && bound[i].as<IntImm>())
+      values[callee.args[i].name.id] = bound[i];
+  bool differs = false;
+  std::string text;
+  for (size_t i = 0; i < want.params.size(); ++i) {
+    Expr w = analysis::simplify_expr(analysis::substitute(want.params[i], values));
+    const auto *wi = w.as<IntImm>();
+    const auto *gi = analysis::simplify_expr(got.params[i]).as<IntImm>();
+    differs |= wi && gi && wi->value != gi->value;
+    text += (i ? ", " : "") + print_expr(w);
+  }
+  if (!differs)
+    return std::nullopt;
+  return want.info->name + ("(" + text + ")");
 }
 
 std::string kind_of_param(const Arg &a) {
@@ -259,9 +295,14 @@ void Checker::check_call(const CallStmt &c) {
       want = "DRAM";
     if (got.empty())
       got = "DRAM";
-    if (want != got && analysis::find_memory(want) && analysis::find_memory(got))
+    if (want != got && analysis::find_memory(want) && analysis::find_memory(got)) {
       diag_.report(actual->loc, DiagKind::CallArgMemory, pn, p.name, got, want)
           .note(param.loc.valid() ? param.loc : param.type.loc, "'" + pn + "' declared here");
+    } else if (auto expected = memory_param_mismatch(c, p, param, b->mem)) {
+      diag_.report(actual->loc, DiagKind::CallArgMemory, pn, p.name, print_expr(b->mem),
+                   *expected)
+          .note(b->decl, "'" + b->sym.name + "' declared here");
+    }
   }
   // Template arguments, by keyword.
   std::set<std::string> given;
