@@ -160,7 +160,32 @@ __global__ void tma_ranks(const __grid_constant__ CUtensorMap m1, const __grid_c
   tma_store_tile<3>(&m3, c3, dst);
   tma_store_tile<4>(&m4, c4, dst);
   tma_store_tile<5>(&m5, c5, dst);
-  tma_store_commit_and_wait();
+  bulk_commit_group();
+  bulk_wait_group_read<0>();
+}
+
+// The TMA-store epilogue of one warpgroup: its 64 x 256 accumulator 32 columns at a time
+// into a 128B-swizzled staging tile, the proxy fence and warpgroup barrier, warp 0's store
+// of the [64, 32] box, its bulk group's read-wait, and the barrier before the tile is reused.
+__global__ void __launch_bounds__(128, 1)
+tma_store_epilogue(const __grid_constant__ CUtensorMap c_map, const float *seed) {
+  __shared__ alignas(1024) float tile[64 * 32];
+  AccumF32<256> acc;
+#pragma unroll
+  for (int i = 0; i < 128; ++i)
+    acc.r[i] = seed[i] * float(threadIdx.x);
+#pragma unroll
+  for (int c = 0; c < 8; ++c) {
+    wgmma_store_d_smem_sw128<256>(tile, acc, 32 * c);
+    fence_proxy_async();
+    exg::cuda::warpgroup_sync();
+    if (threadIdx.x / 32 == 0) {
+      tma_store<2>(TmaWindow<2>{&c_map, {int32_t(64 * blockIdx.x), 32 * c}}, tile);
+      bulk_commit_group();
+      bulk_wait_group_read<0>();
+    }
+    exg::cuda::warpgroup_sync();
+  }
 }
 
 // The GEMV's butterfly: each lane's partial sum reduced over strides 4, 2, 1.

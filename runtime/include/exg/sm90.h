@@ -166,7 +166,7 @@ EXG_DEV void tma_load_tile(uint32_t dst, const CUtensorMap *map, const int32_t (
 }
 
 /// Stores `src` to `map`'s box at `c` (outermost first) through the bulk
-/// group of the calling thread; complete it with tma_store_commit_and_wait.
+/// group of the calling thread (bulk_commit_group, bulk_wait_group_read).
 template <int R>
 EXG_DEV void tma_store_tile(const CUtensorMap *map, const int32_t (&c)[R], uint32_t src) {
   static_assert(R >= 1 && R <= 5, "TMA tensors have 1 to 5 dimensions");
@@ -189,10 +189,6 @@ EXG_DEV void tma_store_tile(const CUtensorMap *map, const int32_t (&c)[R], uint3
     EXG_TMA_STORE("5d", "{%2, %3, %4, %5, %6}", "r"(i0), "r"(i1), "r"(i2), "r"(i3), "r"(i4));
   }
 #undef EXG_TMA_STORE
-}
-/// Waits until the calling thread's TMA stores have read their shared memory.
-EXG_DEV void tma_store_commit_and_wait() {
-  asm volatile("cp.async.bulk.commit_group;\ncp.async.bulk.wait_group.read 0;" ::: "memory");
 }
 
 /// `stdlib cuda.sm90a: tma_load_2d_sw128` (T = float) and `..._bf16` (T a
