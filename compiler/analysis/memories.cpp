@@ -42,8 +42,9 @@ const std::vector<MemoryInfo> kMemories = {
     {"Sm90_RmemMatrixD", K::Memory, S::Registers, 0, kNoKwargs, false, true, false, false, true,
      false, true, "cuda_warpgroup", ""},
     // Host-encoded TMA descriptor over a CudaGmemLinear tensor: (swizzle
-    // bytes, box rows, box columns). Read by TMA instructions only.
-    {"Sm90_tensorMap", K::SpecialWindow, S::GridConstant, 3, kNoKwargs, false, true, true, true,
+    // bytes, then the box's extent in each dimension, outermost first).
+    // Accessed by TMA instructions only.
+    {"Sm90_tensorMap", K::SpecialWindow, S::GridConstant, kTensorMapParams, kNoKwargs, false, true, true, true,
      false, false, false, "", ""},
     {"CudaMbarrier", K::BarrierMechanism, S::Shared, 0, kMbarrierKwargs, false, true, false, false,
      true, false, false, "cuda_cta_in_cluster", ""},
@@ -68,6 +69,16 @@ const MemoryInfo *find_memory(const std::string &name) {
     if (name == m.name)
       return &m;
   return nullptr;
+}
+
+std::string memory_param_count_error(const MemoryInfo &m, size_t n) {
+  if (m.num_params == kTensorMapParams)
+    return n >= 2 && n <= 6 ? ""
+                            : "takes a swizzle and 1 to 5 box extents, got " + std::to_string(n) +
+                                  " parameters";
+  if (n == static_cast<size_t>(m.num_params))
+    return "";
+  return "takes " + std::to_string(m.num_params) + " parameters, got " + std::to_string(n);
 }
 
 int64_t MemoryRef::int_param(size_t i, int64_t fallback) const {

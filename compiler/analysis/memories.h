@@ -26,7 +26,8 @@ struct MemoryInfo {
   const char *name;
   MemKind kind;
   MemSpace space;
-  /// Positional parameters in the annotation (`Sm90_SmemSwizzled(128)`: 1).
+  /// Positional parameters in the annotation (`Sm90_SmemSwizzled(128)`: 1);
+  /// kTensorMapParams: a swizzle and one box extent per dimension (1 to 5).
   int num_params;
   /// Keyword parameters accepted (`CudaMbarrier(pre_arrive=4)`), null-terminated.
   const char *const *kwargs;
@@ -47,6 +48,12 @@ struct MemoryInfo {
 
 /// The whole table, in the order of LANGUAGE.md section 3.
 const std::vector<MemoryInfo> &all_memories();
+/// `num_params` of a tensor map: 2 to 6 parameters.
+constexpr int kTensorMapParams = -1;
+/// Why `n` positional parameters do not fit `m` ("takes 1 parameters, got 2"),
+/// or "" when they do.
+std::string memory_param_count_error(const MemoryInfo &m, size_t n);
+
 /// The entry named `name`, or null.
 const MemoryInfo *find_memory(const std::string &name);
 

@@ -163,6 +163,7 @@ bool Checker::check_proc(const ProcNode &p) {
                       ? analysis::MemKind::SpecialWindow
                       : analysis::MemKind::Memory;
       check_memory(a.type.mem, want, "'" + a.name.name + "'", a.type.loc);
+      check_tensor_map_rank(a.type.mem, a.type.shape.size(), a.type.loc);
       continue;
     }
     check_type(a.type, a.name.name, true);
@@ -260,6 +261,7 @@ void Checker::check_stmt(const Stmt &s) {
     }
     if (w->mem) {
       check_memory(w->mem, analysis::MemKind::SpecialWindow, "window statement", s->loc);
+      check_tensor_map_rank(w->mem, b.rank(), s->loc);
       std::string base_mem = base ? analysis::memory_name(base->mem) : "CudaGmemLinear";
       if (analysis::memory_name(w->mem) == "Sm90_tensorMap" && base_mem != "CudaGmemLinear")
         diag_.report(we->loc, DiagKind::TensorMapSource, we->buf.name,

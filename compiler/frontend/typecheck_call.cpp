@@ -43,19 +43,20 @@ std::optional<std::string> memory_param_mismatch(const CallStmt &c, const ProcNo
                                                  const Arg &param, const Expr &arg_mem) {
   analysis::MemoryRef want = analysis::resolve_memory(param.type.mem);
   analysis::MemoryRef got = analysis::resolve_memory(arg_mem);
-  if (!want || !got || want.params.size() != got.params.size() || want.params.empty())
+  if (!want || !got || want.params.empty())
     return std::nullopt;
   std::vector<Expr> bound = bind_instr_args(c, callee);
   std::map<uint32_t, Expr> values;
   for (size_t i = 0; i < callee.args.size() && i < bound.size(); ++i)
     if (bound[i] && bound[i].as<IntImm>())
       values[callee.args[i].name.id] = bound[i];
-  bool differs = false;
+  bool differs = want.params.size() != got.params.size();
   std::string text;
   for (size_t i = 0; i < want.params.size(); ++i) {
     Expr w = analysis::simplify_expr(analysis::substitute(want.params[i], values));
     const auto *wi = w.as<IntImm>();
-    const auto *gi = analysis::simplify_expr(got.params[i]).as<IntImm>();
+    const auto *gi = i < got.params.size() ? analysis::simplify_expr(got.params[i]).as<IntImm>()
+                                           : nullptr;
     differs |= wi && gi && wi->value != gi->value;
     text += (i ? ", " : "") + print_expr(w);
   }
@@ -101,10 +102,9 @@ void Checker::check_memory(const Expr &mem, analysis::MemKind want, const std::s
                  what, mem_kind_name(want));
     return;
   }
-  if (m.params.size() != static_cast<size_t>(m.info->num_params)) {
-    diag_.report(loc, DiagKind::MemoryParams, m.info->name,
-                 "takes " + std::to_string(m.info->num_params) + " parameters, got " +
-                     std::to_string(m.params.size()));
+  if (std::string why = analysis::memory_param_count_error(*m.info, m.params.size());
+      !why.empty()) {
+    diag_.report(loc, DiagKind::MemoryParams, m.info->name, why);
     return;
   }
   for (const KwArg &k : m.kwargs) {
@@ -125,7 +125,13 @@ void Checker::check_memory(const Expr &mem, analysis::MemKind want, const std::s
       diag_.report(p->loc, DiagKind::MemoryParams, m.info->name, "takes integer parameters");
   std::string name = m.info->name;
   int64_t p0 = m.int_param(0, -1);
-  if (name == "Sm90_SmemSwizzled" && p0 != 32 && p0 != 64 && p0 != 128)
+  // An instruction's signature may name its swizzle by a template parameter
+  // (tma_load_3d(sw, ...)); each call then passes a tile whose literal
+  // swizzle must equal it (memory_param_mismatch).
+  const bool instr_template = proc_ && proc_->is_instr && !m.params.empty() &&
+                              m.params[0].as<Var>() &&
+                              contains(template_params(*proc_), m.params[0].as<Var>()->name.name);
+  if (name == "Sm90_SmemSwizzled" && p0 != 32 && p0 != 64 && p0 != 128 && !instr_template)
     diag_.report(m.params[0]->loc, DiagKind::MemoryParams, name,
                  "takes a swizzle of 32, 64 or 128 bytes");
   if (name == "Sm90_tensorMap" && m.params[0].as<IntImm>() && p0 != 0 && p0 != 32 && p0 != 64 &&
@@ -135,6 +141,16 @@ void Checker::check_memory(const Expr &mem, analysis::MemKind want, const std::s
   if (name == "CudaRmemUniform" && m.params[0].as<IntImm>() && p0 <= 0)
     diag_.report(m.params[0]->loc, DiagKind::MemoryParams, name,
                  "takes a positive thread count");
+}
+
+void Checker::check_tensor_map_rank(const Expr &mem, size_t rank, SrcLoc at) {
+  analysis::MemoryRef m = analysis::resolve_memory(mem);
+  if (!m || m.info->num_params != analysis::kTensorMapParams || m.params.size() < 2 ||
+      m.params.size() == rank + 1)
+    return;
+  diag_.report(at, DiagKind::MemoryParams, m.info->name,
+               "takes a swizzle and one box extent per dimension (" + std::to_string(rank) +
+                   "), got " + std::to_string(m.params.size() - 1) + " extent(s)");
 }
 
 void Checker::check_barrier_ref(const Expr &e, const char *where, bool allow_slices) {

@@ -69,6 +69,8 @@ public:
   void check_call(const CallStmt &c);
   void check_barrier_ref(const Expr &e, const char *where, bool allow_slices);
   void check_memory(const Expr &mem, analysis::MemKind want, const std::string &what, SrcLoc at);
+  /// A tensor map names one box extent per dimension of the window it is on.
+  void check_tensor_map_rank(const Expr &mem, size_t rank, SrcLoc at);
   void check_loop_mode(const For &f);
   void check_unit(const Expr &u);
   void check_context(const With &w);

@@ -25,10 +25,8 @@ analysis::MemoryRef memory_arg(Interpreter &in, const Expr &mem, analysis::MemKi
   if (m.info->kind != want)
     in.fail(loc, DiagKind::MemoryKindMismatch, m.info->name, kind_name(m.info->kind), subject,
             kind_name(want));
-  if (m.params.size() != static_cast<size_t>(m.info->num_params))
-    in.fail(loc, DiagKind::MemoryParams, m.info->name,
-            "takes " + std::to_string(m.info->num_params) + " parameters, got " +
-                std::to_string(m.params.size()));
+  if (std::string why = analysis::memory_param_count_error(*m.info, m.params.size()); !why.empty())
+    in.fail(loc, DiagKind::MemoryParams, m.info->name, why);
   return m;
 }
 

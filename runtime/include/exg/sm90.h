@@ -391,6 +391,26 @@ template <int N> EXG_DEV void wgmma_store_d_smem_sw128(float *dst, const AccumF3
   }
 }
 
+/// `tma_load_{2..5}d` (stdlib cuda.sm90a): the elected lane expects the box's
+/// bytes (Elems elements) on `bar` and loads the map's box at `src` into
+/// `dst`, swizzled by Sw bytes; a box row (Cols elements) is one swizzle row.
+template <int Sw, int Elems, int Cols, typename T, int R>
+EXG_DEV void tma_load_box(T *dst, TmaWindow<R> src, uint32_t bar) {
+  static_assert(Cols * sizeof(T) == Sw, "a box row is exactly one swizzle row");
+  if (elect_one_sync()) {
+    mbarrier_expect_tx(bar, uint32_t(Elems * sizeof(T)));
+    tma_load_tile<R>(smem_addr(dst), src.map, src.coord, bar, 0);
+  }
+}
+
+/// `tma_store_{2..5}d`: tma_store of a box whose rows (Cols elements) are
+/// exactly one Sw-byte swizzle row.
+template <int Sw, int Cols, typename T, int R>
+EXG_DEV void tma_store_box(TmaWindow<R> dst, const T *src) {
+  static_assert(Cols * sizeof(T) == Sw, "a box row is exactly one swizzle row");
+  tma_store<R>(dst, src);
+}
+
 } // namespace exg::sm90
 
 #undef EXG_DEV
