@@ -2,7 +2,8 @@
 // Owns: the helpers generated kernels and host functions call: floor
 // division and the scalar builtins (the same names and meaning as in the CPU
 // reference's prelude, here __host__ __device__), error propagation, the
-// size of a persistent grid, and the warp shuffles of stdlib `cuda`.
+// size of a persistent grid, the warp shuffles of stdlib `cuda`, and the
+// warpgroup barrier of a Fence at warpgroup scope.
 // Hopper instructions are in exg/sm90.h. Header-only; compile with nvcc -std=c++17.
 // Driver API entry points, when later code needs them, are fetched with
 // cudaGetDriverEntryPoint so nothing links -lcuda.
