@@ -142,6 +142,15 @@ void DeviceStmtEmitter::hopper_alloc(const Alloc *a, Binding &b, const std::stri
     int64_t off = smem_.place(a, count * element_bytes(t.scalar), 1024);
     b.dense = owned == 0;
     b.strides = owner_strides(t.shape, owned, ex_);
+    const auto *sw = t.mem.as<Call>();
+    if (!sw || sw->args.size() != 1 || !const_int(sw->args[0], b.swizzle_bytes) ||
+        (b.swizzle_bytes != 0 && b.swizzle_bytes != 32 && b.swizzle_bytes != 64 &&
+         b.swizzle_bytes != 128)) {
+      b.swizzle_bytes = 0;
+      fail(t.mem->loc, "a swizzle other than 0, 32, 64 or 128 bytes");
+    }
+    b.swizzle_base = name;
+    b.swizzle_origin = "0";
     // Each role's copy of the task body places every buffer; a role may not use it.
     w_.line("[[maybe_unused]] " + b.ctype + " *const " + name + " = reinterpret_cast<" +
             b.ctype + " *>(" + smem_name_ + " + " + std::to_string(off) + "); // " +

@@ -30,7 +30,18 @@ std::string offset(const Binding &view, const std::vector<std::string> &idx) {
 }
 } // namespace
 
+std::string view_origin_offset(const Binding &view, const std::vector<std::string> &idx) {
+  std::string off = offset(view, idx);
+  if (off.empty())
+    return view.swizzle_origin;
+  return view.swizzle_origin == "0" ? off : paren(view.swizzle_origin) + " + " + off;
+}
+
 std::string view_element(const Binding &view, const std::vector<std::string> &idx) {
+  if (view.swizzle_bytes != 0)
+    return view.swizzle_base + "[exg::sm90::swizzled_element<" + view.ctype +
+           ">(exg::sm90::Swizzle::B" + std::to_string(view.swizzle_bytes) + ", " +
+           view_origin_offset(view, idx) + ")]";
   std::string off = offset(view, idx);
   return paren(view.expr) + "[" + (off.empty() ? "0" : off) + "]";
 }

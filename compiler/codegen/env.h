@@ -47,6 +47,14 @@ struct Binding {
   // the dimensions after them, before the [64, N] tile, index an array of
   // fragments each thread keeps (a warpgroup's slabs of 64 rows).
   size_t owned_dims = 0;
+  // View of an `Sm90_SmemSwizzled(bytes)` buffer: its 16-byte chunks are
+  // permuted by address bits, so an element access indexes `swizzle_base`
+  // (the buffer, on the pattern's alignment) at the swizzled image of
+  // `swizzle_origin` (the view's first element, in elements of the buffer)
+  // plus the row-major offset. `expr` stays the linear address instructions
+  // take, since TMA and wgmma apply the swizzle themselves.
+  int64_t swizzle_bytes = 0;
+  std::string swizzle_base, swizzle_origin;
   SrcLoc decl_loc;
   size_t rank() const { return strides.size(); }
 };
@@ -69,6 +77,8 @@ private:
 
 /// Element access `base[off]` of a view at C index expressions `idx`.
 std::string view_element(const Binding &view, const std::vector<std::string> &idx);
+/// A swizzled view's `swizzle_origin` moved to element `idx` (a window's origin).
+std::string view_origin_offset(const Binding &view, const std::vector<std::string> &idx);
 /// Pointer to element `idx` (`base + off`, or `base` at offset 0).
 std::string view_address(const Binding &view, const std::vector<std::string> &idx);
 

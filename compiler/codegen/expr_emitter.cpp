@@ -388,6 +388,8 @@ bool ExprEmitter::view_of(const Expr &e, Binding &out) {
     return !failed_;
   }
   out.expr = view_address(*b, origin);
+  if (b->swizzle_bytes != 0)
+    out.swizzle_origin = view_origin_offset(*b, origin);
   return !failed_;
 }
 

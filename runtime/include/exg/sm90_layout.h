@@ -195,6 +195,15 @@ EXG_LAYOUT_FN uint32_t box_element_offset(Swizzle s, uint32_t row_bytes, uint32_
   return swizzle_address(s, row * row_bytes + col * elem_bytes);
 }
 
+/// The element of a swizzled buffer that holds its row-major element `linear`
+/// (elements of T; the buffer starts on swizzle_alignment(s)). Generated code
+/// indexes `Sm90_SmemSwizzled` buffers through this, so that threads and TMA
+/// or wgmma agree on where each element lies. sizeof(T) divides 16, so a whole
+/// element stays inside one 16-byte chunk.
+template <typename T> EXG_LAYOUT_FN uint32_t swizzled_element(Swizzle s, uint32_t linear) {
+  return swizzle_address(s, linear * uint32_t(sizeof(T))) / uint32_t(sizeof(T));
+}
+
 } // namespace exg::sm90
 
 #undef EXG_LAYOUT_FN

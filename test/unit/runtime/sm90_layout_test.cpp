@@ -271,6 +271,32 @@ TEST(Sm90Box, ElementOffsetIsTheSwizzledDenseOffset) {
     }
 }
 
+TEST(Sm90Box, ThreadsIndexASwizzledBufferWhereTmaPutsEachElement) {
+  // Generated code reads and writes element `linear` of an Sm90_SmemSwizzled buffer at
+  // swizzled_element<T>(s, linear): over 8 KiB of buffer, for 1-, 2-, 4- and 8-byte
+  // elements, that is the slot the ISA's figure puts the element's dense byte offset in
+  // (where a TMA load leaves it and a TMA store or wgmma reads it), and a permutation.
+  auto check = [](auto zero) {
+    using T = decltype(zero);
+    const uint32_t elems = 8192u / uint32_t(sizeof(T));
+    for (Swizzle s : kSwizzles) {
+      std::set<uint32_t> seen;
+      for (uint32_t e = 0; e < elems; ++e) {
+        uint32_t at = swizzled_element<T>(s, e);
+        ASSERT_EQ(at * sizeof(T), swizzle_by_lines(s, uint32_t(e * sizeof(T))))
+            << "swizzle " << uint32_t(s) << " element " << e << " of " << sizeof(T) << " bytes";
+        seen.insert(at);
+      }
+      EXPECT_EQ(seen.size(), elems);
+      EXPECT_EQ(*seen.rbegin(), elems - 1);
+    }
+  };
+  check(uint8_t{});
+  check(uint16_t{});
+  check(float{});
+  check(double{});
+}
+
 TEST(Sm90Box, ColumnPairsStayContiguousUnder128B) {
   // wgmma_store_d_smem_sw128 writes columns 2j and 2j + 1 with one 8-byte store: the
   // swizzle moves whole 16-byte chunks, so a pair stays adjacent and 8-byte aligned.
