@@ -26,16 +26,22 @@ bool device_env(const With *w, DiagEngine &diag, KernelFacts &facts, bool &repor
   if (!c || c->func != "CudaDeviceFunction")
     return false;
   const Expr *warps = nullptr;
+  SrcLoc cluster_loc = w->ctx->loc;
   for (const KwArg &k : c->kwargs) {
     int64_t v = 0;
     if (k.key == "blockDim" && k.value && int_literal(k.value, v))
       env.block_dim = v;
     else if (k.key == "clusterDim" && k.value && int_literal(k.value, v))
-      env.cluster_dim = v;
+      env.cluster_dim = v, cluster_loc = k.value->loc;
     else if (k.key == "blocks_per_sm" && k.value && int_literal(k.value, v) && v >= 1)
       facts.blocks_per_sm = v;
     else if (k.key == "warps" && k.value)
       warps = &k.value;
+  }
+  if (env.cluster_dim < 1 || env.cluster_dim > 16 || (env.cluster_dim & (env.cluster_dim - 1))) {
+    reported = true; // reference A2; every later stage would only fail to read it
+    return diag.report(cluster_loc, DiagKind::BadDeviceFunctionParam, "clusterDim",
+                       "a power of 2 from 1 to 16");
   }
   if (warps) {
     if (env.block_dim) {
@@ -48,9 +54,7 @@ bool device_env(const With *w, DiagEngine &diag, KernelFacts &facts, bool &repor
       return false;
     }
   }
-  return env.block_dim >= 32 && env.block_dim <= 1024 && env.block_dim % 32 == 0 &&
-         env.cluster_dim >= 1 && env.cluster_dim <= 16 &&
-         (env.cluster_dim & (env.cluster_dim - 1)) == 0;
+  return env.block_dim >= 32 && env.block_dim <= 1024 && env.block_dim % 32 == 0;
 }
 
 /// How `d` narrows `parent`, for the sync lowering.
