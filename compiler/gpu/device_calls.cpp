@@ -75,13 +75,7 @@ private:
           return ok = false;
         }
         m.vars[a.name.id] = actual;
-      } else if (const auto *we = actual.as<WindowExpr>()) {
-        m.bufs[a.name.id] = {we->buf, we->type, true, we->idx};
-      } else if (const auto *r = actual.as<Read>()) {
-        m.bufs[a.name.id] = {r->buf, r->type, false, {}};
-      } else if (const auto *v = actual.as<Var>()) {
-        m.bufs[a.name.id] = {v->name, v->type, false, {}};
-      } else {
+      } else if (!m.bind_buffer(a.name, actual)) {
         diag_.report(actual->loc, DiagKind::DeviceCallParam, callee.name, a.name.name,
                      "is passed '" + print_expr(actual) + "', which names no buffer");
         return ok = false;
