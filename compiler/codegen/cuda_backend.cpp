@@ -5,6 +5,7 @@
 
 #include "compiler/codegen/cuda_instr.h"
 #include "compiler/codegen/cuda_kernel.h"
+#include "compiler/gpu/device_calls.h"
 #include "compiler/gpu/gpu_check.h"
 #include "compiler/ir/printer.h"
 
@@ -94,7 +95,9 @@ private:
 class CudaBackend {
 public:
   CudaBackend(const Program &program, DiagEngine &diag)
-      : program_(program), diag_(diag), fx_(program, diag, kCudaBackend) {}
+      : program_(program), diag_(diag), fx_(program, diag, kCudaBackend) {
+    fx_.set_device_calls_inlined();
+  }
 
   bool run(const std::vector<Proc> &procs, const std::string &header_name, std::ostream &cu,
            std::ostream &h) {
@@ -106,6 +109,22 @@ public:
     std::vector<Proc> all;
     if (!fx_.collect_procs(procs, all))
       return false;
+    // A proc called in device code is emitted as its body at the call
+    // (docs/gpu.md): analysed and emitted in the caller's collective.
+    for (Proc &p : all) {
+      std::optional<gpu::InlinedDeviceCalls> in = gpu::inline_device_calls(
+          p, [&](const ProcNode *from, const std::string &name) { return fx_.callee(from, name); },
+          diag_);
+      if (!in)
+        return false;
+      impl_[p.get()] = impl_names_.take(p->name);
+      facts_.inlined_from.insert(in->call_site.begin(), in->call_site.end());
+      if (in->proc != p) {
+        fx_.alias(in->proc.get(), p.get());
+        impl_[in->proc.get()] = impl_.at(p.get());
+        p = in->proc;
+      }
+    }
     // The GPU semantics stage first: nothing is emitted for a proc whose
     // parallel reading it rejects, and kernels are emitted from its facts.
     bool checked = true;
@@ -116,8 +135,6 @@ public:
                 checked;
     if (!checked)
       return false;
-    for (const Proc &p : all)
-      impl_[p.get()] = impl_names_.take(p->name);
     bool ok = true;
     Writer kernels, helpers, api, decls;
     for (const Proc &p : all)

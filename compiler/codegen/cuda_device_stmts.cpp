@@ -211,24 +211,32 @@ void DeviceStmtEmitter::emit_for(const For *f) {
   fail(f->loc, "'" + mode + "' loops");
 }
 
+std::string DeviceStmtEmitter::rank() const {
+  return "static_cast<int>(blockIdx.x % " + std::to_string(facts_.env.cluster_dim) + ")";
+}
+
+std::string DeviceStmtEmitter::guard_condition(const gpu::CollIndex &guarded,
+                                               std::optional<int64_t> lo,
+                                               std::optional<int64_t> hi) const {
+  std::string g = guarded.c_str(tid_, rank()), cond;
+  if (lo && guarded.lo() < *lo)
+    cond = g + " >= " + std::to_string(*lo);
+  if (hi && guarded.hi() > *hi)
+    cond += (cond.empty() ? "" : " && ") + g + " < " + std::to_string(*hi);
+  return cond;
+}
+
 void DeviceStmtEmitter::threads_loop(const For *f) {
   auto found = facts_.loops.find(f);
   if (found == facts_.loops.end())
     return void(fail(f->loc, "a 'cuda_threads' loop the GPU semantics stage did not analyse"));
   const gpu::ThreadLoopFacts &l = found->second;
-  const std::string &tid = tid_;
-  const std::string rank = "static_cast<int>(blockIdx.x % " +
-                           std::to_string(facts_.env.cluster_dim) + ")";
-  std::string guarded = l.guarded.c_str(tid, rank), cond;
-  if (l.guard_lo && l.guarded.lo() < *l.guard_lo)
-    cond = guarded + " >= " + std::to_string(*l.guard_lo);
-  if (l.guard_hi && l.guarded.hi() > *l.guard_hi)
-    cond += (cond.empty() ? "" : " && ") + guarded + " < " + std::to_string(*l.guard_hi);
+  std::string cond = guard_condition(l.guarded, l.guard_lo, l.guard_hi);
   w_.line("// for " + f->iter.name + " in " + print_expr(f->hi) + " parts of its collective" +
           (l.pitch ? ", " + std::to_string(l.pitch) + " thread(s) apart" : ""));
   w_.open(cond.empty() ? "" : "if (" + cond + ")");
   std::string it = names_.take(f->iter.name);
-  w_.line("[[maybe_unused]] const int64_t " + it + " = " + l.iter.c_str(tid, rank) + ";");
+  w_.line("[[maybe_unused]] const int64_t " + it + " = " + l.iter.c_str(tid_, rank()) + ";");
   bind_iterator(f, it, true);
   block(f->body);
   ex_.env().pop();
@@ -259,6 +267,16 @@ void DeviceStmtEmitter::emit_with(const With *w) {
   auto found = facts_.warps.find(w);
   if (name != "CudaWarps" || found == facts_.warps.end())
     return void(fail(w->loc, "'" + name + "'"));
+  if (found->second.nested) {
+    // Warps of the enclosing collective, in whichever role's copy it is.
+    const gpu::WarpsBlockFacts &n = found->second;
+    std::string cond = n.trivial ? "" : guard_condition(n.guarded, n.guard_lo, n.guard_hi);
+    w_.line("// " + print_expr(w->ctx) + ": warps " + std::to_string(n.lo) + " to " +
+            std::to_string(n.hi) + " of its collective");
+    w_.open(cond.empty() ? "" : "if (" + cond + ")");
+    block(w->body);
+    return w_.close();
+  }
   // This copy of the task body runs the warps of one role (or the CTA).
   int64_t lo = found->second.lo, hi = found->second.hi;
   int64_t rlo = 0, rhi = facts_.env.block_dim / 32;

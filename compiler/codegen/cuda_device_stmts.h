@@ -45,6 +45,12 @@ protected:
 
 private:
   void threads_loop(const For *f);
+  /// The cluster rank of this CTA, as C.
+  std::string rank() const;
+  /// `lo <= guarded < hi` as C, leaving out the bounds every thread meets
+  /// ("" when none is left).
+  std::string guard_condition(const gpu::CollIndex &guarded, std::optional<int64_t> lo,
+                              std::optional<int64_t> hi) const;
   /// `__shared__ T name[n];` for a CudaSmemLinear allocation; false when refused.
   bool shared_alloc(const Alloc *a, Binding &b);
   /// The C array length of an allocation's shape from dimension `first` on;

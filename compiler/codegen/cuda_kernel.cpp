@@ -55,7 +55,10 @@ bool parse_config(const With *w, DiagEngine &diag, DeviceConfig &cfg) {
       cfg.blocks_per_sm = v;
     } else if (k.key == "warps") {
       have_block = true; // the GPU stage read the roles: blockDim is in its facts
-    } else if (k.key == "clusterDim" && is_int && v >= 1 && v <= 16 && (v & (v - 1)) == 0) {
+    } else if (k.key == "clusterDim") {
+      if (!is_int || v < 1 || v > 16 || (v & (v - 1)) != 0)
+        return diag.report(loc, DiagKind::BadDeviceFunctionParam, "clusterDim",
+                           "a power of 2 from 1 to 16");
       cfg.cluster_dim = v;
     } else {
       return diag.report(loc, DiagKind::CodegenNotSupported,

@@ -86,9 +86,10 @@ private:
   std::map<std::string, int> root_;
 };
 
-/// Calls in a body, in order.
+/// Calls in a body, in order (with `skip_device`, none in device functions).
 class CallFinder : public IRVisitor {
 public:
+  explicit CallFinder(bool skip_device) : skip_device_(skip_device) {}
   std::vector<const CallStmt *> calls;
 
 protected:
@@ -96,11 +97,20 @@ protected:
     calls.push_back(op);
     IRVisitor::visit_node(op);
   }
+  void visit_node(const With *op) override {
+    const auto *c = op->ctx.as<Call>();
+    if (!skip_device_ || !c || c->func != "CudaDeviceFunction")
+      IRVisitor::visit_node(op);
+  }
+
+private:
+  bool skip_device_;
 };
 } // namespace
 
 Proc Effects::callee(const ProcNode *caller, const std::string &name) const {
-  return program_.lookup_from(caller, name);
+  auto alias = aliases_.find(caller);
+  return program_.lookup_from(alias == aliases_.end() ? caller : alias->second, name);
 }
 
 const std::vector<bool> &Effects::written(const ProcNode *p) {
@@ -118,7 +128,7 @@ bool Effects::visit(const Proc &p, std::vector<const ProcNode *> &stack, std::ve
   if (done_.count(p.get()))
     return done_[p.get()];
   stack.push_back(p.get());
-  CallFinder cf;
+  CallFinder cf(device_calls_inlined_);
   cf.visit(p->body);
   bool ok = true;
   for (const CallStmt *c : cf.calls) {

@@ -31,6 +31,13 @@ public:
   /// The proc or instruction `name` called from `caller`, or null.
   Proc callee(const ProcNode *caller, const std::string &name) const;
 
+  /// Calls in device functions are inlined (the CUDA backend,
+  /// gpu/device_calls.h): collect_procs does not follow them.
+  void set_device_calls_inlined() { device_calls_inlined_ = true; }
+  /// `copy` (a proc with its device calls inlined) resolves names as
+  /// `original` does, in the module that declares it.
+  void alias(const ProcNode *copy, const ProcNode *original) { aliases_[copy] = original; }
+
 private:
   bool visit(const Proc &p, std::vector<const ProcNode *> &stack, std::vector<Proc> &out,
              bool root);
@@ -40,6 +47,8 @@ private:
   std::string backend_; // for diagnostics
   std::map<const ProcNode *, std::vector<bool>> written_;
   std::map<const ProcNode *, bool> done_;
+  std::map<const ProcNode *, const ProcNode *> aliases_;
+  bool device_calls_inlined_ = false;
 };
 
 } // namespace exgc::codegen

@@ -57,11 +57,18 @@ struct WarpRole {
   SrcLoc loc;
 };
 
-/// A `with CudaWarps(...)` block: the warps [lo, hi) of the CTA run its body.
+/// A `with CudaWarps(...)` block. At task scope: the warps [lo, hi) of the
+/// CTA run its body. Nested (inside another CudaWarps, or under a
+/// `cuda_threads` loop of a blockDim kernel): warps [lo, hi) of the enclosing
+/// collective, whose threads `guard_lo <= guarded < guard_hi` select.
 struct WarpsBlockFacts {
   int64_t lo = 0, hi = 0;
   int role = -1; // index in KernelFacts::roles; -1 when it names no role
-  GridNarrowing grid;
+  bool nested = false;
+  bool trivial = false; // nested (0, 1) of a one-warp collective: narrows nothing
+  CollIndex guarded = CollIndex::constant(0);
+  std::optional<int64_t> guard_lo, guard_hi;
+  GridNarrowing grid; // when not trivial
 };
 
 /// An mbarrier array of a kernel whose clusters have several CTAs: dimension
@@ -98,8 +105,18 @@ struct KernelFacts {
   std::map<const CallStmt *, MulticastGroup> multicasts;
 };
 
+/// A call of a proc in device code, whose body was inlined (device_calls.h).
+struct CallSite {
+  SrcLoc loc;
+  std::string callee;
+};
+
 struct GpuFacts {
   std::map<const With *, KernelFacts> kernels;
+  // Given to the stage with the proc: the top statements of each body
+  // inlined from a call in device code, by id, for notes at the call of
+  // what is found inside.
+  std::map<NodeId, CallSite> inlined_from;
   const KernelFacts *kernel(const With *w) const {
     auto it = kernels.find(w);
     return it == kernels.end() ? nullptr : &it->second;

@@ -26,16 +26,22 @@ bool device_env(const With *w, DiagEngine &diag, KernelFacts &facts, bool &repor
   if (!c || c->func != "CudaDeviceFunction")
     return false;
   const Expr *warps = nullptr;
+  SrcLoc cluster_loc = w->ctx->loc;
   for (const KwArg &k : c->kwargs) {
     int64_t v = 0;
     if (k.key == "blockDim" && k.value && int_literal(k.value, v))
       env.block_dim = v;
     else if (k.key == "clusterDim" && k.value && int_literal(k.value, v))
-      env.cluster_dim = v;
+      env.cluster_dim = v, cluster_loc = k.value->loc;
     else if (k.key == "blocks_per_sm" && k.value && int_literal(k.value, v) && v >= 1)
       facts.blocks_per_sm = v;
     else if (k.key == "warps" && k.value)
       warps = &k.value;
+  }
+  if (env.cluster_dim < 1 || env.cluster_dim > 16 || (env.cluster_dim & (env.cluster_dim - 1))) {
+    reported = true; // reference A2; every later stage would only fail to read it
+    return diag.report(cluster_loc, DiagKind::BadDeviceFunctionParam, "clusterDim",
+                       "a power of 2 from 1 to 16");
   }
   if (warps) {
     if (env.block_dim) {
@@ -48,9 +54,7 @@ bool device_env(const With *w, DiagEngine &diag, KernelFacts &facts, bool &repor
       return false;
     }
   }
-  return env.block_dim >= 32 && env.block_dim <= 1024 && env.block_dim % 32 == 0 &&
-         env.cluster_dim >= 1 && env.cluster_dim <= 16 &&
-         (env.cluster_dim & (env.cluster_dim - 1)) == 0;
+  return env.block_dim >= 32 && env.block_dim <= 1024 && env.block_dim % 32 == 0;
 }
 
 /// How `d` narrows `parent`, for the sync lowering.
@@ -68,8 +72,9 @@ std::string scope_words(const Tiling &t) {
 
 class KernelChecker {
 public:
-  KernelChecker(DiagEngine &diag, const CalleeLookup &callee, KernelFacts &facts)
-      : diag_(diag), callee_(callee), facts_(facts), shards_(diag, facts.env, facts.shards),
+  KernelChecker(DiagEngine &diag, const CalleeLookup &callee, KernelFacts &facts,
+                const std::map<NodeId, CallSite> &inlined)
+      : diag_(diag), callee_(callee), facts_(facts), inlined_(inlined), shards_(diag, facts.env, facts.shards),
         cluster_barriers_(diag, facts),
         tiling_(Tiling::device(facts.env)), one_thread_(scope_type("standalone_thread")),
         warpgroup_(scope_type("cuda_warpgroup")) {
@@ -142,7 +147,19 @@ private:
     return u ? unpack_aligned(*u, facts_.env, err) : std::nullopt;
   }
 
+  /// A statement inlined from a call in device code: what is found inside
+  /// it is also noted at the call.
   void stmt(const Stmt &s) {
+    auto call = inlined_.find(s->id);
+    if (call == inlined_.end())
+      return stmt_here(s);
+    size_t errors = diag_.num_errors();
+    stmt_here(s);
+    if (diag_.num_errors() > errors)
+      diag_.report(call->second.loc, DiagKind::DeviceCallSite, call->second.callee);
+  }
+
+  void stmt_here(const Stmt &s) {
     if (const auto *a = s.as<Assign>())
       return store(s, a->buf, a->idx, a->rhs);
     if (const auto *r = s.as<Reduce>())
@@ -249,9 +266,15 @@ private:
     return n;
   }
 
-  /// `with CudaWarps(...)`: the tiling narrowed to its warps, which the
-  /// whole CTA chooses among (so it must be at task scope).
+  /// `with CudaWarps(...)`: the tiling narrowed to its warps. At task scope
+  /// they are warps of the CTA or of a role, which the whole CTA chooses
+  /// among: a role's block below a thread loop is an error (reference D3).
+  /// Inside another CudaWarps, or below a thread loop of a blockDim kernel,
+  /// the block is nested (reference 1.4): (lo, hi) are warps of the current
+  /// collective, so they stack.
   void warps_block(const With *w, const Call &c) {
+    if (enclosing_warps_ || (facts_.roles.empty() && tiling_.depth != 0))
+      return nested_warps_block(w, c);
     WarpsBlockFacts wf;
     if (!read_warps_block(c, facts_.roles, facts_.env.block_dim / 32, diag_, wf))
       return void(fail());
@@ -260,16 +283,72 @@ private:
       return void(fail());
     }
     std::string err;
+    std::optional<Derived> d = derive_warps(wf.lo, wf.hi, err);
+    EXGC_CHECK(d) << "warps inside the CTA always narrow its tiling: " << err;
+    warps_body(w, wf, *d);
+  }
+
+  void nested_warps_block(const With *w, const Call &c) {
+    const WarpsBlockFacts *outer = enclosing_warps_;
+    WarpsBlockFacts wf;
+    wf.nested = true;
+    wf.role = outer ? outer->role : -1;
+    std::string within = scope_words(tiling_);
+    for (const KwArg &k : c.kwargs) {
+      const auto *s = k.value ? k.value.as<StrImm>() : nullptr;
+      std::string inherited = wf.role >= 0 ? facts_.roles[static_cast<size_t>(wf.role)].name : "";
+      if (k.key != "name" || !s || s->value != inherited) {
+        // The role is chosen once, at task scope (reference D5).
+        diag_.report(k.value ? k.value->loc : w->loc, DiagKind::NestedWarps, within,
+                     k.key != "name" || !s ? "it takes warps (lo, hi) and the name of its role"
+                     : inherited.empty()
+                         ? "it is not inside a block of a warp role, so it cannot name '" +
+                               s->value + "'"
+                         : "it cannot change the warp role from '" + inherited + "' to '" +
+                               s->value + "'");
+        return void(fail());
+      }
+    }
+    if (c.args.size() != 2 || !int_literal(c.args[0], wf.lo) || !int_literal(c.args[1], wf.hi) ||
+        wf.lo < 0 || wf.hi <= wf.lo) {
+      // Without lo and hi there is no default: a role's warps are not
+      // relative to anything (reference D6).
+      diag_.report(w->loc, DiagKind::NestedWarps, within,
+                   "it must give its warps as integer constants (lo, hi) with 0 <= lo < hi");
+      return void(fail());
+    }
+    std::string err;
+    std::optional<Derived> d = derive_warps(wf.lo, wf.hi, err);
+    if (!d) {
+      diag_.report(w->loc, DiagKind::NestedWarps, within,
+                   "warps " + std::to_string(wf.lo) + " to " + std::to_string(wf.hi) +
+                       " do not fit: " + err);
+      return void(fail());
+    }
+    wf.trivial = d->trivial;
+    wf.guarded = d->before;
+    wf.guard_lo = d->guard_lo;
+    wf.guard_hi = d->guard_hi;
+    warps_body(w, wf, *d);
+  }
+
+  /// The tiling of warps [lo, hi) of the current collective run together.
+  std::optional<Derived> derive_warps(int64_t lo, int64_t hi, std::string &err) {
     std::optional<CollUnit> warp = named_unit("cuda_warp", facts_.env);
     std::optional<CollType> raw = warp ? unpack_raw(*warp, facts_.env, err) : std::nullopt;
-    std::optional<Derived> d =
-        raw ? derive(tiling_, 0, "CudaWarps", *raw, wf.lo, wf.hi, false, err) : std::nullopt;
-    EXGC_CHECK(d) << "warps inside the CTA always narrow its tiling: " << err;
-    wf.grid = narrowing(tiling_, *d);
-    facts_.warps[w] = wf;
+    return raw ? derive(tiling_, 0, "CudaWarps", *raw, lo, hi, false, err) : std::nullopt;
+  }
+
+  void warps_body(const With *w, WarpsBlockFacts wf, const Derived &d) {
+    if (!d.trivial)
+      wf.grid = narrowing(tiling_, d);
+    const WarpsBlockFacts &stored = facts_.warps[w] = wf;
     Tiling saved = tiling_;
-    tiling_ = d->child;
+    const WarpsBlockFacts *outer = enclosing_warps_;
+    tiling_ = d.child;
+    enclosing_warps_ = &stored;
     block(w->body);
+    enclosing_warps_ = outer;
     tiling_ = saved;
   }
 
@@ -342,6 +421,8 @@ private:
     if (!callee)
       return exprs(c->args); // typecheck resolved every call; codegen names what it cannot emit
     if (!callee->is_instr) {
+      // Callers inline device calls first (device_calls.h); a proc given
+      // here with its calls kept is not analysed.
       diag_.report(c->loc, DiagKind::GpuCheckNotSupported,
                    "a call of the proc '" + callee->name + "' in device code");
       return void(fail());
@@ -499,10 +580,12 @@ private:
   DiagEngine &diag_;
   const CalleeLookup &callee_;
   KernelFacts &facts_;
+  const std::map<NodeId, CallSite> &inlined_;
   ShardTracker shards_;
   ClusterBarriers cluster_barriers_;
   Tiling tiling_;
   ThreadIters iters_;
+  const WarpsBlockFacts *enclosing_warps_ = nullptr; // the innermost CudaWarps block
   // Scope types of this device, unpacked once.
   std::optional<CollType> one_thread_, warpgroup_;
   std::vector<std::pair<CollType, FenceScope>> fence_scopes_;
@@ -537,7 +620,7 @@ protected:
     if (body == &w->body)
       return;
     KernelFacts &kf = out_.kernels[w] = facts;
-    KernelChecker k(diag_, callee_, kf);
+    KernelChecker k(diag_, callee_, kf, out_.inlined_from);
     k.block(*body);
     ok = ok && k.ok();
   }

@@ -75,12 +75,8 @@ Value inline_call(Interpreter &in, const CallSite &call) {
       m.vars[a.name.id] = actual;
       if (a.type.kind == Type::Kind::Data)
         by_value.push_back({&a, actual});
-    } else if (const auto *we = actual.as<WindowExpr>()) {
-      m.bufs[a.name.id] = {we->buf, we->type, true, we->idx};
-    } else if (const auto *r = actual.as<Read>()) {
-      m.bufs[a.name.id] = {r->buf, r->type, false, {}};
-    } else if (const auto *v = actual.as<Var>()) {
-      m.bufs[a.name.id] = {v->name, v->type, false, {}};
+    } else {
+      m.bind_buffer(a.name, actual);
     }
   }
   Block body = copy_block(m.mutate(callee->body), {}, true, &taken);

@@ -37,6 +37,21 @@ struct Inliner : IRMutator {
   std::map<uint32_t, BufArg> bufs;
   std::set<std::string> caller; // every name the caller declares
 
+  /// Binds the buffer parameter `param` to the argument `actual`: a window
+  /// (composed into every index), a buffer read whole or a buffer name.
+  /// False when `actual` names no buffer.
+  bool bind_buffer(const Sym &param, const Expr &actual) {
+    if (const auto *we = actual.as<WindowExpr>())
+      bufs[param.id] = {we->buf, we->type, true, we->idx};
+    else if (const auto *r = actual.as<Read>())
+      bufs[param.id] = {r->buf, r->type, false, {}};
+    else if (const auto *v = actual.as<Var>())
+      bufs[param.id] = {v->name, v->type, false, {}};
+    else
+      return false;
+    return true;
+  }
+
   /// The indices `idx` of a parameter, in the coordinates of the buffer.
   std::vector<Expr> compose(const BufArg &b, const std::vector<Expr> &idx) {
     std::vector<Expr> out;

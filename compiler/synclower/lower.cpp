@@ -84,7 +84,7 @@ private:
     if (loc.valid())
       s->loc = sync::SrcLoc{sources_.name(loc.file), static_cast<int>(loc.line),
                             static_cast<int>(loc.col)};
-    out_.origins[s.get()] = Origin{loc, kernel_};
+    out_.origins[s.get()] = Origin{loc, kernel_, call_site_};
     return s;
   }
   sync::Stmt *emit(sync::StmtP s) {
@@ -383,6 +383,18 @@ private:
   }
 
   void lower_stmt(const Stmt &s) {
+    // The inlined body of a call in device code: its statements say where
+    // the call is, for the notes of a hazard inside it.
+    auto inlined = facts_.inlined_from.find(s->id);
+    if (inlined == facts_.inlined_from.end())
+      return lower_stmt_here(s);
+    const gpu::CallSite *saved = call_site_;
+    call_site_ = &inlined->second;
+    lower_stmt_here(s);
+    call_site_ = saved;
+  }
+
+  void lower_stmt_here(const Stmt &s) {
     if (const auto *a = s.as<Assign>())
       return store(a->buf, a->idx, a->rhs, sync::AccessKind::Write, s->loc);
     if (const auto *r = s.as<Reduce>())
@@ -570,6 +582,8 @@ private:
       auto it = kernel_->warps.find(w);
       if (it == kernel_->warps.end())
         return void(unsupported(w->loc, "this 'CudaWarps' block"));
+      if (it->second.trivial) // all of a one-warp collective
+        return lower_block(w->body);
       // The chosen warps run the body together: a one-trip threads loop.
       std::string name = names_.fresh("warps");
       narrow(it->second.grid, name, sync::ExprNode::make_int(1), w->body, w->loc);
@@ -711,6 +725,7 @@ private:
   std::map<const ProcNode *, std::map<uint32_t, ParamUse>> param_uses_;
   sync::Block *block_ = nullptr;
   const gpu::KernelFacts *kernel_ = nullptr; // null on the host
+  const gpu::CallSite *call_site_ = nullptr; // of the inlined call being lowered
   bool ok_ = true;
 };
 

@@ -24,6 +24,7 @@ namespace exgc::synclower {
 struct Origin {
   SrcLoc loc;
   const gpu::KernelFacts *kernel = nullptr; // null on the host
+  const gpu::CallSite *call_site = nullptr; // in the inlined body of a call in device code
 };
 
 struct Lowered {

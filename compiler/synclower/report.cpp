@@ -98,6 +98,14 @@ std::string threads_in_words(const sync::ThreadSet &t, const gpu::KernelFacts *k
   return who;
 }
 
+namespace {
+/// A statement inlined from a call of a proc in device code: where the call is.
+void note_call_site(const Origin *o, DiagEngine &diag) {
+  if (o && o->call_site)
+    diag.report(o->call_site->loc, DiagKind::DeviceCallSite, o->call_site->callee);
+}
+} // namespace
+
 void report_hazard(const sync::Hazard &h, const Lowered &lowered, const std::string &check_text,
                    SrcLoc check_loc, DiagEngine &diag) {
   const Origin *here = origin_of(lowered, h.stmt);
@@ -132,6 +140,7 @@ void report_hazard(const sync::Hazard &h, const Lowered &lowered, const std::str
       msg += " (a deadlock: this Await waits for an Arrive that comes later in the program)";
     diag.report(loc, DiagKind::SyncOrderError, what, msg);
   }
+  note_call_site(here, diag);
   if (h.has_prior) {
     const Origin *prior = origin_of(lowered, h.prior.stmt);
     std::string by = h.prior_thread >= 0
@@ -142,6 +151,7 @@ void report_hazard(const sync::Hazard &h, const Lowered &lowered, const std::str
                            : "the earlier access, by " + by + ", on " +
                                  sync::qual_set_string(h.prior_quals);
     diag.report(prior ? prior->loc : check_loc, DiagKind::SyncPriorAccess, text);
+    note_call_site(prior, diag);
     if (is_race(h.kind))
       diag.report(loc, DiagKind::SyncExplain,
                   who + (who.rfind("threads ", 0) == 0 ? " need " : " needs ") +

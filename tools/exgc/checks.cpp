@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "compiler/gpu/device_calls.h"
 #include "compiler/gpu/gpu_check.h"
 
 namespace exgc {
@@ -27,9 +28,19 @@ const gpu::GpuFacts *SyncChecks::facts(const Proc &p) {
   auto it = facts_.find(p.get());
   if (it == facts_.end()) {
     auto f = std::make_unique<gpu::GpuFacts>();
-    bool ok = gpu::check_gpu_semantics(
-        *p, [&](const std::string &name) { return prog_.lookup_from(p.get(), name); }, diag_,
-        *f);
+    std::optional<gpu::InlinedDeviceCalls> in = gpu::inline_device_calls(
+        p, [&](const ProcNode *from, const std::string &name) {
+          return prog_.lookup_from(from, name);
+        },
+        diag_);
+    bool ok = in.has_value();
+    if (ok) {
+      inlined_[p.get()] = in->proc;
+      f->inlined_from = std::move(in->call_site);
+      ok = gpu::check_gpu_semantics(
+          *in->proc, [&](const std::string &name) { return prog_.lookup_from(p.get(), name); },
+          diag_, *f);
+    }
     it = facts_.emplace(p.get(), ok ? std::move(f) : nullptr).first;
   }
   return it->second.get();
@@ -52,7 +63,8 @@ bool SyncChecks::run_all(std::string *sync_text) {
       continue;
     }
     ok = synclower::run_check(
-             *p, r, *f, [&](const std::string &name) { return prog_.lookup_from(p.get(), name); },
+             *inlined_.at(p.get()), r, *f,
+             [&](const std::string &name) { return prog_.lookup_from(p.get(), name); },
              copts, diag_.sources(), diag_, sync_text) &&
          ok;
   }

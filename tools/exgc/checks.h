@@ -20,7 +20,8 @@ class SyncChecks {
 public:
   SyncChecks(const Program &prog, const DriverOptions &opts, DiagEngine &diag);
 
-  /// The GPU semantics stage on `p`, once; null after it reported errors.
+  /// The GPU semantics stage on `p` with its device calls inlined
+  /// (gpu/device_calls.h), once; null after either reported errors.
   const gpu::GpuFacts *facts(const Proc &p);
   /// Runs every check; false when one failed or could not run. With
   /// `sync_text`, each lowered program's text is appended.
@@ -35,6 +36,8 @@ private:
   std::vector<synclower::CheckRequest> requests_;
   /// Per proc checked so far: its facts, or null when the stage reported errors.
   std::map<const ProcNode *, std::unique_ptr<gpu::GpuFacts>> facts_;
+  /// Per proc checked so far: the proc with its device calls inlined.
+  std::map<const ProcNode *, Proc> inlined_;
 };
 
 } // namespace exgc

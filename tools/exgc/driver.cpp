@@ -148,17 +148,32 @@ bool write_dep_file(const std::string &path, const std::string &target, const Pr
   return write_file(path, text + "\n", diag);
 }
 
+/// Whether a body has a device function, and the names it calls there.
 struct HasDeviceFunction : IRVisitor {
   bool found = false;
+  std::set<std::string> device_callees;
   void visit_node(const With *op) override {
-    if (const auto *c = op->ctx.as<Call>(); c && c->func == "CudaDeviceFunction")
-      found = true;
+    const auto *c = op->ctx.as<Call>();
+    bool device = c && c->func == "CudaDeviceFunction";
+    found |= device;
+    depth_ += device;
+    IRVisitor::visit_node(op);
+    depth_ -= device;
+  }
+  void visit_node(const CallStmt *op) override {
+    if (depth_)
+      device_callees.insert(op->callee);
     IRVisitor::visit_node(op);
   }
+
+private:
+  int depth_ = 0;
 };
 
 /// The procs to compile: -e names, else the module's exports, else every proc
-/// (not instr) the main module defines, schedule results included.
+/// (not instr) the main module defines, schedule results included, except
+/// those called in device code: a device helper is compiled at its calls,
+/// inlined (docs/gpu.md), and has no host function of its own.
 bool select_procs(const Program &prog, const DriverOptions &opts, DiagEngine &diag,
                   std::vector<Proc> &out) {
   const Module &m = prog.main();
@@ -186,8 +201,13 @@ bool select_procs(const Program &prog, const DriverOptions &opts, DiagEngine &di
       take(name, loc);
     return ok;
   }
+  HasDeviceFunction helpers;
   for (const Decl &d : m.decls)
-    if (const Proc *p = std::get_if<Proc>(&d); p && !(*p)->is_instr)
+    if (const Proc *p = std::get_if<Proc>(&d))
+      helpers.visit((*p)->body);
+  for (const Decl &d : m.decls)
+    if (const Proc *p = std::get_if<Proc>(&d);
+        p && !(*p)->is_instr && !helpers.device_callees.count((*p)->name))
       take((*p)->name, (*p)->loc);
   if (ok && out.empty())
     diag.report(SrcLoc{m.file, 0, 0}, DiagKind::NothingToCompile, diag.sources().name(m.file));

@@ -127,6 +127,8 @@ TEST(Collective, Failures) {
 // ---------------------------------------------------------------------------
 // Brute force.
 
+/// A `cuda_threads` loop of n iterations, or a nested `CudaWarps` block
+/// (n = 1: its warps run the body together, the iterator is 0).
 struct Loop {
   CollUnit unit;
   int64_t n;
@@ -198,7 +200,7 @@ TEST(Collective, BruteForceAgreesWithTheAlgebra) {
   std::mt19937_64 rng(20261201);
   const std::vector<int64_t> blocks{32, 64, 96, 128, 256, 384};
   const std::vector<int64_t> clusters{1, 2, 4};
-  int nests = 0, loops = 0, scope_checks = 0;
+  int nests = 0, loops = 0, warps_blocks = 0, scope_checks = 0;
   for (int trial = 0; trial < 6000 && nests < 1500; ++trial) {
     DeviceEnv env{blocks[rng() % blocks.size()], clusters[rng() % clusters.size()]};
     std::vector<Loop> nest;
@@ -208,16 +210,25 @@ TEST(Collective, BruteForceAgreesWithTheAlgebra) {
       // A few tries per level, so that nests get deep.
       bool added = false;
       for (int attempt = 0; attempt < 16 && !added; ++attempt) {
-        CollUnit u = random_unit(rng, env);
+        // One level in four tries a nested CudaWarps(lo, hi) of the current collective.
+        bool warps = rng() % 4 == 0;
+        CollUnit u = warps ? unit_of("cuda_warp", env) : random_unit(rng, env);
         std::string err;
         std::optional<CollType> r = unpack_raw(u, env, err);
         if (!r)
           continue;
         int64_t n = 1 + static_cast<int64_t>(rng() % 8);
-        auto d = derive(t, static_cast<uint32_t>(k + 1), "l" + std::to_string(k), *r, 0, n, true,
-                        err);
+        int64_t lo = warps ? static_cast<int64_t>(rng() % 4) : 0;
+        int64_t hi = warps ? lo + 1 + static_cast<int64_t>(rng() % 4) : n;
+        auto d = derive(t, static_cast<uint32_t>(k + 1), "l" + std::to_string(k), *r, lo, hi,
+                        !warps, err);
         if (!d)
           continue;
+        if (warps) {
+          u.name = "CudaWarps(" + std::to_string(lo) + ", " + std::to_string(hi) + ")";
+          n = 1;
+          ++warps_blocks;
+        }
         nest.push_back({u, n, *d});
         t = d->child;
         added = true;
@@ -280,9 +291,11 @@ TEST(Collective, BruteForceAgreesWithTheAlgebra) {
     }
   }
   EXPECT_GE(nests, 1000);
+  EXPECT_GE(warps_blocks, 200); // nested CudaWarps are in the mix
   EXPECT_GE(2 * loops, 3 * nests); // nests are 1.5 loops deep on average at least
   RecordProperty("nests", nests);
   RecordProperty("loops", loops);
+  RecordProperty("warps_blocks", warps_blocks);
   RecordProperty("scope_checks", scope_checks);
 }
 
