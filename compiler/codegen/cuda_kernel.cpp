@@ -280,9 +280,11 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
                  ")");
       kbody.line("// warp role '" + role.name + "': warps " + std::to_string(role.lo) + " to " +
                  std::to_string(role.hi));
-      if (role.setmaxnreg)
+      if (role.setmaxnreg) {
+        *ctx.uses_sm90 = true; // setmaxnreg lives in exg/sm90.h
         kbody.line(std::string("exg::sm90::setmaxnreg_") + (role.increase ? "inc" : "dec") + "<" +
                    std::to_string(role.setmaxnreg) + ">();");
+      }
       task_loop(static_cast<int>(r));
       kbody.close();
     }
