@@ -217,9 +217,9 @@ TEST(GemmTf32Sm90a, RejectsKNotMultipleOf4) {
 }
 
 // The TF32 kernels of examples/gemm_hopper.exg (one schedule, three CTA
-// tiles and a 2 x 1 cluster) on the same ragged sizes, a size that is whole
-// tiles for all (256 x 256, two K steps), one just past it, and a cluster
-// whose second CTA has no row (129 rows).
+// tiles on 1 x 1 and 2 x 1 clusters) on the same ragged sizes, a size that is
+// whole tiles for all but the 512-row cluster tile (256 x 256, two K steps),
+// one just past it, and a cluster whose second CTA has no row (129 rows).
 class GemmHopperTf32Test
     : public ::testing::TestWithParam<std::tuple<GemmAbtF32, MatSizes>> {};
 
@@ -230,7 +230,8 @@ TEST_P(GemmHopperTf32Test, MatchesAlgorithm) {
 INSTANTIATE_TEST_SUITE_P(
     KernelsAndSizes, GemmHopperTf32Test,
     ::testing::Combine(::testing::Values(gemm_tf32_128x256, gemm_tf32_256x128, gemm_tf32_128x128,
-                                         gemm_tf32_128x256_2x1),
+                                         gemm_tf32_128x256_2x1, gemm_tf32_256x128_2x1,
+                                         gemm_tf32_128x128_2x1),
                        ::testing::Values(MatSizes{900, 700, 272}, MatSizes{1, 1, 4},
                                          MatSizes{256, 256, 64}, MatSizes{257, 257, 36},
                                          MatSizes{129, 300, 16})));
