@@ -154,6 +154,23 @@ std::string forward_args(const ProcAbi &abi) {
   return args;
 }
 
+namespace {
+
+/// One 16-bit float type `name` (its bits in a struct, for C and C++) with the
+/// C++ conversions `from_float` (a constructor from f32 setting `bits`) and
+/// `to_float` (the body of `operator float`), guarded by EXG_<GUARD>_DEFINED.
+std::string float16_struct(const std::string &name, const std::string &guard,
+                           const std::string &what, const std::string &from_float,
+                           const std::string &to_float) {
+  return "#ifndef EXG_" + guard + "_DEFINED\n#define EXG_" + guard + "_DEFINED\n// " + what +
+         " (docs/abi.md).\n#ifdef __cplusplus\nstruct " + name + " {\n  uint16_t bits;\n  " +
+         name + "() = default;\n" + from_float +
+         "  EXG_FLOAT16_FN operator float() const {\n" + to_float + "  }\n};\n#else\n" +
+         "typedef struct " + name + " { uint16_t bits; } " + name + ";\n#endif\n#endif\n";
+}
+
+} // namespace
+
 std::string float16_definitions(const std::string &code) {
   const bool bf16 = code.find("exg_bf16") != std::string::npos;
   const bool f16 = code.find("exg_f16") != std::string::npos;
@@ -171,14 +188,8 @@ std::string float16_definitions(const std::string &code) {
 #endif
 )";
   if (bf16)
-    out += R"(#ifndef EXG_BF16_DEFINED
-#define EXG_BF16_DEFINED
-// bf16: the upper 16 bits of an IEEE binary32 (docs/abi.md).
-#ifdef __cplusplus
-struct exg_bf16 {
-  uint16_t bits;
-  exg_bf16() = default;
-  // Round to nearest, ties to even, as __float2bfloat16_rn; a NaN stays quiet NaN.
+    out += float16_struct("exg_bf16", "BF16", "bf16: the upper 16 bits of an IEEE binary32",
+                          R"(  // Round to nearest, ties to even, as __float2bfloat16_rn; a NaN stays quiet NaN.
   EXG_FLOAT16_FN exg_bf16(float f) {
     uint32_t u;
     std::memcpy(&u, &f, 4);
@@ -186,27 +197,15 @@ struct exg_bf16 {
                                            : uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
   }
   // Exact: every bf16 is an f32.
-  EXG_FLOAT16_FN operator float() const {
-    uint32_t u = uint32_t(bits) << 16;
+)",
+                          R"(    uint32_t u = uint32_t(bits) << 16;
     float f;
     std::memcpy(&f, &u, 4);
     return f;
-  }
-};
-#else
-typedef struct exg_bf16 { uint16_t bits; } exg_bf16;
-#endif
-#endif
-)";
+)");
   if (f16)
-    out += R"(#ifndef EXG_F16_DEFINED
-#define EXG_F16_DEFINED
-// f16: an IEEE binary16 (docs/abi.md).
-#ifdef __cplusplus
-struct exg_f16 {
-  uint16_t bits;
-  exg_f16() = default;
-  // Round to nearest, ties to even, as __float2half_rn: past 65520 infinity,
+    out += float16_struct("exg_f16", "F16", "f16: an IEEE binary16",
+                          R"(  // Round to nearest, ties to even, as __float2half_rn: past 65520 infinity,
   // below 2^-14 the subnormals (steps of 2^-24); a NaN stays quiet NaN.
   EXG_FLOAT16_FN exg_f16(float f) {
     uint32_t u;
@@ -231,8 +230,8 @@ struct exg_f16 {
     }
   }
   // Exact: every f16 is an f32.
-  EXG_FLOAT16_FN operator float() const {
-    const uint32_t sign = uint32_t(bits & 0x8000u) << 16, e = (bits >> 10) & 0x1fu,
+)",
+                          R"(    const uint32_t sign = uint32_t(bits & 0x8000u) << 16, e = (bits >> 10) & 0x1fu,
                    m = bits & 0x3ffu;
     if (e == 0) // zero or subnormal: m x 2^-24, exact in f32
       return (sign ? -1.0f : 1.0f) * float(m) * 5.9604644775390625e-8f;
@@ -240,13 +239,7 @@ struct exg_f16 {
     float f;
     std::memcpy(&f, &u, 4);
     return f;
-  }
-};
-#else
-typedef struct exg_f16 { uint16_t bits; } exg_f16;
-#endif
-#endif
-)";
+)");
   return out + "\n";
 }
 
