@@ -8,8 +8,8 @@
 // Why: the first term is the rounding of the operands to what the multiplier reads. TF32
 // keeps 10 explicit significand bits and the hardware may truncate instead of round, so
 // each operand is off by less than 2^-10 of itself and a product by less than about 2^-9
-// (eps_in = 2^-9). bf16 operands are bf16 values already and the fp32 products of two of
-// them are exact (eps_in = 0); the GEMV's fp32 fused multiply-adds likewise (eps_in = 0).
+// (eps_in = 2^-9). bf16 (f16) operands are bf16 (f16) values already and the fp32 products
+// of two of them are exact (eps_in = 0); the GEMV's fp32 fused multiply-adds likewise (eps_in = 0).
 // The second term is fp32 accumulation: at most K additions, each off by at most one unit
 // in the last place, 2^-23 of the partial sum, whatever the order (tensor cores need not
 // round to nearest, hence 2^-23 and not 2^-24). The factor 2 covers the second-order terms
@@ -21,7 +21,7 @@
 // ||C - R|| / ||R|| must also stay under a per-type limit: TF32 2^-8 = 3.9e-3 (this data
 // gives 6.9e-4 with truncated operands, 2.5e-4 with rounded ones, at every K from 72 to
 // 65536 in a CPU emulation of the rounding; the largest err/bound there was 0.08), bf16
-// 2^-10 and fp32 2^-14 (both only accumulate rounding: about 1e-5 at K = 65536). A
+// and f16 2^-10, fp32 2^-14 (both only accumulate rounding: about 1e-5 at K = 65536). A
 // dropped K step of 32 moves it by about sqrt(32 / K) >= 2e-2.
 //
 // R and S come from cuBLAS DGEMM on the operands widened to double (all elements, on the
@@ -40,6 +40,7 @@ inline double frobenius_limit(Elem e) {
   switch (e) {
   case Elem::TF32: return 0x1p-8;
   case Elem::BF16: return 0x1p-10;
+  case Elem::F16: return 0x1p-10;
   case Elem::F32: return 0x1p-14;
   }
   return 0;

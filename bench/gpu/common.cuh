@@ -6,6 +6,7 @@
 #pragma once
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -22,21 +23,23 @@
 
 namespace bench {
 
-enum class Elem { F32, TF32, BF16 };
+enum class Elem { F32, TF32, BF16, F16 };
 #define EXG_ELEM_f32 ::bench::Elem::F32
 #define EXG_ELEM_tf32 ::bench::Elem::TF32
 #define EXG_ELEM_bf16 ::bench::Elem::BF16
+#define EXG_ELEM_f16 ::bench::Elem::F16
 
 inline const char *elem_name(Elem e) {
   switch (e) {
   case Elem::F32: return "f32";
   case Elem::TF32: return "tf32";
   case Elem::BF16: return "bf16";
+  case Elem::F16: return "f16";
   }
   return "?";
 }
 /// Bytes of one operand element in device memory (TF32 operands are stored as fp32).
-inline size_t elem_bytes(Elem e) { return e == Elem::BF16 ? 2 : 4; }
+inline size_t elem_bytes(Elem e) { return e == Elem::BF16 || e == Elem::F16 ? 2 : 4; }
 
 /// Where an exgc kernel's fault is reported (run.sh sets it with --fault-file).
 inline std::string &fault_file() {
@@ -82,8 +85,8 @@ using GemvCall = std::function<cudaError_t(cudaStream_t, int64_t M, int64_t K, c
                                            const float *x, float *y)>;
 
 /// A generated function's parameter from the harness's argument: a pointer becomes the
-/// pointer type of the generated header (bf16 may be spelled __nv_bfloat16 or uint16_t
-/// there; the cast only names the same device bytes), a size stays as it is.
+/// pointer type of the generated header (bf16 and f16 are the structs exg_bf16 and
+/// exg_f16 there; the cast only names the same device bytes), a size stays as it is.
 template <class P, class A> P to_param(A a) {
   if constexpr (std::is_pointer_v<P>)
     return static_cast<P>(const_cast<void *>(static_cast<const void *>(a)));

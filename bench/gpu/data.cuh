@@ -2,9 +2,10 @@
 // Operand element i of a tensor is a pure function of (seed, i), computed bit-identically
 // on the device (to fill the operands) and on the host (for the FP64 references), so the
 // host never holds or copies the large operands. fp32 operands have a full 24-bit
-// significand in [-1, 1), so TF32 rounding of the inputs is exercised; bf16 operands have
-// a random 8-bit significand and magnitudes from 1/8 to 2, exact in bf16. Zeros are rare
-// (1 fp32 value in 2^24) or absent (bf16): zeros hide unwritten outputs and wrong indexing.
+// significand in [-1, 1), so TF32 rounding of the inputs is exercised; bf16 (f16) operands
+// have a random 8-bit (11-bit) significand and magnitudes from 1/8 to 2, exact in their
+// type. Zeros are rare (1 fp32 value in 2^24) or absent (bf16, f16): zeros hide unwritten
+// outputs and wrong indexing.
 #pragma once
 #include "common.cuh"
 
@@ -21,10 +22,12 @@ __host__ __device__ inline uint64_t mix64(uint64_t x) {
 /// Element i of the tensor seeded `seed`, exactly representable in `e`.
 __host__ __device__ inline float operand_value(uint64_t seed, uint64_t i, Elem e) {
   const uint64_t h = mix64(i ^ (seed << 48));
-  if (e == Elem::BF16) {  // +-(1 + m / 128) / 2^s: a random bf16 significand, s in 0..3
-    const uint32_t bits = uint32_t(h >> 54);
-    const float magnitude = float(128 + (bits & 127)) * 0x1p-7f / float(1u << ((bits >> 7) & 3));
-    return bits >> 9 ? -magnitude : magnitude;
+  if (e == Elem::BF16 || e == Elem::F16) {  // +-(1 + m / 2^p) / 2^s, s in 0..3, p = 7 or 10
+    const int p = e == Elem::BF16 ? 7 : 10;
+    const uint32_t bits = uint32_t(h >> (61 - p)), m = bits & ((1u << p) - 1);
+    const float magnitude =  // divisions by powers of two: exact
+        float((1u << p) + m) / float(1u << p) / float(1u << ((bits >> p) & 3));
+    return bits >> (p + 2) ? -magnitude : magnitude;
   }
   return float(int32_t(h >> 40) - (1 << 23)) * 0x1p-23f;  // 24 significant bits
 }
@@ -34,8 +37,12 @@ template <> __device__ inline float from_float<float>(float v) { return v; }
 template <> __device__ inline __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
   return __float2bfloat16_rn(v);  // exact: every bf16 operand value is representable
 }
+template <> __device__ inline __half from_float<__half>(float v) {
+  return __float2half_rn(v);  // exact: every f16 operand value is representable
+}
 __device__ inline double to_double(float v) { return v; }
 __device__ inline double to_double(__nv_bfloat16 v) { return __bfloat162float(v); }
+__device__ inline double to_double(__half v) { return __half2float(v); }
 
 template <class T>
 __global__ void fill_operand(T *p, uint64_t n, uint64_t seed, Elem e) {
@@ -77,7 +84,8 @@ template <class T> struct DeviceBuffer {
   DeviceBuffer &operator=(const DeviceBuffer &) = delete;
 };
 
-/// An operand tensor of `n` elements of `e` (fp32 storage for F32 and TF32, bf16 for BF16),
+/// An operand tensor of `n` elements of `e` (fp32 storage for F32 and TF32, bf16 for BF16,
+/// f16 for F16),
 /// filled from `seed`, with its values widened to double when `widened` is asked for.
 struct Operand {
   Elem elem;
@@ -88,6 +96,9 @@ struct Operand {
     if (e == Elem::BF16)
       fill_operand<<<elementwise_blocks(), 256, 0, stream>>>(static_cast<__nv_bfloat16 *>(ptr),
                                                             n, seed, e);
+    else if (e == Elem::F16)
+      fill_operand<<<elementwise_blocks(), 256, 0, stream>>>(static_cast<__half *>(ptr), n,
+                                                            seed, e);
     else
       fill_operand<<<elementwise_blocks(), 256, 0, stream>>>(static_cast<float *>(ptr), n,
                                                             seed, e);
@@ -100,6 +111,9 @@ struct Operand {
     if (elem == Elem::BF16)
       widen<<<elementwise_blocks(), 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(ptr),
                                                      out, n, absolute);
+    else if (elem == Elem::F16)
+      widen<<<elementwise_blocks(), 256, 0, stream>>>(static_cast<const __half *>(ptr), out, n,
+                                                     absolute);
     else
       widen<<<elementwise_blocks(), 256, 0, stream>>>(static_cast<const float *>(ptr), out, n,
                                                      absolute);

@@ -42,7 +42,7 @@ inline Launch cublas_gemm(cublasHandle_t h, Elem e, const GemmShape &s, const vo
                           const void *B, float *C) {
   return [=](cudaStream_t) {
     static const float one = 1, zero = 0;
-    const cudaDataType t = e == Elem::BF16 ? CUDA_R_16BF : CUDA_R_32F;
+    const cudaDataType t = e == Elem::BF16 ? CUDA_R_16BF : e == Elem::F16 ? CUDA_R_16F : CUDA_R_32F;
     const cublasComputeType_t ct =
         e == Elem::TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
     return from_cublas(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, int(s.N), int(s.M), int(s.K),
@@ -153,7 +153,7 @@ inline void run_gemms(Session &ss, const std::vector<GemmKernel> &all) {
   for (const GemmKernel &k : all)
     if (!ss.skipped(k.name)) ks.push_back(k);
   for (const GemmShape &s : gemm_shapes(ss.opt, ks))
-    for (Elem e : {Elem::TF32, Elem::BF16, Elem::F32}) {
+    for (Elem e : {Elem::TF32, Elem::BF16, Elem::F16, Elem::F32}) {
       std::vector<const GemmKernel *> here;
       for (const GemmKernel &k : ks)
         if (k.elem == e && k.accepts(s.M, s.N, s.K)) here.push_back(&k);

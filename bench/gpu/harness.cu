@@ -133,7 +133,7 @@ std::vector<std::pair<std::string, std::string>> describe_run(const Session &ss)
           {"statistic", quoted("median of the samples (the paper: mean of the middle half, "
                                "also recorded); rate from the median")},
           {"bound", quoted("|c - fp64| <= 2 (eps_in + K 2^-23) sum_k |a||b|, eps_in = 2^-9 "
-                           "for tf32, 0 for bf16 and f32 (check.cuh)")},
+                           "for tf32, 0 for bf16, f16 and f32 (check.cuh)")},
           {"copy_gbs", number(ss.copy_gbs)},
           {"skipped_after_fault", skipped + "]"}};
 }

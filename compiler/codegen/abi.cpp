@@ -154,49 +154,99 @@ std::string forward_args(const ProcAbi &abi) {
   return args;
 }
 
-std::string bf16_definition(const std::string &code) {
-  if (code.find("exg_bf16") == std::string::npos)
+namespace {
+
+/// One 16-bit float type `name` (its bits in a struct, for C and C++) with the
+/// C++ conversions `from_float` (a constructor from f32 setting `bits`) and
+/// `to_float` (the body of `operator float`), guarded by EXG_<GUARD>_DEFINED.
+std::string float16_struct(const std::string &name, const std::string &guard,
+                           const std::string &what, const std::string &from_float,
+                           const std::string &to_float) {
+  return "#ifndef EXG_" + guard + "_DEFINED\n#define EXG_" + guard + "_DEFINED\n// " + what +
+         " (docs/abi.md).\n#ifdef __cplusplus\nstruct " + name + " {\n  uint16_t bits;\n  " +
+         name + "() = default;\n" + from_float +
+         "  EXG_FLOAT16_FN operator float() const {\n" + to_float + "  }\n};\n#else\n" +
+         "typedef struct " + name + " { uint16_t bits; } " + name + ";\n#endif\n#endif\n";
+}
+
+} // namespace
+
+std::string float16_definitions(const std::string &code) {
+  const bool bf16 = code.find("exg_bf16") != std::string::npos;
+  const bool f16 = code.find("exg_f16") != std::string::npos;
+  if (!bf16 && !f16)
     return "";
-  return R"(#ifndef EXG_BF16_DEFINED
-#define EXG_BF16_DEFINED
-// bf16: the upper 16 bits of an IEEE binary32 (docs/abi.md).
-#ifdef __cplusplus
+  // Each type is guarded by its own macro, so that a header and the file
+  // including it (or two generated headers) may both hold it.
+  std::string out = R"(#if defined(__cplusplus) && !defined(EXG_FLOAT16_FN)
 #include <cstring>
 #ifdef __CUDACC__
-#define EXG_BF16_FN __host__ __device__ inline
+#define EXG_FLOAT16_FN __host__ __device__ inline
 #else
-#define EXG_BF16_FN inline
+#define EXG_FLOAT16_FN inline
 #endif
-struct exg_bf16 {
-  uint16_t bits;
-  exg_bf16() = default;
-  // Round to nearest, ties to even, as __float2bfloat16_rn; a NaN stays quiet NaN.
-  EXG_BF16_FN exg_bf16(float f) {
+#endif
+)";
+  if (bf16)
+    out += float16_struct("exg_bf16", "BF16", "bf16: the upper 16 bits of an IEEE binary32",
+                          R"(  // Round to nearest, ties to even, as __float2bfloat16_rn; a NaN stays quiet NaN.
+  EXG_FLOAT16_FN exg_bf16(float f) {
     uint32_t u;
     std::memcpy(&u, &f, 4);
     bits = (u & 0x7fffffffu) > 0x7f800000u ? uint16_t((u >> 16) | 0x40u)
                                            : uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
   }
   // Exact: every bf16 is an f32.
-  EXG_BF16_FN operator float() const {
-    uint32_t u = uint32_t(bits) << 16;
+)",
+                          R"(    uint32_t u = uint32_t(bits) << 16;
     float f;
     std::memcpy(&f, &u, 4);
     return f;
+)");
+  if (f16)
+    out += float16_struct("exg_f16", "F16", "f16: an IEEE binary16",
+                          R"(  // Round to nearest, ties to even, as __float2half_rn: past 65520 infinity,
+  // below 2^-14 the subnormals (steps of 2^-24); a NaN stays quiet NaN.
+  EXG_FLOAT16_FN exg_f16(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    const uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
+    if (a > 0x7f800000u) {
+      bits = uint16_t(sign | 0x7e00u);
+    } else if (a >= 0x477ff000u) {
+      bits = uint16_t(sign | 0x7c00u);
+    } else if (a >= 0x38800000u) {
+      // Normal: rebias the exponent (127 -> 15) and round off 13 mantissa bits;
+      // a carry into the exponent is the right result.
+      const uint32_t v = a - 0x38000000u;
+      bits = uint16_t(sign | ((v + 0xfffu + ((v >> 13) & 1u)) >> 13));
+    } else if (a < 0x33000000u) {
+      bits = uint16_t(sign); // below 2^-25, half the least subnormal
+    } else {
+      // Subnormal: the significand (implicit bit set) in units of 2^-24.
+      const uint32_t m = (a & 0x7fffffu) | 0x800000u, s = 126u - (a >> 23);
+      const uint32_t q = m >> s, r = m & ((1u << s) - 1u), half = 1u << (s - 1u);
+      bits = uint16_t(sign | (q + ((r > half || (r == half && (q & 1u))) ? 1u : 0u)));
+    }
   }
-};
-#else
-typedef struct exg_bf16 { uint16_t bits; } exg_bf16;
-#endif
-#endif
-
-)";
+  // Exact: every f16 is an f32.
+)",
+                          R"(    const uint32_t sign = uint32_t(bits & 0x8000u) << 16, e = (bits >> 10) & 0x1fu,
+                   m = bits & 0x3ffu;
+    if (e == 0) // zero or subnormal: m x 2^-24, exact in f32
+      return (sign ? -1.0f : 1.0f) * float(m) * 5.9604644775390625e-8f;
+    const uint32_t u = sign | (e == 0x1fu ? 0x7f800000u : (e + 112u) << 23) | (m << 13);
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+)");
+  return out + "\n";
 }
 
 std::string c_header(const std::string &comment, const std::string &includes,
                      const std::string &decls) {
   return comment + "#pragma once\n" + includes + "#include <stdint.h>\n" +
-         "#ifndef __cplusplus\n#include <stdbool.h>\n#endif\n\n" + bf16_definition(decls) +
+         "#ifndef __cplusplus\n#include <stdbool.h>\n#endif\n\n" + float16_definitions(decls) +
          "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n" +
          decls + "\n#ifdef __cplusplus\n} // extern \"C\"\n#endif\n";
 }

@@ -51,12 +51,12 @@ std::string forward_args(const ProcAbi &abi);
 std::string c_header(const std::string &comment, const std::string &includes,
                      const std::string &decls);
 
-/// The C and C++ definition of `exg_bf16`, guarded so that a header and the
-/// file including it may both hold it: the upper 16 bits of an IEEE binary32;
-/// in C++ it converts to float exactly and from float rounding to nearest
-/// even (NaN stays NaN), on the host and, under nvcc, on the device.
-/// Empty when `code` does not mention the type.
-std::string bf16_definition(const std::string &code);
+/// The C and C++ definitions of `exg_bf16` (the upper 16 bits of an IEEE
+/// binary32) and `exg_f16` (an IEEE binary16), each guarded so that a header
+/// and the file including it may both hold it; in C++ each converts to float
+/// exactly and from float rounding to nearest even (NaN stays NaN), on the
+/// host and, under nvcc, on the device. Only the types `code` mentions.
+std::string float16_definitions(const std::string &code);
 
 /// Binds every argument of the proc to its parameters in ex.env(). Dense
 /// tensors get row-major strides computed from their shapes.

@@ -64,8 +64,9 @@ std::string c_type(ValueType t, bool f32_in_f64) {
   case ValueType::U8: return "uint8_t";
   case ValueType::U16: return "uint16_t";
   case ValueType::I32: return "int32_t";
-  case ValueType::BF16: return "exg_bf16"; // bf16_definition() (abi.h)
-  case ValueType::F16: case ValueType::E4M3: case ValueType::E5M2:
+  case ValueType::BF16: return "exg_bf16"; // float16_definitions() (abi.h)
+  case ValueType::F16: return "exg_f16";
+  case ValueType::E4M3: case ValueType::E5M2:
   case ValueType::R: case ValueType::Str: case ValueType::Meta:
     return "";
   }
@@ -95,8 +96,8 @@ std::string c_literal(double v, const std::string &ctype) {
       s += "f";
     return v < 0 ? "(" + s + ")" : s;
   }
-  if (ctype == "exg_bf16") // rounded from the f32 literal, as a store of it would be
-    return "exg_bf16(" + c_literal(v, "float") + ")";
+  if (ctype == "exg_bf16" || ctype == "exg_f16") // rounded from the f32 literal, as a store would be
+    return ctype + "(" + c_literal(v, "float") + ")";
   if (ctype == "bool")
     return v != 0 ? "true" : "false";
   if (ctype == "int64_t" || ctype.empty())

@@ -34,9 +34,9 @@ private:
 };
 
 /// The C++ type of a scalar: int64_t for size, index and integer literals,
-/// bool, float, double, int8_t, uint8_t, uint16_t, int32_t, exg_bf16 (the
-/// generated files define it: bf16_definition()). Empty for the types the
-/// backends cannot store yet (f16, fp8) and for R.
+/// bool, float, double, int8_t, uint8_t, uint16_t, int32_t, exg_bf16, exg_f16
+/// (the generated files define them: float16_definitions()). Empty for the
+/// types the backends cannot store yet (fp8) and for R.
 /// `f32_in_f64` gives f32 `double` (the difftest's numeric model).
 std::string c_type(ValueType t, bool f32_in_f64 = false);
 

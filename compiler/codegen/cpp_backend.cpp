@@ -70,7 +70,7 @@ public:
     if (header)
       out << "#include \"" << header->name << "\"\n\n";
     out << "#include <cmath>\n#include <cstdint>\n#include <type_traits>\n#include <vector>\n\n"
-        << bf16_definition(helpers.str() + api.str()) << "namespace {\nnamespace exg_impl {\n\n"
+        << float16_definitions(helpers.str() + api.str()) << "namespace {\nnamespace exg_impl {\n\n"
         << cpu_prelude() << "\n"
         << helpers.str() << "} // namespace exg_impl\n} // namespace\n\nextern \"C\" {\n\n"
         << api.str() << "} // extern \"C\"\n";

@@ -174,9 +174,10 @@ bool emit_tensor_map(const WindowStmt *w, ExprEmitter &ex, Writer &out, NameScop
     return ex.unsupported(w->loc, "this tensor map (the window must be a whole dense tensor and "
                                   "the memory 'Sm90_tensorMap(swizzle, box...)' one box extent "
                                   "per dimension)");
-  // The element types TMA tiles hold here: f32 (read by wgmma as TF32) and bf16.
+  // The element types TMA tiles hold here: f32 (read by wgmma as TF32), bf16, f16.
   const char *dtype = v.type == ValueType::F32    ? "CU_TENSOR_MAP_DATA_TYPE_FLOAT32"
                       : v.type == ValueType::BF16 ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16"
+                      : v.type == ValueType::F16  ? "CU_TENSOR_MAP_DATA_TYPE_FLOAT16"
                                                   : nullptr;
   if (!dtype)
     return ex.unsupported(w->loc, "a tensor map of '" + v.ctype + "'");

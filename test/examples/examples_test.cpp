@@ -5,6 +5,7 @@
 // with loops written directly in C++: exactly for copies and element-wise
 // updates (the same float operations in the same order), with a relative
 // tolerance for sums.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -27,7 +28,7 @@ int gemm_tf32_sm90a_tmastore(int64_t M, int64_t N, int64_t K, const float *A, co
                              float *C);
 int gemv_f32(int64_t M, int64_t K, const float *A, const float *x, float *y);
 }
-// The GEMM family declares exg_bf16 (docs/abi.md) with its functions.
+// The GEMM family declares exg_bf16 and exg_f16 (docs/abi.md) with its functions.
 #include "gemm_hopper_ref.h"
 
 namespace {
@@ -247,8 +248,9 @@ TEST(GemmTf32Sm90a, RejectsKNotMultipleOf4) {
 }
 
 // The TF32 kernels of examples/gemm_hopper.exg (one schedule, three CTA
-// tiles) on the same ragged sizes, a size that is whole tiles for all three
-// (256 x 256, two K steps) and one just past it.
+// tiles on 1 x 1 and 2 x 1 clusters) on the same ragged sizes, a size that is
+// whole tiles for all but the 512-row cluster tile (256 x 256, two K steps),
+// one just past it, and a cluster whose second CTA has no row (129 rows).
 class GemmHopperTf32Test
     : public ::testing::TestWithParam<std::tuple<GemmAbtF32, MatSizes>> {};
 
@@ -258,9 +260,12 @@ TEST_P(GemmHopperTf32Test, MatchesAlgorithm) {
 
 INSTANTIATE_TEST_SUITE_P(
     KernelsAndSizes, GemmHopperTf32Test,
-    ::testing::Combine(::testing::Values(gemm_tf32_128x256, gemm_tf32_256x128, gemm_tf32_128x128),
+    ::testing::Combine(::testing::Values(gemm_tf32_128x256, gemm_tf32_256x128, gemm_tf32_128x128,
+                                         gemm_tf32_128x256_2x1, gemm_tf32_256x128_2x1,
+                                         gemm_tf32_128x128_2x1),
                        ::testing::Values(MatSizes{900, 700, 272}, MatSizes{1, 1, 4},
-                                         MatSizes{256, 256, 64}, MatSizes{257, 257, 36})));
+                                         MatSizes{256, 256, 64}, MatSizes{257, 257, 36},
+                                         MatSizes{129, 300, 16})));
 
 // exg_bf16, as generated files define it: exact to f32, and from f32 the
 // nearest bf16 with ties to even, which the test finds independently by
@@ -297,18 +302,65 @@ TEST(Bf16, ConvertsAsTheGpuRoundsAndReads) {
   }
 }
 
-using GemmAbtBf16 = int (*)(int64_t, int64_t, int64_t, const exg_bf16 *, const exg_bf16 *, float *);
+// exg_f16, as generated files define it. Reads are checked on all 65,536 bit
+// patterns against a decoding by ldexp; from f32, the nearest finite f16 (ties
+// to the even bit pattern, infinity from 65520 on, as IEEE rounding does) is
+// found by searching the table of all finite f16 magnitudes.
+TEST(F16, ConvertsAsTheGpuRoundsAndReads) {
+  EXPECT_EQ(exg_f16(1.0f).bits, 0x3C00);
+  EXPECT_EQ(exg_f16(-2.0f).bits, 0xC000);
+  EXPECT_EQ(exg_f16(65504.0f).bits, 0x7BFF);                // the largest f16
+  EXPECT_EQ(exg_f16(65519.996f).bits, 0x7BFF);
+  EXPECT_EQ(exg_f16(65520.0f).bits, 0x7C00);                // a tie past the largest: infinity
+  EXPECT_EQ(exg_f16(std::ldexp(1.0f, -24)).bits, 0x0001);   // the least subnormal
+  EXPECT_EQ(exg_f16(std::ldexp(1.0f, -25)).bits, 0x0000);   // a tie: down to the even 0
+  EXPECT_EQ(exg_f16(std::ldexp(3.0f, -25)).bits, 0x0002);   // a tie: up to the even 2
+  EXPECT_EQ(exg_f16(-__builtin_inff()).bits, 0xFC00);
+  EXPECT_TRUE(std::isnan(float(exg_f16(__builtin_nanf("")))));
+  std::vector<double> magnitude(0x7C00);                    // finite f16 magnitudes, ascending
+  for (uint32_t b = 0; b < 0x10000; ++b) {
+    uint32_t e = (b >> 10) & 0x1F, m = b & 0x3FF;
+    double v = e == 0x1F ? (m ? NAN : INFINITY)
+                         : e ? std::ldexp(1024.0 + m, int(e) - 25) : std::ldexp(double(m), -24);
+    exg_f16 h;
+    h.bits = uint16_t(b);
+    if (std::isnan(v))
+      ASSERT_TRUE(std::isnan(float(h))) << std::hex << b;
+    else
+      ASSERT_EQ(double(float(h)), b & 0x8000 ? -v : v) << std::hex << b;
+    if (b < 0x7C00)
+      magnitude[b] = v;
+  }
+  std::mt19937 gen(22);
+  std::uniform_int_distribution<uint32_t> any;
+  for (int i = 0; i < 400000; ++i) {
+    uint32_t u = any(gen);
+    if (i % 2) // half of them near the f16 range: exponents 2^-28 to 2^17
+      u = (u & 0x807FFFFFu) | ((99u + (u >> 23) % 46u) << 23);
+    if ((u & 0x7F800000u) == 0x7F800000u)
+      continue; // infinities and NaNs: above
+    float f;
+    std::memcpy(&f, &u, 4);
+    double mag = std::fabs(double(f));
+    uint16_t want = 0x7C00;
+    if (mag < 65520.0) {
+      size_t hi = std::lower_bound(magnitude.begin(), magnitude.end(), mag) - magnitude.begin();
+      size_t lo = hi > 0 && magnitude[hi] != mag ? hi - 1 : hi;
+      double dlo = mag - magnitude[lo], dhi = hi < magnitude.size() ? magnitude[hi] - mag : 1e9;
+      want = uint16_t(dlo < dhi ? lo : dhi < dlo ? hi : (lo % 2 == 0 ? lo : hi));
+    }
+    want = uint16_t(want | ((u >> 16) & 0x8000u));
+    ASSERT_EQ(exg_f16(f).bits, want) << std::hex << u;
+  }
+}
 
-// The BF16 kernels of the family: inputs are bf16, products exact in f32 and
-// summed in f32; the reference sums the same bf16 values in double.
-class GemmHopperBf16Test
-    : public ::testing::TestWithParam<std::tuple<GemmAbtBf16, MatSizes>> {};
+// The BF16 and FP16 kernels of the family: inputs are 16-bit floats, products
+// exact in f32 and summed in f32; the reference sums the same values in double.
+template <typename T> using GemmAbt16 = int (*)(int64_t, int64_t, int64_t, const T *, const T *, float *);
 
-TEST_P(GemmHopperBf16Test, MatchesAlgorithm) {
-  GemmAbtBf16 gemm = std::get<0>(GetParam());
-  MatSizes s = std::get<1>(GetParam());
+template <typename T> void expect_gemm_abt_16(GemmAbt16<T> gemm, MatSizes s) {
   std::vector<float> Af = random_vector(s.M * s.K, 15), Bf = random_vector(s.N * s.K, 16);
-  std::vector<exg_bf16> A(Af.begin(), Af.end()), Bt(Bf.begin(), Bf.end());
+  std::vector<T> A(Af.begin(), Af.end()), Bt(Bf.begin(), Bf.end());
   std::vector<float> C(s.M * s.N, -5.0f), want(s.M * s.N);
   for (int64_t m = 0; m < s.M; ++m)
     for (int64_t n = 0; n < s.N; ++n) {
@@ -321,11 +373,43 @@ TEST_P(GemmHopperBf16Test, MatchesAlgorithm) {
   expect_close(C, want, s.K);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    KernelsAndSizes, GemmHopperBf16Test,
-    ::testing::Combine(::testing::Values(gemm_bf16_128x256, gemm_bf16_128x128),
-                       ::testing::Values(MatSizes{900, 700, 272}, MatSizes{1, 1, 8},
-                                         MatSizes{256, 256, 128}, MatSizes{257, 257, 72})));
+// Ragged sizes, one element, whole tiles of every configuration (256 x 256,
+// two K steps), one past them, and (for the 2 x 1 clusters, 256 rows a task) a
+// cluster whose second CTA has no row.
+const auto kGemm16Sizes =
+    ::testing::Values(MatSizes{900, 700, 272}, MatSizes{1, 1, 8}, MatSizes{256, 256, 128},
+                      MatSizes{257, 257, 72}, MatSizes{129, 300, 16});
+
+class GemmHopperBf16Test
+    : public ::testing::TestWithParam<std::tuple<GemmAbt16<exg_bf16>, MatSizes>> {};
+
+TEST_P(GemmHopperBf16Test, MatchesAlgorithm) {
+  expect_gemm_abt_16(std::get<0>(GetParam()), std::get<1>(GetParam()));
+}
+
+INSTANTIATE_TEST_SUITE_P(KernelsAndSizes, GemmHopperBf16Test,
+                         ::testing::Combine(::testing::Values(gemm_bf16_128x256, gemm_bf16_128x128,
+                                                              gemm_bf16_128x256_2x1),
+                                            kGemm16Sizes));
+
+class GemmHopperF16Test
+    : public ::testing::TestWithParam<std::tuple<GemmAbt16<exg_f16>, MatSizes>> {};
+
+TEST_P(GemmHopperF16Test, MatchesAlgorithm) {
+  expect_gemm_abt_16(std::get<0>(GetParam()), std::get<1>(GetParam()));
+}
+
+INSTANTIATE_TEST_SUITE_P(KernelsAndSizes, GemmHopperF16Test,
+                         ::testing::Combine(::testing::Values(gemm_f16_128x256,
+                                                              gemm_f16_128x256_2x1),
+                                            kGemm16Sizes));
+
+TEST(GemmHopperF16, RejectsKNotMultipleOf8) {
+  std::vector<exg_f16> A(8 * 12, exg_f16(1.0f)), B(8 * 12, exg_f16(1.0f));
+  std::vector<float> C(64, 1.0f);
+  EXPECT_NE(gemm_f16_128x256(8, 8, 12, A.data(), B.data(), C.data()), 0); // assert K % 8 == 0
+  EXPECT_EQ(C, std::vector<float>(64, 1.0f));
+}
 
 TEST(GemmHopperBf16, RejectsKNotMultipleOf8) {
   std::vector<exg_bf16> A(8 * 12, exg_bf16(1.0f)), B(8 * 12, exg_bf16(1.0f));

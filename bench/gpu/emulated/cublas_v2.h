@@ -5,6 +5,7 @@
 // FAST_TF32 rounds both operands to TF32 (10 explicit bits, to nearest).
 #pragma once
 #include "cuda_bf16.h"
+#include "cuda_fp16.h"
 #include "cuda_runtime.h"
 
 enum cublasStatus_t { CUBLAS_STATUS_SUCCESS = 0, CUBLAS_STATUS_INVALID_VALUE = 7 };
@@ -35,6 +36,7 @@ inline float tf32(float v) {
 }
 inline double read(const void *p, cudaDataType t, size_t i, bool to_tf32) {
   if (t == CUDA_R_16BF) return __bfloat162float(static_cast<const __nv_bfloat16 *>(p)[i]);
+  if (t == CUDA_R_16F) return __half2float(static_cast<const __half *>(p)[i]);
   if (t == CUDA_R_64F) return static_cast<const double *>(p)[i];
   const float v = static_cast<const float *>(p)[i];
   return to_tf32 ? tf32(v) : v;

@@ -42,7 +42,7 @@ enum cudaMemcpyKind {
   cudaMemcpyDeviceToDevice
 };
 enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount, cudaDevAttrL2CacheSize };
-enum cudaDataType { CUDA_R_32F, CUDA_R_64F, CUDA_R_16BF };
+enum cudaDataType { CUDA_R_32F, CUDA_R_64F, CUDA_R_16BF, CUDA_R_16F };
 using cudaStream_t = struct EmuStream *;
 using cudaEvent_t = std::chrono::steady_clock::time_point *;
 constexpr unsigned cudaStreamNonBlocking = 1;

@@ -108,7 +108,7 @@ def main():
     with open(os.path.join(gen, "all_kernels.h"), "w") as f:
         f.write("\n".join(includes) + "\n")
     with open(os.path.join(work, "wrappers.cpp"), "w") as f:
-        # The generated headers declare the element types (exg_bf16) the prototypes use.
+        # The generated headers declare the element types (exg_bf16, exg_f16) the prototypes use.
         f.write('#include "all_kernels.h"\n' + "\n".join(wrappers) + "\n")
 
     # The harness, its launches rewritten.

@@ -203,15 +203,16 @@ EXG_DEV void tma_load_2d(T *dst, TmaWindow<2> src, uint32_t bar) {
   }
 }
 
-/// `tma_load_2d_multicast_sw128`: the CTA at position g of its group loads
-/// rows [g Rows / NCTA, (g + 1) Rows / NCTA) for every CTA in `mask`; each
-/// CTA's barrier expects the whole tile.
-template <int Rows, int Cols, int NCTA, int Stride>
-EXG_DEV void tma_load_2d_multicast(float *dst, TmaWindow<2> src, uint32_t bar, uint16_t mask) {
+/// `tma_load_2d_multicast_sw128` (T = float) and `..._bf16`, `..._f16`: the
+/// CTA at position g of its group loads rows [g Rows / NCTA, (g + 1) Rows /
+/// NCTA) for every CTA in `mask`; each CTA's barrier expects the whole tile.
+template <int Rows, int Cols, int NCTA, int Stride, typename T>
+EXG_DEV void tma_load_2d_multicast(T *dst, TmaWindow<2> src, uint32_t bar, uint16_t mask) {
   static_assert(Rows % NCTA == 0, "each CTA loads an equal part of the tile");
+  static_assert(Cols * sizeof(T) <= 128, "a tile row fits one 128-byte swizzle row");
   if (elect_one_sync()) {
     int32_t g = int32_t((cluster_ctarank() / Stride) % NCTA), part = Rows / NCTA;
-    mbarrier_expect_tx(bar, uint32_t(Rows * Cols * sizeof(float)));
+    mbarrier_expect_tx(bar, uint32_t(Rows * Cols * sizeof(T)));
     int32_t c[2] = {src.coord[0] + g * part, src.coord[1]};
     tma_load_tile<2>(smem_addr(dst + g * part * Cols), src.map, c, bar, mask);
   }
@@ -251,9 +252,10 @@ EXG_DEV void wgmma_m64nNk16_bf16(AccumF32<N> &d, const T *a, const T *b) {
                     kmajor_tile_descriptor(smem_addr(b), Swizzle::B128), d.scale_d);
   d.scale_d = 1;
 }
-/// The same for FP16 operands.
-template <int N>
-EXG_DEV void wgmma_m64nNk16_f16(AccumF32<N> &d, const __half *a, const __half *b) {
+/// The same for FP16 operands: T is __half or exg_f16 (generated code).
+template <int N, typename T>
+EXG_DEV void wgmma_m64nNk16_f16(AccumF32<N> &d, const T *a, const T *b) {
+  static_assert(sizeof(T) == 2, "f16 operands are 16-bit elements");
   WgmmaF16<N>::mma(d.r, kmajor_tile_descriptor(smem_addr(a), Swizzle::B128),
                    kmajor_tile_descriptor(smem_addr(b), Swizzle::B128), d.scale_d);
   d.scale_d = 1;

@@ -59,7 +59,9 @@ TEST(CType, MapsStorableTypes) {
   EXPECT_EQ(c_type(ValueType::Size), "int64_t");
   EXPECT_EQ(c_type(ValueType::F32), "float");
   EXPECT_EQ(c_type(ValueType::U16), "uint16_t");
-  EXPECT_EQ(c_type(ValueType::F16), ""); // rejected by the backends for now
+  EXPECT_EQ(c_type(ValueType::BF16), "exg_bf16");
+  EXPECT_EQ(c_type(ValueType::F16), "exg_f16");
+  EXPECT_EQ(c_type(ValueType::E4M3), ""); // rejected by the backends for now
 }
 
 TEST(ConstInt, FoldsIndexArithmeticWithFloorSemantics) {
