@@ -44,6 +44,20 @@ struct FastEngine::State {
     size_t done = 0;
   };
   std::unordered_map<uint64_t, Waiters> waiters;
+  // Pending entries of records an arrive stream saw in full (arrive_streams.h).
+  ArriveStreams streams;
+  // The change log: a record's reference each time it is made or changes in
+  // a way that may change what a sync op does to it (each vis_version step).
+  // A scan that ran before reads only what changed since (see scan()).
+  std::vector<Ref> changes;
+  uint64_t changes_base = 0; // log position of changes[0]
+  struct ScanState {
+    bool ran = false;
+    uint64_t pos = 0;       // log position after its last run
+    std::vector<Ref> again; // records its last run must see again unchanged
+  };
+  std::unordered_map<uint32_t, ScanState> scan_states; // by scan key
+  uint32_t scan_stamp = 0;
   std::vector<OriginRec> origins;
   std::vector<uint32_t> origin_free;
   // Contents made since the last sync op, the 16 latest: a thread loop's
@@ -117,11 +131,12 @@ struct FastEngine::State {
     ++r.gen;
     r.refs = 0;
     r.list = 1;
-    ++r.vis_version;
     r.reach = -1;
     for (uint32_t &s : r.sat_sig)
       s = 0;
+    r.subs.clear();
     active.push_back({id, r.gen});
+    changed(id);
     ++stats.records_created;
     stats.max_live_records = std::max(stats.max_live_records, ++live_records);
     return id;
@@ -189,6 +204,22 @@ struct FastEngine::State {
   }
 
   bool valid(const Ref &ref) const { return recs[ref.first].gen == ref.second; }
+
+  // Record `id` changed what sync ops may do to it: scans see it again.
+  void changed(uint32_t id) {
+    Record &r = recs[id];
+    ++r.vis_version;
+    changes.push_back({id, r.gen});
+    reactivate(id);
+  }
+  // Some stream that `r` subscribed to arrived since on an element not yet
+  // freed: `r` has a pending entry no part lists.
+  bool implicit_pending(const Record &r) const {
+    for (const Record::Sub &sub : r.subs)
+      if (streams.pending_after(sub.stream, sub.t))
+        return true;
+    return false;
+  }
 
   uint32_t new_origin(const Origin &o, QualMask own) {
     uint32_t id = take(origins, origin_free);
@@ -332,6 +363,15 @@ struct FastEngine::State {
     return sub == p.members ? 1 : 2;
   }
 
+  // Every part of `r` is seen in full by a sync op of c on l1 (none freed).
+  static bool seen_in_full(const Record &r, const ThreadSet &c, QualMask l1) {
+    ThreadSet sub;
+    for (const Part &p : r.parts)
+      if (p.freed || witnessed(p, c, l1, sub) != 1)
+        return false;
+    return !r.parts.empty();
+  }
+
   // Splits parts[i] so that it holds exactly `sub`; the rest goes to the end.
   static void split(Record &r, size_t i, const ThreadSet &sub) {
     Part rest = r.parts[i];
@@ -371,6 +411,7 @@ struct FastEngine::State {
     if (sigs.size() > 4096) { // a cache: forgetting only costs recomputation
       sigs.clear();
       sig_threads.clear();
+      scan_states.clear(); // keyed by signatures no op will have again
     }
     SigKey key{kind, c.get(), l1, l2.full, l2.temp, {}};
     if (bars)
@@ -383,9 +424,71 @@ struct FastEngine::State {
     return it.first->second;
   }
 
+  // What a sync op found on a record: nothing to do until the record changes
+  // (Noop), nothing to do ever again (Saturated), or work it must redo on the
+  // next op of its key even unchanged (Again: an Arrive that saw only some
+  // parts adds pending entries for each new element).
+  enum class Seen { Noop, Saturated, Again };
+
+  // Visits the records a sync op by `c` may see and applies `fn` (returning
+  // Seen). `key` names the ops whose Seen a record keeps (an Arrive's stream,
+  // else `sig`); `sig` the op itself: equal signatures, equal effects.
+  // The first op of a key visits every live record that some thread at or
+  // after min(c) may see; later ones only the records logged as changed since
+  // (plus its Again list), since an unchanged record gets the same Seen.
   static constexpr uint64_t kRetireSlack = 2048;
-  template <typename Fn> void scan(const ThreadSet &c, QualMask l1, uint32_t sig, Fn fn) {
+  template <typename Fn>
+  void scan(const ThreadSet &c, QualMask l1, uint32_t key, uint32_t sig, Fn fn) {
     forget_fresh();
+    ++stats.scans;
+    trim_changes();
+    ScanState &ss = scan_states[key];
+    const uint64_t end = changes_base + changes.size();
+    std::vector<Ref> again;
+    again.swap(ss.again);
+    auto visit = [&](const Ref ref, Record &r) {
+      ++stats.visited;
+      if (!(r.wq & l1) || r.known_noop(key))
+        return;
+      if (key != sig && r.known_noop(sig)) {
+        ss.again.push_back(ref);
+        return;
+      }
+      ++stats.scanned;
+      switch (fn(ref.first, r)) {
+      case Seen::Saturated: r.remember_saturated(key); break;
+      case Seen::Noop: r.remember_noop(key); break;
+      case Seen::Again:
+        ss.again.push_back(ref);
+        if (key != sig)
+          r.remember_noop(sig);
+        break;
+      }
+    };
+    if (ss.ran && ss.pos >= changes_base && end - ss.pos <= live_records + 64) {
+      const uint32_t stamp = ++scan_stamp;
+      auto once = [&](const Ref ref) {
+        if (!valid(ref))
+          return;
+        Record &r = recs[ref.first];
+        if (r.stamp == stamp)
+          return;
+        r.stamp = stamp;
+        visit(ref, r);
+      };
+      for (uint64_t i = ss.pos; i < end; ++i)
+        once(changes[i - changes_base]);
+      for (const Ref &ref : again)
+        once(ref);
+    } else {
+      scan_all(c, visit);
+    }
+    ss.ran = true;
+    ss.pos = changes_base + changes.size();
+  }
+
+  // Every live record some thread at or after min(c) may see.
+  template <typename Visit> void scan_all(const ThreadSet &c, Visit visit) {
     const uint64_t cmin = c.min();
     while (!retired.empty() && retired.top().first >= cmin) {
       Ref ref = retired.top().second;
@@ -395,9 +498,7 @@ struct FastEngine::State {
         active.push_back(ref);
       }
     }
-    ++stats.scans;
     for (size_t i = 0; i < active.size();) {
-      ++stats.visited;
       const Ref ref = active[i];
       Record &r = recs[ref.first];
       if (r.gen != ref.second || r.list != 1) {
@@ -417,13 +518,25 @@ struct FastEngine::State {
         continue;
       }
       ++i;
-      if (!(r.wq & l1) || r.known_noop(sig))
-        continue;
-      ++stats.scanned;
-      if (fn(ref.first, r))
-        r.remember_saturated(sig);
-      else
-        r.remember_noop(sig);
+      visit(ref, r);
+    }
+  }
+
+  // Keeps the change log and the active list proportional to the live
+  // records: a key whose position falls off the log scans in full next time
+  // (at the cost of one full scan, which the dropped entries would exceed).
+  void trim_changes() {
+    if (changes.size() > 2 * live_records + 4096) {
+      const size_t drop = changes.size() - (live_records + 2048);
+      changes.erase(changes.begin(), changes.begin() + static_cast<ptrdiff_t>(drop));
+      changes_base += drop;
+    }
+    if (active.size() > 2 * live_records + 1024) {
+      size_t keep = 0;
+      for (const Ref &ref : active)
+        if (valid(ref) && recs[ref.first].list == 1)
+          active[keep++] = ref;
+      active.resize(keep);
     }
   }
 
