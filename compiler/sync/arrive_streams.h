@@ -54,8 +54,6 @@ public:
   /// element not yet freed was arrived on by the stream at or after t).
   bool pending_after(uint32_t stream, uint64_t t) const;
 
-  uint64_t visited = 0; ///< subscribers handed to `due` callbacks
-
 private:
   struct Mark {
     ThreadSetP who; // kept alive, so that the pointer names one set
@@ -110,10 +108,8 @@ void ArriveStreams::due(uint64_t bar, int64_t kmax, const ThreadSetP &who, const
       }
       const size_t lo = j == 0 ? 0 : subscribed_by(s, a.at[j - 1].first);
       const size_t hi = subscribed_by(s, a.at[j].first);
-      for (size_t i = std::max(lo, mark); i < hi; ++i) {
-        ++visited;
+      for (size_t i = std::max(lo, mark); i < hi; ++i)
         fn(s.subs[i].second);
-      }
       if (prefix)
         mark = std::max(mark, hi);
     }

@@ -467,6 +467,7 @@ void FastEngine::await(const Ctx &c, uint64_t bar, int64_t kmax, const SyncTl &l
     return all;
   };
   S.streams.due(bar, kmax, c.threads, l2, [&](const Ref &ref) {
+    ++S.stats.subscribers_visited;
     if (S.valid(ref))
       augment(ref.first, S.recs[ref.first], true);
   });

@@ -11,11 +11,14 @@
 #include "compiler/sync/interpreter.h"
 #include "compiler/sync/oracle_engine.h"
 #include "compiler/sync/text_format.h"
+#include "random_array_program.h"
 #include "random_program.h"
 #include "random_scalar_program.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <map>
 
 namespace exgc::sync {
@@ -31,6 +34,13 @@ Verdict run_with(const Program &p, Machine &m) {
   Verdict v;
   v.ok = run_program(p, m, v.hazard, &v.stats);
   return v;
+}
+
+// How many programs a random test runs: `dflt`, or EXGC_SYNC_DIFF_SCALE
+// times as many (a longer hunt: EXGC_SYNC_DIFF_SCALE=20 exgc_sync_tests).
+int programs(int dflt) {
+  const char *scale = std::getenv("EXGC_SYNC_DIFF_SCALE");
+  return scale ? dflt * std::max(1, std::atoi(scale)) : dflt;
 }
 
 // What a corpus of generated programs exercised.
@@ -79,7 +89,7 @@ void compare_engines(const std::string &text, int seed, Corpus &corpus) {
 }
 
 TEST(SyncDifferential, FastEngineAgreesWithOracleOnRandomPrograms) {
-  constexpr int kPrograms = 12000;
+  const int kPrograms = programs(12000);
   Corpus corpus;
   for (int seed = 1; seed <= kPrograms && !HasFatalFailure(); ++seed)
     compare_engines(testing::RandomProgram(static_cast<uint32_t>(seed)).generate(), seed, corpus);
@@ -96,10 +106,26 @@ TEST(SyncDifferential, FastEngineAgreesWithOracleOnRandomPrograms) {
 // per-element paths (entries per record, in-place assignment records, the
 // exact box index, shared fresh contents) against the oracle.
 TEST(SyncDifferential, ScalarProgramsAgreeWithOracle) {
-  constexpr int kPrograms = 3000;
+  const int kPrograms = programs(3000);
   Corpus corpus;
   for (int seed = 1; seed <= kPrograms && !HasFatalFailure(); ++seed)
     compare_engines(testing::RandomScalarProgram(static_cast<uint32_t>(seed)).generate(), seed,
+                    corpus);
+  EXPECT_GT(corpus.passed, kPrograms / 20);
+  EXPECT_GE(corpus.kinds.size(), 3u);
+  EXPECT_GT(corpus.replayed, 0);
+  corpus.print();
+}
+
+// Loops over long barrier arrays (random_array_program.h): records that an
+// Arrive's collective saw in full take later Arrives' elements implicitly
+// (compiler/sync/arrive_streams.h); their Awaits, counts and frees against
+// the oracle's explicit entries.
+TEST(SyncDifferential, BarrierArrayProgramsAgreeWithOracle) {
+  const int kPrograms = programs(1000);
+  Corpus corpus;
+  for (int seed = 1; seed <= kPrograms && !HasFatalFailure(); ++seed)
+    compare_engines(testing::RandomArrayProgram(static_cast<uint32_t>(seed)).generate(), seed,
                     corpus);
   EXPECT_GT(corpus.passed, kPrograms / 20);
   EXPECT_GE(corpus.kinds.size(), 3u);
