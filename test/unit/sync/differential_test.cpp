@@ -122,7 +122,7 @@ TEST(SyncDifferential, ScalarProgramsAgreeWithOracle) {
 // (compiler/sync/arrive_streams.h); their Awaits, counts and frees against
 // the oracle's explicit entries.
 TEST(SyncDifferential, BarrierArrayProgramsAgreeWithOracle) {
-  const int kPrograms = programs(1000);
+  const int kPrograms = programs(500);
   Corpus corpus;
   for (int seed = 1; seed <= kPrograms && !HasFatalFailure(); ++seed)
     compare_engines(testing::RandomArrayProgram(static_cast<uint32_t>(seed)).generate(), seed,

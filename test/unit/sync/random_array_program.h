@@ -42,6 +42,8 @@ public:
     line("barrier a[" + ns + "] checked");
     line("barrier g[" + ns + "] commit_group");
     line("barrier m[" + ns + "] mbarrier");
+    line("data pipe[" + ns + ", 4]");
+    line("barrier p[" + ns + "] checked");
     // Two to four roles: disjoint or overlapping boxes of the 64 threads.
     roles_.clear();
     for (int r = pick(2, 4); r > 0; --r) {
@@ -57,6 +59,8 @@ public:
       line("write buf[k, :] q=tmaS ext={tmaS,async} ooo >> m[k]");
       line("arrive cuda_temporal >> m[k]");
     });
+    if (pick(0, 1))
+      pipeline();
     for (int i = pick(3, 10); i > 0; --i) {
       if (disciplined_ && pick(0, 9) < 6)
         line("fence cuda_stream_sync -> cuda_stream_sync");
@@ -77,9 +81,9 @@ public:
     // Frees in a random order; sometimes the arrays stay alive (their
     // pending entries would stop a replay, but a second task could not
     // allocate them again).
-    std::vector<std::string> frees = {"free buf check={cuda1}", "free acc"};
+    std::vector<std::string> frees = {"free buf check={cuda1}", "free acc", "free pipe"};
     if (tasks > 1 || pick(0, 3))
-      frees.insert(frees.end(), {"free a", "free g", "free m"});
+      frees.insert(frees.end(), {"free a", "free g", "free m", "free p"});
     for (size_t i = frees.size() - 1; i > 0; --i)
       std::swap(frees[i], frees[pick(0, static_cast<int>(i))]);
     for (const std::string &f : frees)
@@ -118,6 +122,25 @@ private:
                       : "(k + " + std::to_string(n_ - d) + ") % " + std::to_string(n_);
   }
   std::string arr() { return pick(0, 1) ? "a" : "g"; }
+
+  // A producer writes the element's row in steps, arriving after each (the
+  // counts 0, 1, ...); a consumer awaits the element with a count bound that
+  // covers all steps or not (a race only the Await's count decides) and reads
+  // the row. Each step's record subscribes at the Arrive right after it.
+  void pipeline() {
+    const int steps = pick(2, 4), prod = pick(0, static_cast<int>(roles_.size()) - 1);
+    const std::string tl = pick(0, 3) ? "cuda_in_order" : "cuda_temporal";
+    in_role(prod, [&] {
+      open("seq j in 0.." + std::to_string(steps));
+      line("write pipe[k, j] q=cuda1");
+      line("arrive " + tl + " >> p[k]" + (pick(0, 5) ? "" : " >> p[:]"));
+      close();
+    });
+    in_role(pick(0, static_cast<int>(roles_.size()) - 1), [&] {
+      line("await p[k] -> cuda_in_order " + std::to_string(pick(0, 3) ? 0 : pick(1, steps)));
+      line("read pipe[k, :] q=cuda1");
+    });
+  }
 
   void body() {
     const int c = pick(0, 11);
