@@ -334,8 +334,9 @@ void FastEngine::fence(const Ctx &c, QualMask l1, const SyncTl &l2) {
   State &S = *st_;
   const Masks m = augment_masks(l2);
   const ThreadSet &ct = *c.threads;
-  const uint32_t sig = S.signature('f', c.threads, l1, l2, nullptr);
-  S.scan(ct, l1, sig, sig, [&](uint32_t id, Record &r) {
+  S.prune_signatures();
+  State::SigEntry &sig = S.signature('f', c.threads, l1, l2, nullptr);
+  S.scan(ct, l1, sig, sig.id, [&](uint32_t id, Record &r) {
     tick();
     bool changed = false, all = true;
     const size_t n = r.parts.size();
@@ -370,10 +371,12 @@ void FastEngine::arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t> &
   SmallVec<State::Waiters *, 4> ws;
   for (uint64_t b : bars)
     ws.push_back(&S.waiters[b]);
-  const uint32_t stream = S.signature('a', c.threads, l1, SyncTl(), nullptr);
-  const uint32_t sig = S.signature('a', c.threads, l1, SyncTl(), &bars);
+  S.prune_signatures();
+  State::SigEntry &keyed = S.signature('a', c.threads, l1, SyncTl(), nullptr);
+  const uint32_t stream = keyed.id;
+  const uint32_t sig = S.signature('a', c.threads, l1, SyncTl(), &bars).id;
   const uint64_t t = S.streams.begin_arrive(stream);
-  S.scan(ct, l1, stream, sig, [&](uint32_t id, Record &r) {
+  S.scan(ct, l1, keyed, sig, [&](uint32_t id, Record &r) {
     if (r.subscribed(stream))
       return State::Seen::Saturated;
     tick();
@@ -497,8 +500,9 @@ void FastEngine::await(const Ctx &c, uint64_t bar, int64_t kmax, const SyncTl &l
 void FastEngine::join(const Ctx &c) {
   State &S = *st_;
   const ThreadSet &ct = *c.threads;
-  const uint32_t sig = S.signature('j', c.threads, 0, SyncTl(), nullptr);
-  S.scan(ct, ~QualMask(0), sig, sig, [&](uint32_t id, Record &r) {
+  S.prune_signatures();
+  State::SigEntry &sig = S.signature('j', c.threads, 0, SyncTl(), nullptr);
+  S.scan(ct, ~QualMask(0), sig, sig.id, [&](uint32_t id, Record &r) {
     tick();
     bool changed = false;
     const size_t n = r.parts.size();

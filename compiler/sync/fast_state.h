@@ -56,7 +56,6 @@ struct FastEngine::State {
     uint64_t pos = 0;       // log position after its last run
     std::vector<Ref> again; // records its last run must see again unchanged
   };
-  std::unordered_map<uint32_t, ScanState> scan_states; // by scan key
   uint32_t scan_stamp = 0;
   std::vector<OriginRec> origins;
   std::vector<uint32_t> origin_free;
@@ -136,7 +135,8 @@ struct FastEngine::State {
       s = 0;
     r.subs.clear();
     active.push_back({id, r.gen});
-    changed(id);
+    ++r.vis_version;
+    changes.push_back({id, r.gen}); // as changed(id), already active
     ++stats.records_created;
     stats.max_live_records = std::max(stats.max_live_records, ++live_records);
     return id;
@@ -403,22 +403,31 @@ struct FastEngine::State {
       return h;
     }
   };
-  std::unordered_map<SigKey, uint32_t, SigHash> sigs;
+  // A signature's id (never reused) and the state of the scans keyed by it.
+  struct SigEntry {
+    uint32_t id = 0;
+    ScanState scan;
+  };
+  std::unordered_map<SigKey, SigEntry, SigHash> sigs;
   std::vector<ThreadSetP> sig_threads; // keeps pointers in `sigs` unique
   uint32_t next_sig = 1;
-  uint32_t signature(char kind, const ThreadSetP &c, QualMask l1, const SyncTl &l2,
-                     const std::vector<uint64_t> *bars) {
-    if (sigs.size() > 4096) { // a cache: forgetting only costs recomputation
+  // The signatures are a cache: forgetting them costs recomputation (and
+  // one full scan per key). Called before an op takes its signatures, so
+  // that the entries it holds stay put while it runs.
+  void prune_signatures() {
+    if (sigs.size() > 4096) {
       sigs.clear();
       sig_threads.clear();
-      scan_states.clear(); // keyed by signatures no op will have again
     }
+  }
+  SigEntry &signature(char kind, const ThreadSetP &c, QualMask l1, const SyncTl &l2,
+                      const std::vector<uint64_t> *bars) {
     SigKey key{kind, c.get(), l1, l2.full, l2.temp, {}};
     if (bars)
       key.bars.assign(bars->data(), bars->data() + bars->size());
-    auto it = sigs.emplace(std::move(key), 0);
+    auto it = sigs.emplace(std::move(key), SigEntry());
     if (it.second) {
-      it.first->second = next_sig++;
+      it.first->second.id = next_sig++;
       sig_threads.push_back(c);
     }
     return it.first->second;
@@ -438,11 +447,12 @@ struct FastEngine::State {
   // (plus its Again list), since an unchanged record gets the same Seen.
   static constexpr uint64_t kRetireSlack = 2048;
   template <typename Fn>
-  void scan(const ThreadSet &c, QualMask l1, uint32_t key, uint32_t sig, Fn fn) {
+  void scan(const ThreadSet &c, QualMask l1, SigEntry &keyed, uint32_t sig, Fn fn) {
     forget_fresh();
     ++stats.scans;
     trim_changes();
-    ScanState &ss = scan_states[key];
+    const uint32_t key = keyed.id;
+    ScanState &ss = keyed.scan;
     const uint64_t end = changes_base + changes.size();
     std::vector<Ref> again;
     again.swap(ss.again);
