@@ -2,13 +2,9 @@
 //
 // ArriveStreams (compiler/sync/arrive_streams.h) alone: which subscribers an
 // Await orders, once per awaiting (collective, sync-tl), with counts that go
-// down and elements that are freed. Then the fast engine on long barrier
-// arrays: its work per element must not grow with the array (the arrive
-// streams and the change-log scans), which a quadratic engine fails.
+// down and elements that are freed. (differential_test.cpp checks the engine
+// that uses them, and that long arrays cost the same per element.)
 #include "compiler/sync/arrive_streams.h"
-#include "compiler/sync/fast_engine.h"
-#include "compiler/sync/interpreter.h"
-#include "compiler/sync/text_format.h"
 
 #include <gtest/gtest.h>
 
@@ -59,29 +55,36 @@ TEST(SyncArriveStreams, ASubscriberTakesTheFirstArriveOnEachElementFromItsSubscr
   EXPECT_EQ(due(s, 13, 0, c, other), std::vector<uint32_t>({100, 101}));
 }
 
-TEST(SyncArriveStreams, AnAwaitOrdersOnlyEntriesWithinItsCount) {
+// Arrives of stream 1 (element, count, records subscribing), then Awaits by
+// one collective (element, count bound, the records due).
+struct ArriveStep {
+  uint64_t bar;
+  int64_t count;
+  std::vector<uint32_t> subs;
+};
+struct AwaitStep {
+  uint64_t bar;
+  int64_t kmax;
+  std::vector<uint32_t> due;
+};
+void expect_due(const std::vector<ArriveStep> &arrives, const std::vector<AwaitStep> &awaits) {
   ArriveStreams s;
-  arrive(s, 1, {7}, 0, {100});
-  arrive(s, 1, {8}, 0, {101});
-  arrive(s, 1, {7}, 1, {102}); // 100's entry on 7 is the first (0); 101's and 102's is 1
+  for (const ArriveStep &a : arrives)
+    arrive(s, 1, {a.bar}, a.count, a.subs);
   const ThreadSetP c = threads(0, 8);
-  EXPECT_EQ(due(s, 7, 0, c), std::vector<uint32_t>({100}));
-  EXPECT_EQ(due(s, 7, 1, c), std::vector<uint32_t>({101, 102}));
-  EXPECT_TRUE(due(s, 7, 1, c).empty());
+  for (const AwaitStep &w : awaits)
+    EXPECT_EQ(due(s, w.bar, w.kmax, c), w.due) << "await on " << w.bar << " <= " << w.kmax;
 }
 
-TEST(SyncArriveStreams, CountsThatGoDownOrderSegmentsOutOfOrder) {
-  ArriveStreams s;
-  // A multicast Arrive brings its home's count (5) to element 9; element
-  // 9's own Arrive later has count 0.
-  arrive(s, 1, {9}, 5, {100});
-  arrive(s, 1, {9}, 0, {101});
-  const ThreadSetP c = threads(0, 8);
-  EXPECT_EQ(due(s, 9, 0, c), std::vector<uint32_t>({101}));
-  // The watermark could not pass 100, so 101 may come up again (augmenting
-  // twice is harmless); 100 only once its count is reached.
-  EXPECT_EQ(due(s, 9, 5, c), std::vector<uint32_t>({100, 101}));
-  EXPECT_TRUE(due(s, 9, 5, c).empty());
+TEST(SyncArriveStreams, AnAwaitOrdersOnlyEntriesWithinItsCount) {
+  // 100's entry on 7 is the first Arrive (count 0); 101's and 102's the second (1).
+  expect_due({{7, 0, {100}}, {8, 0, {101}}, {7, 1, {102}}},
+             {{7, 0, {100}}, {7, 1, {101, 102}}, {7, 1, {}}});
+  // Counts that go down: a multicast Arrive brings its home's count (5) to
+  // element 9, whose own Arrive later has count 0. The watermark cannot pass
+  // 100, so 101 comes up again (augmenting twice is harmless); 100 only once
+  // its count is reached.
+  expect_due({{9, 5, {100}}, {9, 0, {101}}}, {{9, 0, {101}}, {9, 5, {100, 101}}, {9, 5, {}}});
 }
 
 TEST(SyncArriveStreams, FreedElementsLoseTheirEntries) {
@@ -97,51 +100,6 @@ TEST(SyncArriveStreams, FreedElementsLoseTheirEntries) {
   EXPECT_TRUE(s.pending_after(2, 0));
   EXPECT_FALSE(s.pending_after(2, 1)); // nothing arrived after a subscription at 1
   EXPECT_FALSE(s.pending_after(3, 0)); // a stream never seen
-}
-
-// bench/sync/gen_sync_scaling.py barriers N: each element adds a few
-// records; the engine's visits per element must stay flat as N grows.
-std::string barrier_arrays(int n) {
-  const std::string ns = std::to_string(n);
-  return "device [1, 64] {\n  data buf[" + ns + ", 8]\n  data acc[8]\n  barrier raw[" + ns +
-         "] mbarrier\n  barrier cg[" + ns + "] commit_group\n"
-         "  threads c in 0..1 dim=1 width=32 offset=32 {\n    write acc[:] q=cuda1 conv\n  }\n"
-         "  seq k in 0.." + ns + " {\n    threads p in 0..1 dim=1 width=32 {\n"
-         "      write buf[k, :] q=tmaS ext={tmaS,async} ooo >> raw[k]\n"
-         "      arrive cuda_temporal >> raw[k]\n    }\n"
-         "    threads c in 0..1 dim=1 width=32 offset=32 {\n"
-         "      await raw[k] -> cuda_generic_and_async_proxy 0\n"
-         "      fence wgmma_fence_1 -> wgmma_fence_2\n"
-         "      update acc[:] q=wgD ext={wgD,wg0} conv\n"
-         "      read buf[k, :] q=wgS ext={wgS,async} ooo\n"
-         "      arrive wgmma_async >> cg[k]\n"
-         "      if k >= 1 {\n        await cg[k - 1] -> cuda_in_order 0\n      }\n    }\n  }\n"
-         "  threads c in 0..1 dim=1 width=32 offset=32 {\n"
-         "    await cg[" + ns + " - 1] -> cuda_in_order 0\n    read acc[:] q=cuda1 conv\n  }\n"
-         "  fence cuda_in_order -> cuda_in_order\n  free raw\n  free cg\n"
-         "  free buf check={cuda1}\n  free acc\n}\njoin\n"
-         "fence cuda_stream_sync -> cuda_stream_sync\n";
-}
-
-FastEngineStats run_barrier_arrays(int n) {
-  Program prog;
-  std::vector<ParseError> errs;
-  EXPECT_TRUE(parse_program(barrier_arrays(n), "arrays.sync", prog, errs));
-  FastEngine fast;
-  Hazard h;
-  EXPECT_TRUE(run_program(prog, fast, h, nullptr)) << h.summary();
-  return fast.stats();
-}
-
-TEST(SyncArriveStreams, LongBarrierArraysCostTheSamePerElement) {
-  const FastEngineStats small = run_barrier_arrays(200), large = run_barrier_arrays(1600);
-  // 8x the elements: scan visits, waiter and subscriber visits grow 8x, not
-  // 64x (before arrive streams and the change log, each grew with n^2).
-  EXPECT_LT(large.visited, 10 * small.visited);
-  EXPECT_LT(large.waiters_visited + large.subscribers_visited,
-            10 * (small.waiters_visited + small.subscribers_visited));
-  // The records the Arrives saw in full are ordered through their streams.
-  EXPECT_GT(large.subscribers_visited, 1600u);
 }
 
 } // namespace

@@ -218,5 +218,25 @@ TEST(SyncDifferential, LongBarrierArraysAgreeWithOracle) {
     expect_agree(long_barrier_arrays(64, racy), racy);
 }
 
+// The fast engine's work per element of a long array must not grow with the
+// array (arrive streams and change-log scans); a quadratic engine fails this.
+TEST(SyncDifferential, LongBarrierArraysCostTheSamePerElement) {
+  auto run = [](int n) {
+    Program prog;
+    std::vector<ParseError> errs;
+    EXPECT_TRUE(parse_program(long_barrier_arrays(n, false), "arrays.sync", prog, errs));
+    FastEngine fast;
+    EXPECT_TRUE(run_with(prog, fast).ok);
+    return fast.stats();
+  };
+  const FastEngineStats small = run(200), large = run(1600);
+  // 8x the elements: scan visits, waiter and subscriber visits grow 8x, not 64x.
+  EXPECT_LT(large.visited, 10 * small.visited);
+  EXPECT_LT(large.waiters_visited + large.subscribers_visited,
+            10 * (small.waiters_visited + small.subscribers_visited));
+  // The records the Arrives saw in full are ordered through their streams.
+  EXPECT_GT(large.subscribers_visited, 1600u);
+}
+
 } // namespace
 } // namespace exgc::sync
