@@ -45,7 +45,7 @@ int programs(int dflt) {
 
 // What a corpus of generated programs exercised.
 struct Corpus {
-  int passed = 0, replayed = 0, replayed_failed = 0;
+  int programs = 0, passed = 0, replayed = 0, replayed_failed = 0;
   std::map<HazardKind, int> kinds;
   void print() const {
     for (auto &[k, n] : kinds)
@@ -88,11 +88,27 @@ void compare_engines(const std::string &text, int seed, Corpus &corpus) {
   ++corpus.kinds[f.hazard.kind];
 }
 
+// A focused generator's corpus means something: one program in 20 passes,
+// several hazard kinds occur, and some tasks are replayed.
+void expect_varied(const Corpus &corpus) {
+  EXPECT_GT(corpus.passed, corpus.programs / 20);
+  EXPECT_GE(corpus.kinds.size(), 3u);
+  EXPECT_GT(corpus.replayed, 0);
+  corpus.print();
+}
+
+// Runs the first `n` programs of generator Gen (seeds 1..n) on both engines.
+template <typename Gen> Corpus run_corpus(int n) {
+  Corpus corpus;
+  corpus.programs = n;
+  for (int seed = 1; seed <= n && !::testing::Test::HasFatalFailure(); ++seed)
+    compare_engines(Gen(static_cast<uint32_t>(seed)).generate(), seed, corpus);
+  return corpus;
+}
+
 TEST(SyncDifferential, FastEngineAgreesWithOracleOnRandomPrograms) {
   const int kPrograms = programs(12000);
-  Corpus corpus;
-  for (int seed = 1; seed <= kPrograms && !HasFatalFailure(); ++seed)
-    compare_engines(testing::RandomProgram(static_cast<uint32_t>(seed)).generate(), seed, corpus);
+  const Corpus corpus = run_corpus<testing::RandomProgram>(kPrograms);
   // The corpus exercises both verdicts and many kinds of hazard.
   EXPECT_GT(corpus.passed, kPrograms / 40);
   EXPECT_GE(corpus.kinds.size(), 7u);
@@ -106,15 +122,7 @@ TEST(SyncDifferential, FastEngineAgreesWithOracleOnRandomPrograms) {
 // per-element paths (entries per record, in-place assignment records, the
 // exact box index, shared fresh contents) against the oracle.
 TEST(SyncDifferential, ScalarProgramsAgreeWithOracle) {
-  const int kPrograms = programs(3000);
-  Corpus corpus;
-  for (int seed = 1; seed <= kPrograms && !HasFatalFailure(); ++seed)
-    compare_engines(testing::RandomScalarProgram(static_cast<uint32_t>(seed)).generate(), seed,
-                    corpus);
-  EXPECT_GT(corpus.passed, kPrograms / 20);
-  EXPECT_GE(corpus.kinds.size(), 3u);
-  EXPECT_GT(corpus.replayed, 0);
-  corpus.print();
+  expect_varied(run_corpus<testing::RandomScalarProgram>(programs(3000)));
 }
 
 // Loops over long barrier arrays (random_array_program.h): records that an
@@ -122,15 +130,7 @@ TEST(SyncDifferential, ScalarProgramsAgreeWithOracle) {
 // (compiler/sync/arrive_streams.h); their Awaits, counts and frees against
 // the oracle's explicit entries.
 TEST(SyncDifferential, BarrierArrayProgramsAgreeWithOracle) {
-  const int kPrograms = programs(500);
-  Corpus corpus;
-  for (int seed = 1; seed <= kPrograms && !HasFatalFailure(); ++seed)
-    compare_engines(testing::RandomArrayProgram(static_cast<uint32_t>(seed)).generate(), seed,
-                    corpus);
-  EXPECT_GT(corpus.passed, kPrograms / 20);
-  EXPECT_GE(corpus.kinds.size(), 3u);
-  EXPECT_GT(corpus.replayed, 0);
-  corpus.print();
+  expect_varied(run_corpus<testing::RandomArrayProgram>(programs(500)));
 }
 
 // Many small tasks (GEMV-shaped, bench/sync/gen_sync_scaling.py): replay
