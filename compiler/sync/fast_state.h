@@ -408,27 +408,38 @@ struct FastEngine::State {
     uint32_t id = 0;
     ScanState scan;
   };
-  std::unordered_map<SigKey, SigEntry, SigHash> sigs;
-  std::vector<ThreadSetP> sig_threads; // keeps pointers in `sigs` unique
-  uint32_t next_sig = 1;
-  // The signatures are a cache: forgetting them costs recomputation (and
-  // one full scan per key). Called before an op takes its signatures, so
-  // that the entries it holds stay put while it runs.
-  void prune_signatures() {
-    if (sigs.size() > 4096) {
-      sigs.clear();
-      sig_threads.clear();
+  // Signatures are a cache: forgetting them costs recomputation (and one
+  // full scan per key). prune() is called before an op takes its
+  // signatures, so that the entries it holds stay put while it runs.
+  struct SigCache {
+    std::unordered_map<SigKey, SigEntry, SigHash> map;
+    std::vector<ThreadSetP> threads; // keeps pointers in `map` unique
+    void prune() {
+      if (map.size() > 4096) {
+        map.clear();
+        threads.clear();
+      }
     }
+  };
+  // Scan keys (Fences, joins, arrive streams) apart from Arrives with their
+  // barriers: a walk over a long array makes a new one of the latter per
+  // element, which must not push the streams out (they would start again).
+  SigCache sigs, arrive_sigs;
+  uint32_t next_sig = 1;
+  void prune_signatures() {
+    sigs.prune();
+    arrive_sigs.prune();
   }
   SigEntry &signature(char kind, const ThreadSetP &c, QualMask l1, const SyncTl &l2,
                       const std::vector<uint64_t> *bars) {
     SigKey key{kind, c.get(), l1, l2.full, l2.temp, {}};
     if (bars)
       key.bars.assign(bars->data(), bars->data() + bars->size());
-    auto it = sigs.emplace(std::move(key), SigEntry());
+    SigCache &cache = bars ? arrive_sigs : sigs;
+    auto it = cache.map.emplace(std::move(key), SigEntry());
     if (it.second) {
       it.first->second.id = next_sig++;
-      sig_threads.push_back(c);
+      cache.threads.push_back(c);
     }
     return it.first->second;
   }
