@@ -57,6 +57,7 @@ struct FastEngine::State {
     std::vector<Ref> again; // records its last run must see again unchanged
   };
   uint32_t scan_stamp = 0;
+  std::vector<Ref> again_prev; // a scan's previous Again list (buffers rotate)
   std::vector<OriginRec> origins;
   std::vector<uint32_t> origin_free;
   // Contents made since the last sync op, the 16 latest: a thread loop's
@@ -465,7 +466,8 @@ struct FastEngine::State {
     const uint32_t key = keyed.id;
     ScanState &ss = keyed.scan;
     const uint64_t end = changes_base + changes.size();
-    std::vector<Ref> again;
+    std::vector<Ref> &again = again_prev;
+    again.clear();
     again.swap(ss.again);
     auto visit = [&](const Ref ref, Record &r) {
       ++stats.visited;
