@@ -147,13 +147,14 @@ int main(int argc, char **argv) {
       if (verbose)
         std::printf("  events=%lu elements=%lu records=%lu max_live_records=%lu max_regions=%lu "
                     "scanned=%lu scans=%lu visited=%lu awaits=%lu waiters_visited=%lu "
-                    "replayed_tasks=%lu\n",
+                    "subscribers_visited=%lu replayed_tasks=%lu\n",
                     (unsigned long)o.res.stats.events, (unsigned long)o.res.stats.elements,
                     (unsigned long)o.res.fast.records_created,
                     (unsigned long)o.res.fast.max_live_records,
                     (unsigned long)o.res.fast.max_regions, (unsigned long)o.res.fast.scanned,
                     (unsigned long)o.res.fast.scans, (unsigned long)o.res.fast.visited,
                     (unsigned long)o.res.fast.awaits, (unsigned long)o.res.fast.waiters_visited,
+                    (unsigned long)o.res.fast.subscribers_visited,
                     (unsigned long)o.res.stats.replayed_tasks);
       if (!o.res.ok) {
         all_ok = false;

@@ -334,7 +334,9 @@ void FastEngine::fence(const Ctx &c, QualMask l1, const SyncTl &l2) {
   State &S = *st_;
   const Masks m = augment_masks(l2);
   const ThreadSet &ct = *c.threads;
-  S.scan(ct, l1, S.signature('f', c.threads, l1, l2, nullptr), [&](uint32_t, Record &r) {
+  S.prune_signatures();
+  State::SigEntry &sig = S.signature('f', c.threads, l1, l2, nullptr);
+  S.scan(ct, l1, sig, sig.id, [&](uint32_t id, Record &r) {
     tick();
     bool changed = false, all = true;
     const size_t n = r.parts.size();
@@ -354,9 +356,9 @@ void FastEngine::fence(const Ctx &c, QualMask l1, const SyncTl &l2) {
     if (changed || r.parts.size() != n) {
       S.normalize(r);
       S.update_max(r);
-      ++r.vis_version;
+      S.changed(id);
     }
-    return all;
+    return all ? State::Seen::Saturated : State::Seen::Noop;
   });
 }
 
@@ -369,18 +371,32 @@ void FastEngine::arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t> &
   SmallVec<State::Waiters *, 4> ws;
   for (uint64_t b : bars)
     ws.push_back(&S.waiters[b]);
-  S.scan(ct, l1, S.signature('a', c.threads, l1, SyncTl(), &bars), [&](uint32_t id, Record &r) {
+  S.prune_signatures();
+  State::SigEntry &keyed = S.signature('a', c.threads, l1, SyncTl(), nullptr);
+  const uint32_t stream = keyed.id;
+  const uint32_t sig = S.signature('a', c.threads, l1, SyncTl(), &bars).id;
+  const uint64_t t = S.streams.begin_arrive(stream);
+  S.scan(ct, l1, keyed, sig, [&](uint32_t id, Record &r) {
+    if (r.subscribed(stream))
+      return State::Seen::Saturated;
+    tick();
+    // Seen in full (and no ring slot's, which an Arrive may free instead):
+    // this and every later Arrive of the stream take it into their tokens.
+    if (r.foa < 0 && State::seen_in_full(r, ct, l1)) {
+      r.subs.push_back({stream, t});
+      S.streams.subscribe(stream, t, {id, r.gen});
+      return State::Seen::Saturated;
+    }
     const bool frees =
         r.foa >= 0 && std::binary_search(bars.begin(), bars.end(), uint64_t(r.foa));
-    tick();
-    bool changed = false, all = true;
+    bool changed = false, any = false;
     const size_t n = r.parts.size();
     for (size_t i = 0; i < n; ++i) {
       ThreadSet sub;
       int w = State::witnessed(r.parts[i], ct, l1, sub);
-      all = all && (w == 1 || r.parts[i].freed);
       if (!w)
         continue;
+      any = true;
       if (w == 2)
         State::split(r, i, sub);
       Part &p = r.parts[i];
@@ -413,21 +429,55 @@ void FastEngine::arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t> &
     // New pending entries change no Fence's or join's effect, and repeating
     // this Arrive's (same barriers) is a no-op; only frees invalidate.
     if (changed)
-      ++r.vis_version;
-    return all;
+      S.changed(id);
+    // Seen in part: the stream's next Arrive adds its elements here again.
+    return any ? State::Seen::Again : State::Seen::Noop;
   });
+  S.streams.end_arrive(stream, t, bars, k);
 }
 
 void FastEngine::await(const Ctx &c, uint64_t bar, int64_t kmax, const SyncTl &l2) {
   State &S = *st_;
   S.forget_fresh();
+  const Masks m = augment_masks(l2);
+  const ThreadSet &ct = *c.threads;
+  ++S.stats.awaits;
+  auto augment = [&](uint32_t id, Record &r, bool subscriber) {
+    bool changed = false, all = true;
+    for (Part &p : r.parts) {
+      if (p.freed)
+        continue;
+      // A subscriber's every part has the implicit entry due now.
+      if (!subscriber) {
+        PendingEntry *it = find_pending(p.pending, bar);
+        if (it == p.pending.end() || it->bar != bar)
+          continue;
+        if (it->count > kmax) {
+          all = false;
+          continue;
+        }
+      }
+      if (p.s.add(ct, m)) {
+        p.before_alloc = false;
+        changed = true;
+      }
+    }
+    if (changed) {
+      S.normalize(r);
+      S.update_max(r);
+      S.changed(id);
+    }
+    return all;
+  };
+  S.streams.due(bar, kmax, c.threads, l2, [&](const Ref &ref) {
+    ++S.stats.subscribers_visited;
+    if (S.valid(ref))
+      augment(ref.first, S.recs[ref.first], true);
+  });
   auto wit = S.waiters.find(bar);
   if (wit == S.waiters.end())
     return;
-  const Masks m = augment_masks(l2);
-  const ThreadSet &ct = *c.threads;
   State::Waiters &w = wit->second;
-  ++S.stats.awaits;
   // Entries before `done` were augmented by this same Await already.
   size_t from = (w.sig == c.threads.get() && w.sig_l2 == l2) ? w.done : 0;
   size_t keep = from, done = from;
@@ -437,32 +487,9 @@ void FastEngine::await(const Ctx &c, uint64_t bar, int64_t kmax, const SyncTl &l
     if (!S.valid(w.list[i]))
       continue;
     w.list[keep++] = w.list[i];
-    Record &r = S.recs[w.list[i].first];
-    bool changed = false, all = true;
-    for (Part &p : r.parts) {
-      if (p.freed)
-        continue;
-      PendingEntry *it = find_pending(p.pending, bar);
-      if (it == p.pending.end() || it->bar != bar)
-        continue;
-      if (it->count > kmax) {
-        all = false;
-        continue;
-      }
-      if (p.s.add(ct, m)) {
-        p.before_alloc = false;
-        changed = true;
-      }
-    }
-    prefix = prefix && all;
+    prefix = augment(w.list[i].first, S.recs[w.list[i].first], false) && prefix;
     if (prefix)
       done = keep;
-    if (changed) {
-      S.normalize(r);
-      S.update_max(r);
-      ++r.vis_version;
-      S.reactivate(w.list[i].first);
-    }
   }
   w.list.resize(keep);
   w.sig = c.threads.get();
@@ -473,8 +500,9 @@ void FastEngine::await(const Ctx &c, uint64_t bar, int64_t kmax, const SyncTl &l
 void FastEngine::join(const Ctx &c) {
   State &S = *st_;
   const ThreadSet &ct = *c.threads;
-  S.scan(ct, ~QualMask(0), S.signature('j', c.threads, 0, SyncTl(), nullptr),
-         [&](uint32_t, Record &r) {
+  S.prune_signatures();
+  State::SigEntry &sig = S.signature('j', c.threads, 0, SyncTl(), nullptr);
+  S.scan(ct, ~QualMask(0), sig, sig.id, [&](uint32_t id, Record &r) {
     tick();
     bool changed = false;
     const size_t n = r.parts.size();
@@ -508,9 +536,9 @@ void FastEngine::join(const Ctx &c) {
     if (changed || r.parts.size() != n) {
       S.normalize(r);
       S.update_max(r);
-      ++r.vis_version;
+      S.changed(id);
     }
-    return false; // what join adds depends on the record: never saturated
+    return State::Seen::Noop; // what join adds depends on the record: never saturated
   });
 }
 
@@ -539,8 +567,9 @@ void FastEngine::barriers_freed(uint64_t lo, uint64_t hi) {
     for (Part &p : r.parts)
       p.pending.erase(find_pending(p.pending, lo), find_pending(p.pending, hi));
     S.normalize(r);
-    ++r.vis_version;
+    S.changed(ref.first);
   }
+  S.streams.forget_barriers(lo, hi);
 }
 
 bool FastEngine::free(int tensor, const Ctx &c, bool has_check, QualMask check) {

@@ -12,9 +12,13 @@
 //    record per thread; families split only when a sync op sees some members;
 //  - thread sets and visibility sets are interval lists;
 //  - an Await follows back-references from the barrier to the records waiting
-//    on it; Fence, Arrive and join scan only the records that some thread at
-//    or after the collective's first thread can still see (records of
-//    finished tasks retire from the scan, since task ids only grow);
+//    on it; a record an Arrive's collective saw in full subscribes to its
+//    *arrive stream* and takes that collective's later Arrives implicitly
+//    (arrive_streams.h), so long barrier arrays cost no entry per element;
+//  - Fence, Arrive and join scan only the records that some thread at or
+//    after the collective's first thread can still see (records of finished
+//    tasks retire from the scan, since task ids only grow), and an op that
+//    ran before only those logged as changed since;
 //  - pending awaits on freed barriers are dropped;
 //  - a task can be replayed (task_replay.h): what it left on tensors
 //    allocated outside it is captured once and copied, shifted, for the
@@ -35,6 +39,7 @@ struct FastEngineStats {
   uint64_t scanned = 0;          ///< records visited by Fence/Arrive/join scans
   uint64_t scans = 0, visited = 0; ///< scans, scan-list entries visited (stale included)
   uint64_t awaits = 0, waiters_visited = 0;
+  uint64_t subscribers_visited = 0; ///< records Awaits augmented through arrive streams
   uint64_t replayed_regions = 0; ///< regions put back by task replays
 };
 

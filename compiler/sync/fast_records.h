@@ -7,6 +7,7 @@
 #ifndef EXGC_SYNC_FAST_RECORDS_H
 #define EXGC_SYNC_FAST_RECORDS_H
 
+#include "compiler/sync/arrive_streams.h"
 #include "compiler/sync/machine.h"
 #include "compiler/sync/small_vec.h"
 #include "compiler/sync/vis_set.h"
@@ -76,6 +77,19 @@ struct Record {
   // it forever, whatever happens to the record in between.
   uint32_t sat_sig[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   uint8_t sat_next = 0;
+  // The arrive streams it subscribed to (arrive_streams.h) and when.
+  struct Sub {
+    uint32_t stream;
+    uint64_t t;
+  };
+  SmallVec<Sub, 2> subs;
+  uint32_t stamp = 0; // the last incremental scan that visited it
+  bool subscribed(uint32_t stream) const {
+    for (const Sub &s : subs)
+      if (s.stream == stream)
+        return true;
+    return false;
+  }
   bool known_noop(uint32_t sig) const {
     for (int i = 0; i < 8; ++i)
       if (sat_sig[i] == sig)
@@ -113,10 +127,6 @@ struct AR {
   int64_t foa = -1;
   uint32_t refs = 0;
 };
-
-using Ref = std::pair<uint32_t, uint32_t>; // record id, generation
-
-
 
 // Failing members of a part for a check of (threads, quals, flag, conv).
 // Returns false when every member (or the single record) sees the access;

@@ -91,7 +91,7 @@ std::unique_ptr<TaskEffect> FastEngine::capture(const std::vector<std::pair<int,
       auto r = rec_ix.emplace(en.rec, static_cast<uint32_t>(fx->recs.size()));
       if (r.second) {
         const Record &rec = S.recs[en.rec];
-        ok = ok && rec.foa < 0;
+        ok = ok && rec.foa < 0 && !S.implicit_pending(rec);
         for (const Part &p : rec.parts)
           ok = ok && movable(p, lo, hi);
         fx->recs.emplace_back(rec.parts.begin(), rec.parts.end());

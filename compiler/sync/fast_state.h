@@ -44,6 +44,20 @@ struct FastEngine::State {
     size_t done = 0;
   };
   std::unordered_map<uint64_t, Waiters> waiters;
+  // Pending entries of records an arrive stream saw in full (arrive_streams.h).
+  ArriveStreams streams;
+  // The change log: a record's reference each time it is made or changes in
+  // a way that may change what a sync op does to it (each vis_version step).
+  // A scan that ran before reads only what changed since (see scan()).
+  std::vector<Ref> changes;
+  uint64_t changes_base = 0; // log position of changes[0]
+  struct ScanState {
+    bool ran = false;
+    uint64_t pos = 0;       // log position after its last run
+    std::vector<Ref> again; // records its last run must see again unchanged
+  };
+  uint32_t scan_stamp = 0;
+  std::vector<Ref> again_prev; // a scan's previous Again list (buffers rotate)
   std::vector<OriginRec> origins;
   std::vector<uint32_t> origin_free;
   // Contents made since the last sync op, the 16 latest: a thread loop's
@@ -117,11 +131,13 @@ struct FastEngine::State {
     ++r.gen;
     r.refs = 0;
     r.list = 1;
-    ++r.vis_version;
     r.reach = -1;
     for (uint32_t &s : r.sat_sig)
       s = 0;
+    r.subs.clear();
     active.push_back({id, r.gen});
+    ++r.vis_version;
+    changes.push_back({id, r.gen}); // as changed(id), already active
     ++stats.records_created;
     stats.max_live_records = std::max(stats.max_live_records, ++live_records);
     return id;
@@ -189,6 +205,22 @@ struct FastEngine::State {
   }
 
   bool valid(const Ref &ref) const { return recs[ref.first].gen == ref.second; }
+
+  // Record `id` changed what sync ops may do to it: scans see it again.
+  void changed(uint32_t id) {
+    Record &r = recs[id];
+    ++r.vis_version;
+    changes.push_back({id, r.gen});
+    reactivate(id);
+  }
+  // Some stream that `r` subscribed to arrived since on an element not yet
+  // freed: `r` has a pending entry no part lists.
+  bool implicit_pending(const Record &r) const {
+    for (const Record::Sub &sub : r.subs)
+      if (streams.pending_after(sub.stream, sub.t))
+        return true;
+    return false;
+  }
 
   uint32_t new_origin(const Origin &o, QualMask own) {
     uint32_t id = take(origins, origin_free);
@@ -332,6 +364,15 @@ struct FastEngine::State {
     return sub == p.members ? 1 : 2;
   }
 
+  // Every part of `r` is seen in full by a sync op of c on l1 (none freed).
+  static bool seen_in_full(const Record &r, const ThreadSet &c, QualMask l1) {
+    ThreadSet sub;
+    for (const Part &p : r.parts)
+      if (p.freed || witnessed(p, c, l1, sub) != 1)
+        return false;
+    return !r.parts.empty();
+  }
+
   // Splits parts[i] so that it holds exactly `sub`; the rest goes to the end.
   static void split(Record &r, size_t i, const ThreadSet &sub) {
     Part rest = r.parts[i];
@@ -363,29 +404,114 @@ struct FastEngine::State {
       return h;
     }
   };
-  std::unordered_map<SigKey, uint32_t, SigHash> sigs;
-  std::vector<ThreadSetP> sig_threads; // keeps pointers in `sigs` unique
-  uint32_t next_sig = 1;
-  uint32_t signature(char kind, const ThreadSetP &c, QualMask l1, const SyncTl &l2,
-                     const std::vector<uint64_t> *bars) {
-    if (sigs.size() > 4096) { // a cache: forgetting only costs recomputation
-      sigs.clear();
-      sig_threads.clear();
+  // A signature's id (never reused) and the state of the scans keyed by it.
+  struct SigEntry {
+    uint32_t id = 0;
+    ScanState scan;
+  };
+  // Signatures are a cache: forgetting them costs recomputation (and one
+  // full scan per key). prune() is called before an op takes its
+  // signatures, so that the entries it holds stay put while it runs.
+  struct SigCache {
+    std::unordered_map<SigKey, SigEntry, SigHash> map;
+    std::vector<ThreadSetP> threads; // keeps pointers in `map` unique
+    void prune() {
+      if (map.size() > 4096) {
+        map.clear();
+        threads.clear();
+      }
     }
+  };
+  // Scan keys (Fences, joins, arrive streams) apart from Arrives with their
+  // barriers: a walk over a long array makes a new one of the latter per
+  // element, which must not push the streams out (they would start again).
+  SigCache sigs, arrive_sigs;
+  uint32_t next_sig = 1;
+  void prune_signatures() {
+    sigs.prune();
+    arrive_sigs.prune();
+  }
+  SigEntry &signature(char kind, const ThreadSetP &c, QualMask l1, const SyncTl &l2,
+                      const std::vector<uint64_t> *bars) {
     SigKey key{kind, c.get(), l1, l2.full, l2.temp, {}};
     if (bars)
       key.bars.assign(bars->data(), bars->data() + bars->size());
-    auto it = sigs.emplace(std::move(key), 0);
+    SigCache &cache = bars ? arrive_sigs : sigs;
+    auto it = cache.map.emplace(std::move(key), SigEntry());
     if (it.second) {
-      it.first->second = next_sig++;
-      sig_threads.push_back(c);
+      it.first->second.id = next_sig++;
+      cache.threads.push_back(c);
     }
     return it.first->second;
   }
 
+  // What a sync op found on a record: nothing to do until the record changes
+  // (Noop), nothing to do ever again (Saturated), or work it must redo on the
+  // next op of its key even unchanged (Again: an Arrive that saw only some
+  // parts adds pending entries for each new element).
+  enum class Seen { Noop, Saturated, Again };
+
+  // Visits the records a sync op by `c` may see and applies `fn` (returning
+  // Seen). `key` names the ops whose Seen a record keeps (an Arrive's stream,
+  // else `sig`); `sig` the op itself: equal signatures, equal effects.
+  // The first op of a key visits every live record that some thread at or
+  // after min(c) may see; later ones only the records logged as changed since
+  // (plus its Again list), since an unchanged record gets the same Seen.
   static constexpr uint64_t kRetireSlack = 2048;
-  template <typename Fn> void scan(const ThreadSet &c, QualMask l1, uint32_t sig, Fn fn) {
+  template <typename Fn>
+  void scan(const ThreadSet &c, QualMask l1, SigEntry &keyed, uint32_t sig, Fn fn) {
     forget_fresh();
+    ++stats.scans;
+    trim_changes();
+    const uint32_t key = keyed.id;
+    ScanState &ss = keyed.scan;
+    const uint64_t end = changes_base + changes.size();
+    std::vector<Ref> &again = again_prev;
+    again.clear();
+    again.swap(ss.again);
+    auto visit = [&](const Ref ref, Record &r) {
+      ++stats.visited;
+      if (!(r.wq & l1) || r.known_noop(key))
+        return;
+      if (key != sig && r.known_noop(sig)) {
+        ss.again.push_back(ref);
+        return;
+      }
+      ++stats.scanned;
+      switch (fn(ref.first, r)) {
+      case Seen::Saturated: r.remember_saturated(key); break;
+      case Seen::Noop: r.remember_noop(key); break;
+      case Seen::Again:
+        ss.again.push_back(ref);
+        if (key != sig)
+          r.remember_noop(sig);
+        break;
+      }
+    };
+    if (ss.ran && ss.pos >= changes_base && end - ss.pos <= live_records + 64) {
+      const uint32_t stamp = ++scan_stamp;
+      auto once = [&](const Ref ref) {
+        if (!valid(ref))
+          return;
+        Record &r = recs[ref.first];
+        if (r.stamp == stamp)
+          return;
+        r.stamp = stamp;
+        visit(ref, r);
+      };
+      for (uint64_t i = ss.pos; i < end; ++i)
+        once(changes[i - changes_base]);
+      for (const Ref &ref : again)
+        once(ref);
+    } else {
+      scan_all(c, visit);
+    }
+    ss.ran = true;
+    ss.pos = changes_base + changes.size();
+  }
+
+  // Every live record some thread at or after min(c) may see.
+  template <typename Visit> void scan_all(const ThreadSet &c, Visit visit) {
     const uint64_t cmin = c.min();
     while (!retired.empty() && retired.top().first >= cmin) {
       Ref ref = retired.top().second;
@@ -395,9 +521,7 @@ struct FastEngine::State {
         active.push_back(ref);
       }
     }
-    ++stats.scans;
     for (size_t i = 0; i < active.size();) {
-      ++stats.visited;
       const Ref ref = active[i];
       Record &r = recs[ref.first];
       if (r.gen != ref.second || r.list != 1) {
@@ -417,13 +541,25 @@ struct FastEngine::State {
         continue;
       }
       ++i;
-      if (!(r.wq & l1) || r.known_noop(sig))
-        continue;
-      ++stats.scanned;
-      if (fn(ref.first, r))
-        r.remember_saturated(sig);
-      else
-        r.remember_noop(sig);
+      visit(ref, r);
+    }
+  }
+
+  // Keeps the change log and the active list proportional to the live
+  // records: a key whose position falls off the log scans in full next time
+  // (at the cost of one full scan, which the dropped entries would exceed).
+  void trim_changes() {
+    if (changes.size() > 2 * live_records + 4096) {
+      const size_t drop = changes.size() - (live_records + 2048);
+      changes.erase(changes.begin(), changes.begin() + static_cast<ptrdiff_t>(drop));
+      changes_base += drop;
+    }
+    if (active.size() > 2 * live_records + 1024) {
+      size_t keep = 0;
+      for (const Ref &ref : active)
+        if (valid(ref) && recs[ref.first].list == 1)
+          active[keep++] = ref;
+      active.resize(keep);
     }
   }
 

@@ -11,11 +11,14 @@
 #include "compiler/sync/interpreter.h"
 #include "compiler/sync/oracle_engine.h"
 #include "compiler/sync/text_format.h"
+#include "random_array_program.h"
 #include "random_program.h"
 #include "random_scalar_program.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <map>
 
 namespace exgc::sync {
@@ -33,9 +36,16 @@ Verdict run_with(const Program &p, Machine &m) {
   return v;
 }
 
+// How many programs a random test runs: `dflt`, or EXGC_SYNC_DIFF_SCALE
+// times as many (a longer hunt: EXGC_SYNC_DIFF_SCALE=20 exgc_sync_tests).
+int programs(int dflt) {
+  const char *scale = std::getenv("EXGC_SYNC_DIFF_SCALE");
+  return scale ? dflt * std::max(1, std::atoi(scale)) : dflt;
+}
+
 // What a corpus of generated programs exercised.
 struct Corpus {
-  int passed = 0, replayed = 0, replayed_failed = 0;
+  int programs = 0, passed = 0, replayed = 0, replayed_failed = 0;
   std::map<HazardKind, int> kinds;
   void print() const {
     for (auto &[k, n] : kinds)
@@ -78,11 +88,27 @@ void compare_engines(const std::string &text, int seed, Corpus &corpus) {
   ++corpus.kinds[f.hazard.kind];
 }
 
-TEST(SyncDifferential, FastEngineAgreesWithOracleOnRandomPrograms) {
-  constexpr int kPrograms = 12000;
+// A focused generator's corpus means something: one program in 20 passes,
+// several hazard kinds occur, and some tasks are replayed.
+void expect_varied(const Corpus &corpus) {
+  EXPECT_GT(corpus.passed, corpus.programs / 20);
+  EXPECT_GE(corpus.kinds.size(), 3u);
+  EXPECT_GT(corpus.replayed, 0);
+  corpus.print();
+}
+
+// Runs the first `n` programs of generator Gen (seeds 1..n) on both engines.
+template <typename Gen> Corpus run_corpus(int n) {
   Corpus corpus;
-  for (int seed = 1; seed <= kPrograms && !HasFatalFailure(); ++seed)
-    compare_engines(testing::RandomProgram(static_cast<uint32_t>(seed)).generate(), seed, corpus);
+  corpus.programs = n;
+  for (int seed = 1; seed <= n && !::testing::Test::HasFatalFailure(); ++seed)
+    compare_engines(Gen(static_cast<uint32_t>(seed)).generate(), seed, corpus);
+  return corpus;
+}
+
+TEST(SyncDifferential, FastEngineAgreesWithOracleOnRandomPrograms) {
+  const int kPrograms = programs(12000);
+  const Corpus corpus = run_corpus<testing::RandomProgram>(kPrograms);
   // The corpus exercises both verdicts and many kinds of hazard.
   EXPECT_GT(corpus.passed, kPrograms / 40);
   EXPECT_GE(corpus.kinds.size(), 7u);
@@ -96,15 +122,15 @@ TEST(SyncDifferential, FastEngineAgreesWithOracleOnRandomPrograms) {
 // per-element paths (entries per record, in-place assignment records, the
 // exact box index, shared fresh contents) against the oracle.
 TEST(SyncDifferential, ScalarProgramsAgreeWithOracle) {
-  constexpr int kPrograms = 3000;
-  Corpus corpus;
-  for (int seed = 1; seed <= kPrograms && !HasFatalFailure(); ++seed)
-    compare_engines(testing::RandomScalarProgram(static_cast<uint32_t>(seed)).generate(), seed,
-                    corpus);
-  EXPECT_GT(corpus.passed, kPrograms / 20);
-  EXPECT_GE(corpus.kinds.size(), 3u);
-  EXPECT_GT(corpus.replayed, 0);
-  corpus.print();
+  expect_varied(run_corpus<testing::RandomScalarProgram>(programs(3000)));
+}
+
+// Loops over long barrier arrays (random_array_program.h): records that an
+// Arrive's collective saw in full take later Arrives' elements implicitly
+// (compiler/sync/arrive_streams.h); their Awaits, counts and frees against
+// the oracle's explicit entries.
+TEST(SyncDifferential, BarrierArrayProgramsAgreeWithOracle) {
+  expect_varied(run_corpus<testing::RandomArrayProgram>(programs(500)));
 }
 
 // Many small tasks (GEMV-shaped, bench/sync/gen_sync_scaling.py): replay
@@ -190,6 +216,26 @@ std::string long_barrier_arrays(int n, bool racy) {
 TEST(SyncDifferential, LongBarrierArraysAgreeWithOracle) {
   for (bool racy : {false, true})
     expect_agree(long_barrier_arrays(64, racy), racy);
+}
+
+// The fast engine's work per element of a long array must not grow with the
+// array (arrive streams and change-log scans); a quadratic engine fails this.
+TEST(SyncDifferential, LongBarrierArraysCostTheSamePerElement) {
+  auto run = [](int n) {
+    Program prog;
+    std::vector<ParseError> errs;
+    EXPECT_TRUE(parse_program(long_barrier_arrays(n, false), "arrays.sync", prog, errs));
+    FastEngine fast;
+    EXPECT_TRUE(run_with(prog, fast).ok);
+    return fast.stats();
+  };
+  const FastEngineStats small = run(200), large = run(1600);
+  // 8x the elements: scan visits, waiter and subscriber visits grow 8x, not 64x.
+  EXPECT_LT(large.visited, 10 * small.visited);
+  EXPECT_LT(large.waiters_visited + large.subscribers_visited,
+            10 * (small.waiters_visited + small.subscribers_visited));
+  // The records the Arrives saw in full are ordered through their streams.
+  EXPECT_GT(large.subscribers_visited, 1600u);
 }
 
 } // namespace
