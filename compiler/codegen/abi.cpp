@@ -3,6 +3,11 @@
 
 namespace exgc::codegen {
 
+const char *swizzle_enumerator(int64_t bytes) {
+  return bytes == 128 ? "B128" : bytes == 64 ? "B64" : bytes == 32 ? "B32" : bytes == 0 ? "None"
+                                                                                      : nullptr;
+}
+
 bool const_int(const Expr &e, int64_t &out) {
   if (const auto *i = e.as<IntImm>()) {
     out = i->value;

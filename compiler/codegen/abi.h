@@ -72,5 +72,8 @@ std::vector<std::string> dense_strides(const std::vector<Expr> &shape, ExprEmitt
 /// The value of a constant control expression (literals and + - * / % of
 /// them); false when it is not constant.
 bool const_int(const Expr &e, int64_t &out);
+/// `exg::sm90::Swizzle`'s enumerator for a swizzle of `bytes` (0, 32, 64 or
+/// 128), else null.
+const char *swizzle_enumerator(int64_t bytes);
 
 } // namespace exgc::codegen

@@ -144,8 +144,7 @@ void DeviceStmtEmitter::hopper_alloc(const Alloc *a, Binding &b, const std::stri
     b.strides = owner_strides(t.shape, owned, ex_);
     const auto *sw = t.mem.as<Call>();
     if (!sw || sw->args.size() != 1 || !const_int(sw->args[0], b.swizzle_bytes) ||
-        (b.swizzle_bytes != 0 && b.swizzle_bytes != 32 && b.swizzle_bytes != 64 &&
-         b.swizzle_bytes != 128)) {
+        !swizzle_enumerator(b.swizzle_bytes)) {
       b.swizzle_bytes = 0;
       fail(t.mem->loc, "a swizzle other than 0, 32, 64 or 128 bytes");
     }

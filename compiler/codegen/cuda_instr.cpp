@@ -182,8 +182,7 @@ bool emit_tensor_map(const WindowStmt *w, ExprEmitter &ex, Writer &out, NameScop
   if (!dtype)
     return ex.unsupported(w->loc, "a tensor map of '" + v.ctype + "'");
   const std::string bytes = std::to_string(element_bytes(v.type));
-  const char *swizzle = p[0] == 128 ? "B128" : p[0] == 64 ? "B64" : p[0] == 32 ? "B32"
-                        : p[0] == 0 ? "None" : nullptr;
+  const char *swizzle = swizzle_enumerator(p[0]);
   if (!swizzle)
     return ex.unsupported(m->args[0]->loc, "a swizzle other than 0, 32, 64 or 128 bytes");
   std::string name = names.take(w->name.name);

@@ -1,6 +1,7 @@
 // env.cpp - scoped bindings and view arithmetic ---------------------------//
 #include "compiler/codegen/env.h"
 
+#include "compiler/codegen/abi.h"
 #include "compiler/codegen/c_names.h"
 
 namespace exgc::codegen {
@@ -40,7 +41,7 @@ std::string view_origin_offset(const Binding &view, const std::vector<std::strin
 std::string view_element(const Binding &view, const std::vector<std::string> &idx) {
   if (view.swizzle_bytes != 0)
     return view.swizzle_base + "[exg::sm90::swizzled_element<" + view.ctype +
-           ">(exg::sm90::Swizzle::B" + std::to_string(view.swizzle_bytes) + ", " +
+           ">(exg::sm90::Swizzle::" + swizzle_enumerator(view.swizzle_bytes) + ", " +
            view_origin_offset(view, idx) + ")]";
   std::string off = offset(view, idx);
   return paren(view.expr) + "[" + (off.empty() ? "0" : off) + "]";
