@@ -136,8 +136,14 @@ bool FastEngine::access(const AccessEvent &e) {
     if (it == pend.end() || it->bar != bk.first)
       pend.insert(it, {bk.first, bk.second});
   }
-  const uint32_t origin = S.new_origin(Origin{e.ctx.seq, e.ctx.stmt, e.ctx.threads},
-                                        bit(e.initial));
+  // The access's origin, made when an entry first takes it (a thread
+  // reading an element again adds no entry).
+  constexpr uint32_t kNoOrigin = ~uint32_t(0);
+  uint32_t origin = kNoOrigin;
+  auto drop_unused_origin = [&] {
+    if (origin != kNoOrigin)
+      S.drop_if_unused(origin);
+  };
   std::vector<std::pair<int64_t, uint32_t>> &rec_by_foa = S.rec_by_foa;
   rec_by_foa.clear();
   auto record_for = [&](int64_t foa) {
@@ -191,6 +197,8 @@ bool FastEngine::access(const AccessEvent &e) {
   auto add_entry = [&](SmallVec<Entry, 4> &list, uint32_t rid) {
     if (std::any_of(list.begin(), list.end(), [&](const Entry &en) { return en.rec == rid; }))
       return;
+    if (origin == kNoOrigin)
+      origin = S.new_origin(Origin{e.ctx.seq, e.ctx.stmt, e.ctx.threads}, bit(e.initial));
     list.push_back({rid, origin});
     ++S.recs[rid].refs;
     ++S.origins[origin].refs;
@@ -245,14 +253,14 @@ bool FastEngine::access(const AccessEvent &e) {
       }
       add_entry(e.mutate ? S.ars[old].mutates : S.ars[old].reads, rid);
       S.unref_record(rid);
-      S.drop_if_unused(origin);
+      drop_unused_origin();
       return true;
     }
     uint32_t n = new_of(old);
     ++S.ars[n].refs;
     rg.ar = n;
     S.unref_ar(old);
-    S.drop_if_unused(origin);
+    drop_unused_origin();
     return true;
   }
   std::vector<Region> &out = S.out;
@@ -326,7 +334,7 @@ bool FastEngine::access(const AccessEvent &e) {
       S.unref_ar(p.second);
     }
   S.stats.max_regions = std::max(S.stats.max_regions, S.live_regions);
-  S.drop_if_unused(origin);
+  drop_unused_origin();
   return true;
 }
 

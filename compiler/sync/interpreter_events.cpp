@@ -50,7 +50,7 @@ int Interpreter::new_tensor(const Stmt &s, bool barrier) {
     fail(s, HazardKind::InvalidProgram, "'" + s.name + "' is too large");
   t.ring_dim = s.ring_dim;
   t.ring_depth = s.ring_depth;
-  tensors_.push_back(std::move(t));
+  tensors_.add(std::move(t));
   int id = static_cast<int>(tensors_.size()) - 1;
   return id;
 }
@@ -257,7 +257,10 @@ void Interpreter::barrier_read(const Stmt &s, int tid, const std::vector<uint64_
   if (!t.checked || elems.empty())
     return;
   AccessEvent &e = bev_; // reused: no allocation per event
-  e.ctx = ctx(s);
+  e.ctx.seq = seq_;
+  e.ctx.stmt = &s;
+  if (e.ctx.threads != threads_) // a thread's run of accesses keeps its collective
+    e.ctx.threads = threads_;
   e.tensor = tid;
   e.boxes.resize(elems.size());
   const unsigned rank = static_cast<unsigned>(t.shape.size());
@@ -329,7 +332,10 @@ void Interpreter::exec_access(const Stmt &s) {
       record_ok_ = record_ok_ && m_.untouched(tid, b);
     recording_->push_back({&s, tid, e.boxes});
   }
-  e.ctx = ctx(s);
+  e.ctx.seq = seq_;
+  e.ctx.stmt = &s;
+  if (e.ctx.threads != threads_) // a thread's run of accesses keeps its collective
+    e.ctx.threads = threads_;
   e.tensor = tid;
   e.mutate = s.access != AccessKind::Read;
   e.write_only = s.access == AccessKind::Write;

@@ -165,9 +165,10 @@ private:
     uint64_t task = 0, per_task = 0, seq = 0, thread_base = 0;
     std::vector<int64_t> params; // the parameters' values (task_replay.h)
     RunStats counts; // what it added to the stats
-    // What it allocated (all freed by its end): a replay allocates the same,
-    // so that tensor instances and barrier ids match a full run's.
-    std::vector<TensorInfo> tensors;
+    // What it allocated (all freed by its end), tensor ids [first_tensor,
+    // end_tensor): a replay allocates as many, so that tensor instances and
+    // barrier ids match a full run's.
+    size_t first_tensor = 0, end_tensor = 0;
     uint64_t first_bar = 0, bars = 0;
     std::vector<OutsideAccess> outside;
     std::unique_ptr<TaskEffect> effect;

@@ -87,7 +87,8 @@ void Interpreter::run_task(const Stmt &s, TaskMemo *m) {
   end_task(s);
   if (!record_ok_ || !locals_free(*m))
     return;
-  t.tensors.assign(tensors_.begin() + first_local_tensor_, tensors_.end());
+  t.first_tensor = static_cast<size_t>(first_local_tensor_);
+  t.end_tensor = tensors_.size();
   t.bars = next_bar_ - t.first_bar;
   std::vector<std::pair<int, Box>> boxes;
   for (const OutsideAccess &o : t.outside)
@@ -132,14 +133,11 @@ bool Interpreter::replay_task(const Stmt &s, const TaskMemo &m) {
   m_.replay(*use->effect, shifts, static_cast<int64_t>(base - use->thread_base),
             static_cast<int64_t>(seq_ - use->seq));
   // The task's own tensors were allocated and freed inside it, so no later
-  // event names them: only their ids must advance as a full run's would, and
-  // each gets an empty entry (copying the template's, thousands of times,
-  // was a fifth of a 16,384-task GEMV's check).
-  for (const TensorInfo &info : use->tensors) {
-    TensorInfo &placeholder = tensors_.emplace_back();
-    placeholder.decl = info.decl;
-    placeholder.is_barrier = info.is_barrier;
-  }
+  // event names them: only their ids must advance as a full run's would
+  // (copying the template's entries, thousands of times, was a fifth of a
+  // 16,384-task GEMV's check; now the ids share them).
+  for (size_t id = use->first_tensor; id < use->end_tensor; ++id)
+    tensors_.add_alias(id);
   next_bar_ += use->bars;
   bars_.resize(next_bar_);
   seq_ += use->counts.events;

@@ -10,7 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace exgc::sync::fast_detail {
@@ -27,6 +27,98 @@ struct RegionRef {
     return bucket != o.bucket ? bucket < o.bucket : idx < o.idx;
   }
   bool operator==(const RegionRef &o) const { return bucket == o.bucket && idx == o.idx; }
+};
+
+// Region positions by exact box: an open-addressing table (linear probing,
+// deletion by backward shift), since a thread's scalar accesses look up, add
+// and remove one region each and a node-based map's pointer chasing and
+// allocations were a quarter of such an access. Keys are a box's first and
+// last elements' C-order positions, never negative.
+class ExactIndex {
+public:
+  using Key = std::pair<int64_t, int64_t>;
+  bool find(const Key &k, RegionRef &out) const {
+    if (slots_.empty())
+      return false;
+    for (size_t i = home(k);; i = (i + 1) & mask_) {
+      const Slot &s = slots_[i];
+      if (s.key.first < 0)
+        return false;
+      if (s.key == k) {
+        out = s.ref;
+        return true;
+      }
+    }
+  }
+  void set(const Key &k, RegionRef ref) {
+    if ((size_ + 1) * 4 > slots_.size() * 3)
+      grow();
+    for (size_t i = home(k);; i = (i + 1) & mask_) {
+      Slot &s = slots_[i];
+      if (s.key.first < 0) {
+        s = {k, ref};
+        ++size_;
+        return;
+      }
+      if (s.key == k) {
+        s.ref = ref;
+        return;
+      }
+    }
+  }
+  void erase(const Key &k) {
+    if (slots_.empty())
+      return;
+    size_t i = home(k);
+    for (;; i = (i + 1) & mask_) {
+      if (slots_[i].key.first < 0)
+        return;
+      if (slots_[i].key == k)
+        break;
+    }
+    // Move later entries of the probe run back into the hole, so that every
+    // entry stays reachable from its home slot without tombstones.
+    for (size_t j = (i + 1) & mask_;; j = (j + 1) & mask_) {
+      if (slots_[j].key.first < 0)
+        break;
+      const size_t h = home(slots_[j].key);
+      // j's entry may fill hole i when its home is not inside (i, j].
+      if (((j - h) & mask_) >= ((j - i) & mask_)) {
+        slots_[i] = slots_[j];
+        i = j;
+      }
+    }
+    slots_[i].key.first = -1;
+    --size_;
+  }
+  void clear() {
+    slots_.clear();
+    slots_.shrink_to_fit();
+    size_ = 0;
+    mask_ = 0;
+  }
+
+private:
+  struct Slot {
+    Key key{-1, -1};
+    RegionRef ref{};
+  };
+  size_t home(const Key &k) const {
+    uint64_t h = static_cast<uint64_t>(k.first) * 0x9E3779B97F4A7C15ull ^
+                 static_cast<uint64_t>(k.second) * 0xC2B2AE3D27D4EB4Full;
+    return static_cast<size_t>(h ^ (h >> 29)) & mask_;
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 64 : old.size() * 2, Slot());
+    mask_ = slots_.size() - 1;
+    size_ = 0;
+    for (const Slot &s : old)
+      if (s.key.first >= 0)
+        set(s.key, s.ref);
+  }
+  std::vector<Slot> slots_;
+  size_t size_ = 0, mask_ = 0;
 };
 
 // The regions of one tensor, bucketed on one dimension (the first with more
@@ -73,11 +165,7 @@ public:
   bool find_exact(const Box &b, RegionRef &out) const {
     if (!indexed_)
       return false;
-    auto it = exact_.find(exact_key(b));
-    if (it == exact_.end())
-      return false;
-    out = it->second;
-    return true;
+    return exact_.find(exact_key(b), out);
   }
   void add(Region r) {
     std::vector<Region> *v = &overflow_;
@@ -90,7 +178,7 @@ public:
       }
     }
     if (indexed_)
-      exact_[exact_key(r.box)] = RegionRef{bucket, static_cast<uint32_t>(v->size())};
+      exact_.set(exact_key(r.box), RegionRef{bucket, static_cast<uint32_t>(v->size())});
     v->push_back(std::move(r));
   }
   /// Removes `refs` (sorted ascending); returns nothing, refs become invalid.
@@ -100,7 +188,7 @@ public:
       if (indexed_) {
         exact_.erase(exact_key(v[refs[k].idx].box));
         if (refs[k].idx + 1 != v.size())
-          exact_[exact_key(v.back().box)] = refs[k];
+          exact_.set(exact_key(v.back().box), refs[k]);
       }
       v[refs[k].idx] = std::move(v.back());
       v.pop_back();
@@ -142,12 +230,7 @@ private:
   std::vector<Region> overflow_;
   // Exact index: a non-empty box is its first and last elements' C-order
   // positions, which (for boxes inside the tensor) determine it.
-  using ExactKey = std::pair<int64_t, int64_t>;
-  struct ExactHash {
-    size_t operator()(const ExactKey &k) const {
-      return std::hash<int64_t>()(k.first * 1000003 ^ k.second);
-    }
-  };
+  using ExactKey = ExactIndex::Key;
   ExactKey exact_key(const Box &b) const {
     int64_t lo = 0, last = 0;
     for (size_t d = 0; d < strides_.size(); ++d) {
@@ -159,14 +242,14 @@ private:
   void build_index() {
     indexed_ = true;
     for (uint32_t i = 0; i < overflow_.size(); ++i)
-      exact_[exact_key(overflow_[i].box)] = RegionRef{-1, i};
+      exact_.set(exact_key(overflow_[i].box), RegionRef{-1, i});
     for (size_t k = 0; k < buckets_.size(); ++k)
       for (uint32_t i = 0; i < buckets_[k].size(); ++i)
-        exact_[exact_key(buckets_[k][i].box)] = RegionRef{static_cast<int32_t>(k), i};
+        exact_.set(exact_key(buckets_[k][i].box), RegionRef{static_cast<int32_t>(k), i});
   }
   Idx strides_;
   bool indexed_ = false;
-  std::unordered_map<ExactKey, RegionRef, ExactHash> exact_;
+  ExactIndex exact_;
 };
 
 } // namespace exgc::sync::fast_detail

@@ -38,8 +38,10 @@ TEST(SyncFastReaches, FollowsTheLiveRecordsLargestThread) {
   y.shape = {64};
   y.strides = {1};
   y.size = 64;
-  TensorTable tensors{y, y};
-  tensors[1].name = "z";
+  TensorTable tensors;
+  tensors.add(y);
+  y.name = "z";
+  tensors.add(y);
   FastEngine fast;
   fast.attach(&tensors);
   fast.alloc(0, Ctx{0, nullptr, std::make_shared<const ThreadSet>(ThreadSet::range(0, 8))});

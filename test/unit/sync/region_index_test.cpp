@@ -1,0 +1,92 @@
+// region_index_test.cpp - the fast engine's exact-box index and tensor table //
+//
+// ExactIndex is an open-addressing table with deletion by backward shift:
+// after any mix of sets and erases every key still present must be found
+// from its home slot. Random operations are compared with std::map, on keys
+// chosen to collide (few distinct values) and spread (many), across growth.
+#include "compiler/sync/region_store.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+namespace exgc::sync::fast_detail {
+namespace {
+
+void check_same(const ExactIndex &index, const std::map<ExactIndex::Key, uint32_t> &model,
+                int64_t key_range) {
+  for (int64_t a = 0; a < key_range; ++a)
+    for (int64_t b = a; b < a + 3; ++b) {
+      RegionRef r;
+      auto it = model.find({a, b});
+      const bool found = index.find({a, b}, r);
+      ASSERT_EQ(found, it != model.end()) << a << "," << b;
+      if (found) {
+        EXPECT_EQ(r.idx, it->second) << a << "," << b;
+      }
+    }
+}
+
+TEST(RegionIndex, MatchesAMapUnderRandomSetsAndErases) {
+  for (int64_t range : {16, 300, 5000}) {
+    std::mt19937_64 rng(static_cast<uint64_t>(range));
+    ExactIndex index;
+    std::map<ExactIndex::Key, uint32_t> model;
+    for (int step = 0; step < 20000; ++step) {
+      const int64_t first = static_cast<int64_t>(rng() % range);
+      const ExactIndex::Key key{first, first + static_cast<int64_t>(rng() % 3)};
+      if (rng() % 3 == 0) {
+        index.erase(key);
+        model.erase(key);
+      } else {
+        const uint32_t v = static_cast<uint32_t>(step);
+        index.set(key, RegionRef{0, v});
+        model[key] = v;
+      }
+      if (step % 2500 == 0)
+        check_same(index, model, range);
+    }
+    check_same(index, model, range);
+    // Erase everything: nothing may be left behind by the shifts.
+    for (const auto &kv : std::map<ExactIndex::Key, uint32_t>(model))
+      index.erase(kv.first);
+    model.clear();
+    check_same(index, model, range);
+  }
+}
+
+TEST(RegionIndex, EraseOfAnAbsentKeyChangesNothing) {
+  ExactIndex index;
+  index.erase({1, 1});
+  index.set({1, 1}, RegionRef{-1, 7});
+  index.erase({2, 2});
+  RegionRef r;
+  ASSERT_TRUE(index.find({1, 1}, r));
+  EXPECT_EQ(r.bucket, -1);
+  EXPECT_EQ(r.idx, 7u);
+  index.clear();
+  EXPECT_FALSE(index.find({1, 1}, r));
+}
+
+TEST(TensorTable, AnAliasSharesItsTensorsEntry) {
+  TensorTable t;
+  TensorInfo a;
+  a.name = "part";
+  a.shape = {2, 2};
+  t.add(a);
+  a.name = "y";
+  t.add(a);
+  t.add_alias(0);
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_EQ(t[2].name, "part");
+  EXPECT_EQ(&t[2], &t[0]);
+  const TensorInfo *first = &t[0];
+  for (int i = 0; i < 1000; ++i) // later entries never move earlier ones
+    t.add(a);
+  EXPECT_EQ(&t[0], first);
+  EXPECT_EQ(t[1002].name, "y");
+}
+
+} // namespace
+} // namespace exgc::sync::fast_detail
