@@ -28,28 +28,23 @@ public:
 protected:
   void visit_node(const Arrive *a) override {
     for (const Expr &b : a->barriers)
-      if (const auto *r = b.as<Read>())
-        arrives[r->buf.id].push_back(a);
-      else if (const auto *v = b.as<Var>())
-        arrives[v->name.id].push_back(a);
+      if (const Sym *s = named_buffer(b)) {
+        std::vector<const Arrive *> &list = arrives[s->id];
+        if (list.empty() || list.back() != a) // `>> raw[cta, k] >> raw[:, k]`: one Arrive
+          list.push_back(a);
+      }
   }
 };
 
 /// The barrier `bar` names and its indices (null for a slice: `bar[:, k]`
 /// names every CTA's element in a cluster).
 const Sym *barrier_sym(const Expr &bar, std::vector<Expr> &idx) {
-  if (const auto *r = bar.as<Read>()) {
+  if (const auto *r = bar.as<Read>())
     idx = r->idx;
-    return &r->buf;
-  }
-  if (const auto *w = bar.as<WindowExpr>()) {
+  if (const auto *w = bar.as<WindowExpr>())
     for (const WindowIdx &i : w->idx)
       idx.push_back(i.is_slice ? Expr() : i.lo);
-    return &w->buf;
-  }
-  if (const auto *v = bar.as<Var>())
-    return &v->name;
-  return nullptr;
+  return named_buffer(bar);
 }
 
 } // namespace

@@ -10,17 +10,6 @@ namespace exgc::codegen {
 namespace {
 std::string key(const Sym &s) { return s.name + "#" + std::to_string(s.id); }
 
-/// The buffer a call argument or window names, if any.
-const Sym *buffer_of(const Expr &e) {
-  if (const auto *v = e.as<Var>())
-    return &v->name;
-  if (const auto *r = e.as<Read>())
-    return &r->buf;
-  if (const auto *w = e.as<WindowExpr>())
-    return &w->buf;
-  return nullptr;
-}
-
 bool is_template_param(const ProcNode &p, const std::string &name) {
   if (const InstrAttr *t = p.attr("template"))
     for (const Expr &v : t->values)
@@ -56,7 +45,7 @@ protected:
     IRVisitor::visit_node(op);
   }
   void visit_node(const WindowStmt *op) override {
-    const Sym *b = buffer_of(op->rhs);
+    const Sym *b = named_buffer(op->rhs);
     auto it = b ? root_.find(key(*b)) : root_.end();
     root_[key(op->name)] = it == root_.end() ? -1 : it->second;
     IRVisitor::visit_node(op);
@@ -73,7 +62,7 @@ protected:
           positional.push_back(i);
       for (size_t i = 0; i < op->args.size() && i < positional.size(); ++i)
         if (w[positional[i]])
-          if (const Sym *b = buffer_of(op->args[i]))
+          if (const Sym *b = named_buffer(op->args[i]))
             mark(*b);
     }
     IRVisitor::visit_node(op);

@@ -37,6 +37,12 @@ public:
   bool await(const Await *a, const ThreadIters &iters);
   /// The trailing barriers of a call of `instr` at tiling `t`.
   bool call(const CallStmt *c, const ProcNode &instr, const Tiling &t, const ThreadIters &iters);
+  /// Whether `bar` names an mbarrier sharded over the cluster's CTAs.
+  bool is_sharded(const Expr &bar) const {
+    const Expr *first = nullptr;
+    bool whole = false;
+    return sharded(bar, &first, whole) != nullptr;
+  }
 
 private:
   /// The sharded barrier `bar` names (null when it is not one), with the

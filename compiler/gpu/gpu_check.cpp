@@ -196,7 +196,8 @@ private:
       return fence(f);
     if (const auto *a = s.as<Arrive>()) {
       for (const Expr &bar : a->barriers)
-        barrier_scope(s, bar, "Arrive");
+        if (barrier_slices(bar, "Arrive"))
+          barrier_scope(s, bar, "Arrive");
       facts_.arrive_threads[a] = tiling_threads();
       if (!cluster_barriers_.arrive(a, iters_))
         fail();
@@ -216,11 +217,7 @@ private:
   }
 
   const analysis::MemoryInfo *mechanism(const Expr &bar) const {
-    const Sym *s = nullptr;
-    if (const auto *r = bar.as<Read>())
-      s = &r->buf;
-    else if (const auto *v = bar.as<Var>())
-      s = &v->name;
+    const Sym *s = named_buffer(bar);
     auto it = s ? barriers_.find(s->id) : barriers_.end();
     return it == barriers_.end() ? nullptr : it->second;
   }
@@ -241,6 +238,25 @@ private:
     diag_.report(s->loc, DiagKind::BarrierScope, what, print_expr(bar), m->name, m->native_unit,
                  scope_words(tiling_));
     fail();
+  }
+
+  /// A barrier expression of an Arrive or a trailing barrier names one
+  /// element. The one slice allowed is dimension 0 of a cluster's mbarrier
+  /// (`raw[:, k]`, checked further by ClusterBarriers): it adds that element
+  /// of every CTA. Any other slice would arrive on several phases of one
+  /// barrier or on elements that no Await pairs with it.
+  bool barrier_slices(const Expr &bar, const char *what) {
+    const auto *w = bar.as<WindowExpr>();
+    if (!w)
+      return true;
+    bool cta = false, other = false;
+    for (size_t d = 0; d < w->idx.size(); ++d)
+      if (w->idx[d].is_slice)
+        (d == 0 ? cta : other) = true;
+    if (!other && (!cta || cluster_barriers_.is_sharded(bar)))
+      return true;
+    diag_.report(bar->loc, DiagKind::BarrierArriveSlice, print_expr(bar), what, w->buf.name);
+    return fail();
   }
 
   /// An mbarrier or cluster barrier Await waits for the current phase: its
@@ -436,6 +452,8 @@ private:
                    "a call of '" + callee->name + "', an instruction with 'barrier:' over units");
       return void(fail());
     }
+    for (const Expr &b : c->barriers)
+      barrier_slices(b, callee->name.c_str());
     if (!cluster_barriers_.call(c, *callee, tiling_, iters_))
       return void(fail()); // the collective checks below would only repeat it
     std::vector<Expr> bound = args_by_param(*callee, *c);

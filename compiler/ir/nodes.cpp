@@ -142,6 +142,16 @@ void Read::finish() {
     EXGC_CHECK(e) << "null index of " << buf.name;
 }
 
+const Sym *named_buffer(const Expr &e) {
+  if (const auto *v = e.as<Var>())
+    return &v->name;
+  if (const auto *r = e.as<Read>())
+    return &r->buf;
+  if (const auto *w = e.as<WindowExpr>())
+    return &w->buf;
+  return nullptr;
+}
+
 Expr WindowExpr::make(Sym buf, std::vector<WindowIdx> idx, ValueType type, SrcLoc loc) {
   return build(new WindowExpr(std::move(buf), std::move(idx), type, loc));
 }

@@ -311,6 +311,11 @@ private:
       : ExprBase(l, t), buf(std::move(b)), idx(std::move(i)) {}
 };
 
+/// The buffer (or barrier) an expression names: a Var's name, an element's or
+/// a window's buffer; null for any other expression. One answer for every
+/// stage, so that a window is never taken for "not a buffer" in one of them.
+const Sym *named_buffer(const Expr &e);
+
 enum class BinOpKind { Add, Sub, Mul, Div, Mod, Lt, Le, Gt, Ge, Eq, Ne, And, Or };
 const char *binop_spelling(BinOpKind op);
 /// Binding strength for printing: or 1, and 2, comparisons 4, + - 5, * / % 6.

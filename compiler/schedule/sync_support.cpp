@@ -105,7 +105,6 @@ void require_device(Interpreter &in, const ProcNode &p, NodeId node, const std::
 
 std::string timeline_arg(Interpreter &in, const PrimArg &arg) {
   const Value &v = arg.value;
-  const SrcLoc loc = arg.loc;
   const auto *name = v.kind == Value::Kind::Meta ? v.meta.as<Var>() : nullptr;
   if (!name)
     fail_arg(in, arg, "a timeline", v.type_name());

@@ -61,7 +61,13 @@ TEST(ThreadsInWords, NamesThreadsWarpsAndWarpgroups) {
   EXPECT_EQ(threads_in_words(sync::ThreadSet::range(8, 24), &k), "threads 8..23");
   // The same warp of a later task (thread ids are task * 256 + local).
   EXPECT_EQ(threads_in_words(sync::ThreadSet::range(256 * 3 + 32, 256 * 3 + 64), &k), "warp 1");
-  k.roles = {gpu::WarpRole{"producer", 0, 4}, gpu::WarpRole{"consumer", 4, 8}};
+  gpu::WarpRole producer, consumer;
+  producer.name = "producer";
+  producer.hi = 4;
+  consumer.name = "consumer";
+  consumer.lo = 4;
+  consumer.hi = 8;
+  k.roles = {producer, consumer};
   EXPECT_EQ(threads_in_words(sync::ThreadSet::range(32, 64), &k), "warp 1 (producer)");
   EXPECT_EQ(threads_in_words(sync::ThreadSet::range(128, 256), &k), "warpgroup 1 (consumer)");
   k.roles.clear();
