@@ -40,25 +40,13 @@ Value divide_loop(Interpreter &in, const CallSite &call) {
   int64_t q = call.arg("factor").value.int_value;
   if (q < 1)
     in.fail(call.loc, DiagKind::DivideFactorNotPositive, q);
-  const Value &names = call.arg("names").value;
-  auto name_value = [](const Value &v) { return v.kind == Value::Kind::Str && is_name(v.str); };
-  if (names.list->size() != 2 || !name_value((*names.list)[0]) || !name_value((*names.list)[1]))
-    fail_arg(in, call.arg("names"), "a list of two names",
-            names.to_display());
   bool perfect = call.arg("perfect").value.int_value != 0;
   const std::string &tail = call.arg("tail").value.str;
   if (tail != "guard" && tail != "cut" && tail != "cut_and_guard")
     fail_arg(in, call.arg("tail"),
             "\"guard\", \"cut\" or \"cut_and_guard\"", "'" + tail + "'");
 
-  // The new names must not shadow a name visible in or used by the loop:
-  // code after a later step could then mean another binding.
-  std::set<std::string> in_scope = names_in_scope(*p, s);
-  for (int k = 0; k < 2; ++k)
-    if (in_scope.count((*names.list)[k].str))
-      in.fail(call.loc, DiagKind::NameInUse, (*names.list)[k].str, p->name);
-  if ((*names.list)[0].str == (*names.list)[1].str)
-    in.fail(call.loc, DiagKind::NameInUse, (*names.list)[1].str, p->name);
+  const std::pair<std::string, std::string> names = two_new_names(in, p, s, call);
 
   Expr n = op(BinOpKind::Sub, f->hi, f->lo);
   Expr qe = IntImm::make(q);
@@ -77,7 +65,7 @@ Value divide_loop(Interpreter &in, const CallSite &call) {
             call.loc, "that the extent of loop '" + f->iter.name + "' is a multiple of " + std::to_string(q),
             DiagKind::ExtentNotMultiple, print_expr(n), f->iter.name, q);
   }
-  Sym io = Sym::fresh((*names.list)[0].str), ii = Sym::fresh((*names.list)[1].str);
+  Sym io = Sym::fresh(names.first), ii = Sym::fresh(names.second);
   Expr inner_off = add(mul(q, iter_var(io)), iter_var(ii));
   Block body = copy_block(f->body, {{f->iter.id, add(f->lo, inner_off)}}, false);
   auto loop = [&](Sym it, Expr lo, Expr hi, Block b) {
@@ -104,7 +92,7 @@ Value divide_loop(Interpreter &in, const CallSite &call) {
   }));
   if (!perfect) {
     Expr rest = op(BinOpKind::Mod, n, qe);
-    Sym it = Sym::fresh((*names.list)[1].str);
+    Sym it = Sym::fresh(names.second);
     Expr base = add(f->lo, mul(q, op(BinOpKind::Div, n, qe)));
     Block tail_body = copy_block(f->body, {{f->iter.id, add(base, iter_var(it))}}, true);
     if (tail == "cut") {

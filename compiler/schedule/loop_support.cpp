@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 #include "compiler/analysis/simplify.h"
@@ -377,6 +378,22 @@ analysis::CalleeLookup callee_lookup(Interpreter &in, const Proc &p) {
   };
 }
 
+std::pair<std::string, std::string> two_new_names(Interpreter &in, const Proc &p, const Stmt &s,
+                                                  const CallSite &call) {
+  const Value &names = call.arg("names").value;
+  auto name_value = [](const Value &v) { return v.kind == Value::Kind::Str && is_name(v.str); };
+  if (names.list->size() != 2 || !name_value((*names.list)[0]) || !name_value((*names.list)[1]))
+    fail_arg(in, call.arg("names"), "a list of two names", names.to_display());
+  const std::string &outer = (*names.list)[0].str, &inner = (*names.list)[1].str;
+  std::set<std::string> in_scope = names_in_scope(*p, s);
+  for (const std::string *n : {&outer, &inner})
+    if (in_scope.count(*n))
+      in.fail(call.loc, DiagKind::NameInUse, *n, p->name);
+  if (outer == inner)
+    in.fail(call.loc, DiagKind::NameInUse, inner, p->name);
+  return {outer, inner};
+}
+
 Expr control_arg(Interpreter &in, const Proc &p, const PrimArg &arg) {
   const Value &v = arg.value;
   const SrcLoc loc = arg.loc;
@@ -394,17 +411,22 @@ Expr control_arg(Interpreter &in, const Proc &p, const PrimArg &arg) {
       Expr e = Var::make(a->name, a->type.scalar, loc);
       if (rest.empty())
         return e;
-      // " + k" or " - k"
+      // " + k", " - k", " * k" or " / k" (floor division by k > 0)
       char op = 0;
       long long k = 0;
-      if (std::sscanf(rest.c_str(), " %c %lld", &op, &k) == 2 && (op == '+' || op == '-')) {
+      if (std::sscanf(rest.c_str(), " %c %lld", &op, &k) == 2 && std::strchr("+-*/", op) &&
+          (op != '/' || k > 0)) {
         bool digits_only = true;
         size_t opos = rest.find(op);
         for (size_t i = opos + 1; i < rest.size(); ++i)
           if (!std::isdigit(static_cast<unsigned char>(rest[i])) && rest[i] != ' ')
             digits_only = false;
+        const BinOpKind kind = op == '+'   ? BinOpKind::Add
+                               : op == '-' ? BinOpKind::Sub
+                               : op == '*' ? BinOpKind::Mul
+                                           : BinOpKind::Div;
         if (digits_only)
-          return BinOp::make(op == '+' ? BinOpKind::Add : BinOpKind::Sub, e, IntImm::make(k), loc);
+          return BinOp::make(kind, e, IntImm::make(k), loc);
       }
     }
   }

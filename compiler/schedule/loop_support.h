@@ -58,8 +58,14 @@ std::string declared_name(const Block &stmts, uint32_t id);
 /// Looks callees up in the program, as seen from `p`.
 analysis::CalleeLookup callee_lookup(Interpreter &in, const Proc &p);
 
+/// The `names` argument of a loop split: two distinct identifiers that
+/// shadow no name visible in or used by the loop `s` (code after a later
+/// step could then mean another binding). Reports and aborts otherwise.
+std::pair<std::string, std::string> two_new_names(Interpreter &in, const Proc &p, const Stmt &s,
+                                                  const CallSite &call);
+
 /// A control value argument: an int literal, or a string naming a size or
-/// index argument of `p` (optionally `name + k` / `name - k`).
+/// index argument of `p` (optionally `name + k`, `name - k`, `name * k` or `name / k`, k > 0 for `/`).
 Expr control_arg(Interpreter &in, const Proc &p, const PrimArg &arg);
 
 /// Reports `kind` with notes at both accesses and the counterexample; aborts.

@@ -1,6 +1,4 @@
 // primitives.cpp - the table of primitives, from primitives.def ---------------//
-// Planned primitives are listed with a null implementation, so a script that
-// uses one gets "not implemented yet" at its line rather than "unknown name".
 #include "compiler/schedule/primitives.h"
 
 namespace exgc::schedule {
@@ -16,7 +14,6 @@ const std::vector<PrimitiveSpec> &all_primitives() {
   static const std::vector<PrimitiveSpec> t = {
 #define EXGC_PRIMITIVE(name, fn, params) {#name, std::vector<Param> params, fn, false},
 #define EXGC_UNSAFE_PRIMITIVE(name, fn, params) {#name, std::vector<Param> params, fn, true},
-#define EXGC_PLANNED(name) {#name, {}, nullptr, false},
 #include "compiler/schedule/primitives.def"
   };
   return t;
@@ -47,7 +44,7 @@ std::string primitive_signature(const PrimitiveSpec &p) {
   for (size_t i = 0; i < p.params.size(); ++i)
     out += std::string(i ? ", " : "") + p.params[i].name + ": " + param_kind_name(p.params[i].kind) +
            (p.params[i].required() ? "" : " = " + p.params[i].fallback.spelling());
-  return out + (p.fn ? ")" : ") (not implemented yet)");
+  return out + ")";
 }
 
 Value ParamDefault::value() const {

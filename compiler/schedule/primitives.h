@@ -59,7 +59,7 @@ using PrimitiveFn = Value (*)(Interpreter &, const CallSite &);
 struct PrimitiveSpec {
   const char *name;
   std::vector<Param> params;
-  PrimitiveFn fn; // null: planned but not implemented yet
+  PrimitiveFn fn;
   bool unsafe;    // skips its safety check (EXGC_UNSAFE_PRIMITIVE)
 };
 

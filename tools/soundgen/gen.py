@@ -66,9 +66,10 @@ FLOAT_BUFS = ["x", "y", "z"]
 class ProcGen:
     """One random proc: its text, and what steps may name in it."""
 
-    def __init__(self, rng, name):
+    def __init__(self, rng, name, only=None):
         self.rng = rng
         self.name = name
+        self.only = only     # a primitive every step uses, where it can
         self.iters = []      # every loop iterator, program order
         self.nests = []      # (outer, inner) perfectly nested pairs
         self.stmts = []      # patterns of single statements inside loops
@@ -80,6 +81,7 @@ class ProcGen:
         self.sums = []       # (acc pattern, first loop iter, inner iter)
         self.allocs = []     # (local buffer, extent)
         self.pairs = []      # adjacent top-level loops
+        self.stencils = []   # loops reading one buffer and writing another
         self.k = 0
         self.lines = []
         self.is_int = rng.random() < 0.7
@@ -145,6 +147,34 @@ class ProcGen:
             body += self.body_stmt(its, depth + 1)
         return out + body, it
 
+    def stencil(self):
+        """A loop that reads one buffer around i and writes another: what
+        divide_with_recompute can tile. Sometimes it also zeroes what it reads
+        (the reference's check accepts that; recomputed iterations then read
+        zeros) or writes one element from every iteration (the last writer
+        must stay the last)."""
+        rng = self.rng
+        i = self.fresh("i")
+        lo, hi = rng.choice([("0", "8"), ("0", "4"), ("1", "7"), ("2", "11")] + BOUNDS)
+        dst, src = rng.sample(FLOAT_BUFS, 2)
+        out = ["    for %s in seq(%s, %s):" % (i, lo, hi)]
+        if rng.random() < 0.3:
+            t = self.fresh("t")
+            out += ["        %s: f32" % t, "        %s = %s[%s] * 2.0" % (t, src, self.index(i))]
+            rhs = "%s + %s[%s]" % (t, src, self.index(i))
+        else:
+            rhs = "%s[%s] + %s[%s]" % (src, self.index(i), src, self.index(i))
+        out.append("        %s[%s] = %s" % (dst, i, rhs))
+        r = rng.random()
+        if r < 0.25:
+            out.append("        %s[%s] = 0.0" % (src, i))
+        elif r < 0.45:
+            out.append("        %s[0] = %s[%s] * 0.5" % (dst, src, self.index(i)))
+        self.iters.append(i)
+        self.stencils.append((i, lo, hi))
+        self.top.append("for %s in _: _" % i)
+        return out
+
     def generate(self):
         rng = self.rng
         args = "n: size, m: size, x: f32[n + m + 16], y: f32[n + m + 16], z: f32[n + m + 16], " \
@@ -163,10 +193,14 @@ class ProcGen:
             self.scalars.append(t)
         for _ in range(rng.choice([1, 2, 2, 3])):
             r = rng.random()
-            if r < 0.4:
+            if self.only == "divide_with_recompute" and r < 0.6:
+                lines += self.stencil()
+            elif r < 0.33:
                 text, it = self.loop(1, [], 2)
                 lines += text
                 self.top.append("for %s in _: _" % it)
+            elif r < 0.4:
+                lines += self.stencil()
             elif r < 0.5:
                 acc = rng.choice(FLOAT_BUFS)
                 k, q = self.fresh("k"), self.fresh("r")
@@ -259,6 +293,8 @@ class ProcGen:
         if its:
             choices += ["divide_loop"] * 4 + ["cut_loop", "shift_loop", "remove_loop", "unroll_loop",
                                               "lift_scope", "fission_loop", "add_loop"]
+        if its:
+            choices += ["divide_with_recompute"] * (4 if self.stencils else 1)
         if self.nests:
             choices += ["reorder_loops"] * 2 + ["mult_loops"]
         if self.stmts or self.top:
@@ -282,6 +318,8 @@ class ProcGen:
             choices += ["call_eqv"] * 3 + ["inline"] * 2
         if self.windows:
             choices += ["inline_window"]
+        if self.only in choices:
+            choices = [self.only]
         kind = rng.choice(choices)
         if kind == "divide_loop":
             o = rng.choice([self.fresh("o"), self.fresh("o"), rng.choice(its)])
@@ -291,6 +329,20 @@ class ProcGen:
             extra = ", perfect=True" if rng.random() < 0.15 else ""
             return 'divide_loop(p, "%s", %d, ["%s", "%s"], tail="%s"%s)' % (
                 it(), rng.choice([2, 3, 4]), o, i2, tail, extra)
+        if kind == "divide_with_recompute":
+            o, i2 = self.fresh("o"), self.fresh("e")
+            names_made += [o, i2]
+            stride = rng.choice([1, 2, 3])
+            outer = rng.choice(['1', '2', '"n / 4"', '"n / 2"', '"n - 2"', '"m / 2"'])
+            loop = it()
+            if self.stencils and rng.random() < 0.8:
+                loop, lo, hi = rng.choice(self.stencils)
+                if lo.isdigit() and hi.isdigit():
+                    # Tiles that fit, mostly; now and then one too many.
+                    fit = max(1, (int(hi) - int(lo)) // stride)
+                    outer = str(rng.randint(1, fit + (1 if rng.random() < 0.2 else 0)))
+            return 'divide_with_recompute(p, "%s", %s, %d, ["%s", "%s"])' % (
+                loop, outer, stride, o, i2)
         if kind == "cut_loop":
             return 'cut_loop(p, "%s", %s)' % (it(), rng.choice(['2', '"n"', '"n - 1"', '"m"', '1']))
         if kind == "shift_loop":
@@ -390,13 +442,14 @@ class ProcGen:
         return out
 
 
-def batch(seed, procs, schedules, max_steps):
-    """One module: (text, {schedule name: [step lines]})."""
+def batch(seed, procs, schedules, max_steps, only=None):
+    """One module: (text, {schedule name: [step lines]}). With `only`, the
+    steps use that primitive wherever a proc gives it something to work on."""
     rng = random.Random(seed)
     parts = [PRELUDE + as_type(PRELUDE, True)]
     scheds = {}
     for k in range(procs):
-        g = ProcGen(rng, "h%d" % k)
+        g = ProcGen(rng, "h%d" % k, only)
         parts.append(g.generate())
         for name, steps in g.schedules(schedules, max_steps):
             scheds[name] = (g.name, steps)
