@@ -167,16 +167,21 @@ EXG_DEV void tma_load_tile(uint32_t dst, const CUtensorMap *map, const int32_t (
 
 /// Stores `src` to `map`'s box at `c` (outermost first) through the bulk
 /// group of the calling thread (bulk_commit_group, bulk_wait_group_read).
-template <int R>
+/// With Add, adds it element by element into the box instead
+/// (cp.reduce.async.bulk.tensor .add: each element's add is atomic).
+template <int R, bool Add = false>
 EXG_DEV void tma_store_tile(const CUtensorMap *map, const int32_t (&c)[R], uint32_t src) {
   static_assert(R >= 1 && R <= 5, "TMA tensors have 1 to 5 dimensions");
   uint64_t m = reinterpret_cast<uint64_t>(map);
   int32_t i0 = c[R - 1], i1 = R > 1 ? c[R > 1 ? R - 2 : 0] : 0, i2 = R > 2 ? c[R > 2 ? R - 3 : 0] : 0,
           i3 = R > 3 ? c[R > 3 ? R - 4 : 0] : 0, i4 = R > 4 ? c[0] : 0;
 #define EXG_TMA_STORE(DIMS, COORDS, ...)                                                         \
-  asm volatile("cp.async.bulk.tensor." DIMS ".global.shared::cta.tile.bulk_group [%0, " COORDS   \
-               "], [%1];" ::"l"(m),                                                              \
-               "r"(src), __VA_ARGS__ : "memory")
+  if constexpr (Add)                                                                             \
+    asm volatile("cp.reduce.async.bulk.tensor." DIMS ".global.shared::cta.add.tile.bulk_group [%0, " \
+                 COORDS "], [%1];" ::"l"(m), "r"(src), __VA_ARGS__ : "memory");                  \
+  else                                                                                           \
+    asm volatile("cp.async.bulk.tensor." DIMS ".global.shared::cta.tile.bulk_group [%0, " COORDS \
+                 "], [%1];" ::"l"(m), "r"(src), __VA_ARGS__ : "memory")
   if constexpr (R == 1) {
     EXG_TMA_STORE("1d", "{%2}", "r"(i0));
   } else if constexpr (R == 2) {
@@ -362,6 +367,16 @@ namespace exg::sm90 {
 template <int R, typename T> EXG_DEV void tma_store(TmaWindow<R> dst, const T *src) {
   if (elect_one_sync())
     tma_store_tile<R>(dst.map, dst.coord, smem_addr(src));
+}
+
+/// `stdlib cuda.sm90a: tma_reduce_add_2d`: as tma_store_box, but the elected
+/// lane adds the box into the map's box (element-wise atomic adds in global
+/// memory; the map's element type must be one .add takes: f32, f16, bf16).
+template <int Sw, int Cols, typename T, int R>
+EXG_DEV void tma_reduce_add_box(TmaWindow<R> dst, const T *src) {
+  static_assert(Cols * sizeof(T) == Sw, "a box row is exactly one swizzle row");
+  if (elect_one_sync())
+    tma_store_tile<R, true>(dst.map, dst.coord, smem_addr(src));
 }
 
 /// `Arrive(tma_to_gmem_async) >> cg` (Sm90_TmaCommitGroup): closes this
