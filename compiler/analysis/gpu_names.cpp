@@ -75,7 +75,7 @@ bool context_accepts(const std::string &context, const std::string &kwarg) {
 bool is_instr_attr(const std::string &key) {
   static const std::vector<std::string> k = {"template",      "collective", "timeline",
                                              "out_of_order",  "out_of_bounds", "distributed",
-                                             "barrier",       "emit"};
+                                             "barrier",       "emit",       "atomic"};
   return contains(k, key);
 }
 

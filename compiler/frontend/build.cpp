@@ -119,7 +119,8 @@ void reject_chained_comparison(P::CmpExprContext *c, const parse::ParsedFile &pf
 
 bool is_attr_key(const std::string &key) {
   static const char *const keys[] = {"template",      "collective",  "timeline", "out_of_order",
-                                     "out_of_bounds", "distributed", "barrier",  "emit"};
+                                     "out_of_bounds", "distributed", "barrier",  "emit",
+                                     "atomic"};
   for (const char *k : keys)
     if (key == k)
       return true;

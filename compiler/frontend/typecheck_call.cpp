@@ -482,7 +482,8 @@ void Checker::check_attrs(const ProcNode &p) {
       continue;
     }
     auto expect = [&](const char *what) { diag_.report(a.loc, DiagKind::AttrValue, a.key, what); };
-    if (a.key == "template" || a.key == "out_of_order" || a.key == "out_of_bounds") {
+    if (a.key == "template" || a.key == "out_of_order" || a.key == "out_of_bounds" ||
+        a.key == "atomic") {
       for (const Expr &e : a.values) {
         const Arg *arg = param_name(e, a);
         if (!arg)

@@ -156,6 +156,7 @@ private:
   struct ParamUse {
     const Arg *param = nullptr;
     bool read = false, written = false, reduced = false;
+    bool assigned = false; // written by `=` (not only by `+=`)
   };
   /// What `instr`'s behaviour does with each parameter (by Sym id), worked
   /// out once per instruction: both walks of the proc ask for every call.
@@ -171,6 +172,7 @@ private:
       ParamUse &u = it->second[a.buf.id];
       u.read |= a.kind == analysis::AccessKind::Read;
       u.written |= a.kind == analysis::AccessKind::Write;
+      u.assigned |= a.kind == analysis::AccessKind::Write;
       u.reduced |= a.kind == analysis::AccessKind::Reduce;
     }
     return it->second;
@@ -292,6 +294,7 @@ private:
     sync::AccessKind kind = sync::AccessKind::Read;
     std::string timeline = "cuda_in_order";
     bool ooo = false, clip = false;
+    bool atomic = false; // an `atomic:` reduction: commutes with other atomic ones
     std::optional<bool> convergent; // else the qual's default
     std::vector<sync::BarrierRef> bars;
   };
@@ -325,6 +328,7 @@ private:
     s->ext = q->ext;
     s->ooo = f.ooo;
     s->clip = f.clip;
+    s->atomic = f.atomic ? q->ext : 0;
     s->conv = f.convergent.value_or(q->convergent);
     s->bars = f.bars;
     emit(std::move(s));
@@ -698,6 +702,15 @@ private:
                : use.written                             ? sync::AccessKind::Write
                                                          : sync::AccessKind::Read;
       f.ooo = instr_attr_names(*callee, "out_of_order", use.param->name.name);
+      // `atomic: dst`: the hardware adds element by element atomically (TMA
+      // reduce-add stores), so such updates commute with each other; a
+      // behaviour that also reads or assigns the parameter is not a reduction.
+      f.atomic = instr_attr_names(*callee, "atomic", use.param->name.name);
+      if (f.atomic && (!use.reduced || use.read || use.assigned)) {
+        unsupported(c->loc, "'atomic: " + use.param->name.name + "' of '" + callee->name +
+                                "', whose behaviour does more than '+=' into it");
+        continue;
+      }
       // A window is clipped to its buffer (reference 4.1): what the behaviour
       // touches of it the bounds check proved in bounds (guarded stores,
       // `out_of_bounds:` TMA boxes); the rest is never accessed.
