@@ -455,6 +455,22 @@ void Checker::check_context(const With &w) {
     diag_.report(c->args[0]->loc, DiagKind::BuiltinArgs, name, "takes keyword arguments only");
 }
 
+// An `atomic:` parameter is one the hardware updates with atomic adds, which
+// commute: the sync checker relies on the behaviour only adding into it.
+void Checker::check_atomic_param(const ProcNode &instr, const Arg &param, SrcLoc at) {
+  analysis::EffectCollector effects(instr, [&](const std::string &n) -> const ProcNode * {
+    Proc c = program_.lookup_from(proc_, n);
+    return c.get();
+  });
+  for (const analysis::Access &acc : effects.of(instr.body).accesses)
+    if (acc.buf.id == param.name.id && acc.kind != analysis::AccessKind::Reduce) {
+      diag_.report(at, DiagKind::AtomicNotReduction, param.name.name, instr.name,
+                   acc.kind == analysis::AccessKind::Read ? "reads" : "assigns")
+          .note(acc.loc, "'" + acc.text + "' here");
+      return;
+    }
+}
+
 void Checker::check_attrs(const ProcNode &p) {
   std::set<std::string> seen;
   std::vector<std::string> params;
@@ -494,6 +510,8 @@ void Checker::check_attrs(const ProcNode &p) {
                        control ? "bool" : "data");
         if (a.key != "template" && arg->type.kind != Type::Kind::Data)
           diag_.report(e->loc, DiagKind::AttrValue, a.key, "tensor or window parameters");
+        else if (a.key == "atomic")
+          check_atomic_param(p, *arg, e->loc);
       }
     } else if (a.key == "collective") {
       if (a.values.size() != 1)

@@ -75,6 +75,7 @@ public:
   void check_unit(const Expr &u);
   void check_context(const With &w);
   void check_attrs(const ProcNode &p);
+  void check_atomic_param(const ProcNode &instr, const Arg &param, SrcLoc at);
 
   const Program &program_;
   DiagEngine &diag_;

@@ -13,6 +13,7 @@
 #include "compiler/ir/instr_args.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/support/check.h"
 #include "compiler/synclower/control.h"
 #include "compiler/synclower/quals.h"
 
@@ -703,14 +704,13 @@ private:
                                                          : sync::AccessKind::Read;
       f.ooo = instr_attr_names(*callee, "out_of_order", use.param->name.name);
       // `atomic: dst`: the hardware adds element by element atomically (TMA
-      // reduce-add stores), so such updates commute with each other; a
-      // behaviour that also reads or assigns the parameter is not a reduction.
+      // reduce-add stores), so such updates commute with each other. The
+      // typecheck made sure the behaviour only adds into it
+      // (AtomicNotReduction).
       f.atomic = instr_attr_names(*callee, "atomic", use.param->name.name);
-      if (f.atomic && (!use.reduced || use.read || use.assigned)) {
-        unsupported(c->loc, "'atomic: " + use.param->name.name + "' of '" + callee->name +
-                                "', whose behaviour does more than '+=' into it");
-        continue;
-      }
+      EXGC_CHECK(!f.atomic || (use.reduced && !use.read && !use.assigned))
+          << "atomic parameter " << use.param->name.name << " of " << callee->name
+          << " is not only reduced into";
       // A window is clipped to its buffer (reference 4.1): what the behaviour
       // touches of it the bounds check proved in bounds (guarded stores,
       // `out_of_bounds:` TMA boxes); the rest is never accessed.
