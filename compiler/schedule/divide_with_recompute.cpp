@@ -36,39 +36,7 @@
 namespace exgc::schedule {
 
 namespace {
-
 Expr bin(BinOpKind k, Expr a, Expr b) { return analysis::simplify_expr(BinOp::make(k, a, b)); }
-
-// No read of the loop (any iteration) sees an element the loop writes (any
-// iteration), and no reduce goes into a buffer the body does not allocate.
-void check_reads_unwritten(Interpreter &in, const Proc &p, const Stmt &s, const For &f, SrcLoc loc) {
-  analysis::EffectCollector coll(*p, callee_lookup(in, p));
-  analysis::Effects all = coll.of(f.body);
-  analysis::Effects rd = all, wr = all;
-  rd.accesses.clear();
-  wr.accesses.clear();
-  for (const analysis::Access &a : all.accesses) {
-    if (a.kind == analysis::AccessKind::Reduce && !all.defs.count(a.buf.id)) {
-      auto d = in.diag().report(loc, DiagKind::RecomputeReadsWritten, f.iter.name, a.buf.name);
-      d.note(a.loc, "'" + a.text + " += ...' here reads the value it updates");
-      throw ScriptAbort{};
-    }
-    (a.kind == analysis::AccessKind::Read ? rd : wr).accesses.push_back(a);
-  }
-  analysis::IndexSolver solver;
-  analysis::DependenceAnalyzer dep(solver);
-  analysis::Conflict c;
-  // Each side has its own copy of the iterator and no relation between them:
-  // every pair of iterations, the same one included.
-  analysis::Answer ans =
-      dep.conflict(context_at(p, s), {{f.iter, f.lo, f.hi}}, rd, wr, nullptr, &c);
-  if (ans == analysis::Answer::Unknown)
-    fail_unknown(in, loc, "that no iteration of '" + f.iter.name + "' reads what one writes",
-                 solver);
-  if (ans == analysis::Answer::Conflict)
-    fail_conflict(in, loc, c, DiagKind::RecomputeReadsWritten, f.iter.name, c.first.buf.name);
-}
-
 } // namespace
 
 Value divide_with_recompute(Interpreter &in, const CallSite &call) {
@@ -93,7 +61,7 @@ Value divide_with_recompute(Interpreter &in, const CallSite &call) {
           "that the tiles cover loop '" + f->iter.name + "'", DiagKind::RecomputeTilesUncovered,
           print_expr(outer_hi), stride, print_expr(f->lo), f->iter.name, print_expr(n),
           print_expr(BinOp::make(BinOpKind::Mul, IntImm::make(stride), outer_hi)));
-  check_reads_unwritten(in, p, s, *f, call.loc);
+  check_idempotent(in, p, s, f->body, f->iter.name, call.loc, f);
 
   Sym io = Sym::fresh(names.first), ii = Sym::fresh(names.second);
   Expr i = bin(BinOpKind::Add,

@@ -119,6 +119,9 @@ namespace exgc::schedule {
 void check_loop_swap(Interpreter &in, const Proc &p, const Stmt &outer, SrcLoc loc);
 /// Checks that `body` is idempotent at `s`'s place: no reduce into shared
 /// buffers and no read of an element it writes. Reports against `loop_name`.
+/// With `across`, the loop whose body it is, a read of any iteration must
+/// meet no write of any iteration (divide_with_recompute runs iterations
+/// again after later ones), reported as RecomputeReadsWritten.
 void check_idempotent(Interpreter &in, const Proc &p, const Stmt &s, const Block &body,
-                      const std::string &loop_name, SrcLoc loc);
+                      const std::string &loop_name, SrcLoc loc, const For *across = nullptr);
 } // namespace exgc::schedule

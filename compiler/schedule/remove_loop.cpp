@@ -16,7 +16,8 @@
 namespace exgc::schedule {
 
 void check_idempotent(Interpreter &in, const Proc &p, const Stmt &s, const Block &body,
-                      const std::string &loop_name, SrcLoc loc) {
+                      const std::string &loop_name, SrcLoc loc, const For *across) {
+  const DiagKind kind = across ? DiagKind::RecomputeReadsWritten : DiagKind::NotIdempotent;
   analysis::EffectCollector coll(*p, callee_lookup(in, p));
   analysis::Effects all = coll.of(body);
   analysis::Effects rd = all, wr = all;
@@ -24,8 +25,9 @@ void check_idempotent(Interpreter &in, const Proc &p, const Stmt &s, const Block
   wr.accesses.clear();
   for (const analysis::Access &a : all.accesses) {
     if (a.kind == analysis::AccessKind::Reduce && !all.defs.count(a.buf.id)) {
-      auto d = in.diag().report(loc, DiagKind::NotIdempotent, loop_name, a.buf.name);
-      d.note(a.loc, "'" + a.text + "' reduces into '" + a.buf.name + "' here");
+      auto d = in.diag().report(loc, kind, loop_name, a.buf.name);
+      d.note(a.loc, across ? "'" + a.text + " += ...' here reads the value it updates"
+                           : "'" + a.text + "' reduces into '" + a.buf.name + "' here");
       throw ScriptAbort{};
     }
     (a.kind == analysis::AccessKind::Read ? rd : wr).accesses.push_back(a);
@@ -33,11 +35,19 @@ void check_idempotent(Interpreter &in, const Proc &p, const Stmt &s, const Block
   analysis::IndexSolver solver;
   analysis::DependenceAnalyzer dep(solver);
   analysis::Conflict c;
-  analysis::Answer ans = dep.conflict(context_at(p, s), {}, rd, wr, nullptr, &c);
+  // Across a loop, each side has its own copy of the iterator and no relation
+  // between them: every pair of iterations, the same one included.
+  std::vector<analysis::LoopInstance> loops;
+  if (across)
+    loops.push_back({across->iter, across->lo, across->hi});
+  analysis::Answer ans = dep.conflict(context_at(p, s), loops, rd, wr, nullptr, &c);
   if (ans == analysis::Answer::Unknown)
-    fail_unknown(in, loc, "that the body of '" + loop_name + "' is idempotent", solver);
+    fail_unknown(in, loc,
+                 across ? "that no iteration of '" + loop_name + "' reads what one writes"
+                        : "that the body of '" + loop_name + "' is idempotent",
+                 solver);
   if (ans == analysis::Answer::Conflict)
-    fail_conflict(in, loc, c, DiagKind::NotIdempotent, loop_name, c.first.buf.name);
+    fail_conflict(in, loc, c, kind, loop_name, c.first.buf.name);
 }
 
 Value remove_loop(Interpreter &in, const CallSite &call) {

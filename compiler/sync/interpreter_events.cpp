@@ -257,10 +257,7 @@ void Interpreter::barrier_read(const Stmt &s, int tid, const std::vector<uint64_
   if (!t.checked || elems.empty())
     return;
   AccessEvent &e = bev_; // reused: no allocation per event
-  e.ctx.seq = seq_;
-  e.ctx.stmt = &s;
-  if (e.ctx.threads != threads_) // a thread's run of accesses keeps its collective
-    e.ctx.threads = threads_;
+  refresh_ctx(e.ctx, s);
   e.tensor = tid;
   e.boxes.resize(elems.size());
   const unsigned rank = static_cast<unsigned>(t.shape.size());
@@ -332,10 +329,7 @@ void Interpreter::exec_access(const Stmt &s) {
       record_ok_ = record_ok_ && m_.untouched(tid, b);
     recording_->push_back({&s, tid, e.boxes});
   }
-  e.ctx.seq = seq_;
-  e.ctx.stmt = &s;
-  if (e.ctx.threads != threads_) // a thread's run of accesses keeps its collective
-    e.ctx.threads = threads_;
+  refresh_ctx(e.ctx, s);
   e.tensor = tid;
   e.mutate = s.access != AccessKind::Read;
   e.write_only = s.access == AccessKind::Write;

@@ -121,6 +121,14 @@ private:
   void intern(ThreadSet &&t);
   void set_threads();
   Ctx ctx(const Stmt &s) { return Ctx{seq_, &s, threads_}; }
+  // ctx(s) into a reused event's Ctx: a thread's run of accesses keeps its
+  // collective, so its shared pointer is copied only when it changes.
+  void refresh_ctx(Ctx &c, const Stmt &s) {
+    c.seq = seq_;
+    c.stmt = &s;
+    if (c.threads != threads_)
+      c.threads = threads_;
+  }
 
   // --- Tensors.
   int live_tensor(const Stmt &s, int sym, const std::string &name);

@@ -134,7 +134,7 @@ private:
         find_written(w->body);
       else if (const auto *c = s.as<CallStmt>())
         for (const auto &[param, arg] : instr_data_args(*c))
-          if (param.written)
+          if (param.written || param.reduced)
             written_.insert(root_of(arg_buffer(arg)).id);
     }
   }
@@ -156,8 +156,7 @@ private:
   /// What an instruction's behaviour does with one data parameter.
   struct ParamUse {
     const Arg *param = nullptr;
-    bool read = false, written = false, reduced = false;
-    bool assigned = false; // written by `=` (not only by `+=`)
+    bool read = false, written = false, reduced = false; // written: by `=`
   };
   /// What `instr`'s behaviour does with each parameter (by Sym id), worked
   /// out once per instruction: both walks of the proc ask for every call.
@@ -173,7 +172,6 @@ private:
       ParamUse &u = it->second[a.buf.id];
       u.read |= a.kind == analysis::AccessKind::Read;
       u.written |= a.kind == analysis::AccessKind::Write;
-      u.assigned |= a.kind == analysis::AccessKind::Write;
       u.reduced |= a.kind == analysis::AccessKind::Reduce;
     }
     return it->second;
@@ -195,8 +193,7 @@ private:
       auto found = uses.find(p.name.id);
       ParamUse u = found == uses.end() ? ParamUse{} : found->second;
       u.param = &p;
-      u.written |= u.reduced;
-      if (u.read || u.written)
+      if (u.read || u.written || u.reduced)
         out.push_back({u, bound[i]});
     }
     return out;
@@ -708,7 +705,7 @@ private:
       // typecheck made sure the behaviour only adds into it
       // (AtomicNotReduction).
       f.atomic = instr_attr_names(*callee, "atomic", use.param->name.name);
-      EXGC_CHECK(!f.atomic || (use.reduced && !use.read && !use.assigned))
+      EXGC_CHECK(!f.atomic || (use.reduced && !use.read && !use.written))
           << "atomic parameter " << use.param->name.name << " of " << callee->name
           << " is not only reduced into";
       // A window is clipped to its buffer (reference 4.1): what the behaviour

@@ -364,9 +364,11 @@ namespace exg::sm90 {
 /// the map's box at `dst.coord`, in its bulk group; elements outside the
 /// tensor are not written. Threads' writes of `src` must be made visible to
 /// the async proxy first (fence.proxy.async, then a barrier).
-template <int R, typename T> EXG_DEV void tma_store(TmaWindow<R> dst, const T *src) {
+/// With Add, the elected lane adds the box into the map's box instead.
+template <int R, typename T, bool Add = false>
+EXG_DEV void tma_store(TmaWindow<R> dst, const T *src) {
   if (elect_one_sync())
-    tma_store_tile<R>(dst.map, dst.coord, smem_addr(src));
+    tma_store_tile<R, Add>(dst.map, dst.coord, smem_addr(src));
 }
 
 /// `stdlib cuda.sm90a: tma_reduce_add_2d`: as tma_store_box, but the elected
@@ -375,8 +377,7 @@ template <int R, typename T> EXG_DEV void tma_store(TmaWindow<R> dst, const T *s
 template <int Sw, int Cols, typename T, int R>
 EXG_DEV void tma_reduce_add_box(TmaWindow<R> dst, const T *src) {
   static_assert(Cols * sizeof(T) == Sw, "a box row is exactly one swizzle row");
-  if (elect_one_sync())
-    tma_store_tile<R, true>(dst.map, dst.coord, smem_addr(src));
+  tma_store<R, T, true>(dst, src);
 }
 
 /// `Arrive(tma_to_gmem_async) >> cg` (Sm90_TmaCommitGroup): closes this
