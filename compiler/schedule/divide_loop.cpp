@@ -19,7 +19,6 @@
 // extent may not be a multiple of factor (with a counterexample).
 #include <cctype>
 
-#include "compiler/analysis/simplify.h"
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/loop_support.h"
@@ -28,9 +27,8 @@
 namespace exgc::schedule {
 
 namespace {
-Expr add(Expr a, Expr b) { return analysis::simplify_expr(BinOp::make(BinOpKind::Add, a, b)); }
-Expr mul(int64_t q, Expr b) { return analysis::simplify_expr(BinOp::make(BinOpKind::Mul, IntImm::make(q), b)); }
-Expr op(BinOpKind k, Expr a, Expr b) { return analysis::simplify_expr(BinOp::make(k, a, b)); }
+Expr add(Expr a, Expr b) { return folded(BinOpKind::Add, a, b); }
+Expr mul(int64_t q, Expr b) { return folded(BinOpKind::Mul, IntImm::make(q), b); }
 } // namespace
 
 Value divide_loop(Interpreter &in, const CallSite &call) {
@@ -48,7 +46,7 @@ Value divide_loop(Interpreter &in, const CallSite &call) {
 
   const std::pair<std::string, std::string> names = two_new_names(in, p, s, call);
 
-  Expr n = op(BinOpKind::Sub, f->hi, f->lo);
+  Expr n = folded(BinOpKind::Sub, f->hi, f->lo);
   Expr qe = IntImm::make(q);
   analysis::IndexSolver solver;
   analysis::DependenceAnalyzer dep(solver);
@@ -56,12 +54,12 @@ Value divide_loop(Interpreter &in, const CallSite &call) {
   // iteration when hi - lo <= 0 (T <= 0), but a cut tail of `(hi - lo) %
   // factor` iterations (floor modulo) would run some: require hi >= lo.
   if (!perfect && tail != "guard")
-    require(in, dep, context_at(p, s), op(BinOpKind::Ge, f->hi, f->lo), call.loc,
+    require(in, dep, context_at(p, s), folded(BinOpKind::Ge, f->hi, f->lo), call.loc,
             "that loop '" + f->iter.name + "' does not have a negative extent",
             DiagKind::LoopExtentMayBeNegative, f->iter.name, print_expr(n),
             "a tail=\"" + tail + "\" split");
   if (perfect) {
-    require(in, dep, context_at(p, s), op(BinOpKind::Eq, op(BinOpKind::Mod, n, qe), IntImm::make(0)),
+    require(in, dep, context_at(p, s), folded(BinOpKind::Eq, folded(BinOpKind::Mod, n, qe), IntImm::make(0)),
             call.loc, "that the extent of loop '" + f->iter.name + "' is a multiple of " + std::to_string(q),
             DiagKind::ExtentNotMultiple, print_expr(n), f->iter.name, q);
   }
@@ -74,12 +72,12 @@ Value divide_loop(Interpreter &in, const CallSite &call) {
   Expr zero = IntImm::make(0);
   Block out;
   if (tail == "guard" && !perfect) {
-    Expr cond = op(BinOpKind::Lt, inner_off, n);
+    Expr cond = folded(BinOpKind::Lt, inner_off, n);
     Block inner = {loop(ii, zero, qe, {If::make(cond, body, {}, f->loc)})};
     Stmt outer = f->edited([&](For &o) {
       o.iter = io;
       o.lo = zero;
-      o.hi = op(BinOpKind::Div, op(BinOpKind::Add, n, IntImm::make(q - 1)), qe);
+      o.hi = folded(BinOpKind::Div, folded(BinOpKind::Add, n, IntImm::make(q - 1)), qe);
       o.body = inner;
     });
     return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {outer}; }));
@@ -87,19 +85,19 @@ Value divide_loop(Interpreter &in, const CallSite &call) {
   out.push_back(f->edited([&](For &o) {
     o.iter = io;
     o.lo = zero;
-    o.hi = op(BinOpKind::Div, n, qe);
+    o.hi = folded(BinOpKind::Div, n, qe);
     o.body = {loop(ii, zero, qe, body)};
   }));
   if (!perfect) {
-    Expr rest = op(BinOpKind::Mod, n, qe);
+    Expr rest = folded(BinOpKind::Mod, n, qe);
     Sym it = Sym::fresh(names.second);
-    Expr base = add(f->lo, mul(q, op(BinOpKind::Div, n, qe)));
+    Expr base = add(f->lo, mul(q, folded(BinOpKind::Div, n, qe)));
     Block tail_body = copy_block(f->body, {{f->iter.id, add(base, iter_var(it))}}, true);
     if (tail == "cut") {
       out.push_back(loop(it, zero, rest, tail_body));
     } else {
-      Block guarded = {If::make(op(BinOpKind::Lt, iter_var(it), rest), tail_body, {}, f->loc)};
-      out.push_back(If::make(op(BinOpKind::Gt, rest, zero), {loop(it, zero, qe, guarded)}, {}, f->loc));
+      Block guarded = {If::make(folded(BinOpKind::Lt, iter_var(it), rest), tail_body, {}, f->loc)};
+      out.push_back(If::make(folded(BinOpKind::Gt, rest, zero), {loop(it, zero, qe, guarded)}, {}, f->loc));
     }
   }
   return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) { return out; }));

@@ -27,17 +27,12 @@
 // control value; the names are not two new identifiers; the tiles may not
 // cover the loop, or a read may see a write (each with a counterexample); the
 // solver gives up.
-#include "compiler/analysis/simplify.h"
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/loop_support.h"
 #include "compiler/schedule/primitives.h"
 
 namespace exgc::schedule {
-
-namespace {
-Expr bin(BinOpKind k, Expr a, Expr b) { return analysis::simplify_expr(BinOp::make(k, a, b)); }
-} // namespace
 
 Value divide_with_recompute(Interpreter &in, const CallSite &call) {
   const Proc &p = call.proc();
@@ -51,8 +46,8 @@ Value divide_with_recompute(Interpreter &in, const CallSite &call) {
   Expr outer_hi = control_arg(in, p, call.arg("outer_hi"));
   const std::pair<std::string, std::string> names = two_new_names(in, p, s, call);
 
-  const Expr n = bin(BinOpKind::Sub, f->hi, f->lo);
-  const Expr covered = bin(BinOpKind::Mul, IntImm::make(stride), outer_hi);
+  const Expr n = folded(BinOpKind::Sub, f->hi, f->lo);
+  const Expr covered = folded(BinOpKind::Mul, IntImm::make(stride), outer_hi);
   analysis::IndexSolver solver;
   analysis::DependenceAnalyzer dep(solver);
   Expr covers = BinOp::make(BinOpKind::And, BinOp::make(BinOpKind::Ge, outer_hi, IntImm::make(1)),
@@ -64,10 +59,10 @@ Value divide_with_recompute(Interpreter &in, const CallSite &call) {
   check_idempotent(in, p, s, f->body, f->iter.name, call.loc, f);
 
   Sym io = Sym::fresh(names.first), ii = Sym::fresh(names.second);
-  Expr i = bin(BinOpKind::Add,
-               bin(BinOpKind::Add, f->lo, bin(BinOpKind::Mul, IntImm::make(stride), iter_var(io))),
+  Expr i = folded(BinOpKind::Add,
+               folded(BinOpKind::Add, f->lo, folded(BinOpKind::Mul, IntImm::make(stride), iter_var(io))),
                iter_var(ii));
-  Expr inner_hi = bin(BinOpKind::Add, bin(BinOpKind::Sub, n, covered), IntImm::make(stride));
+  Expr inner_hi = folded(BinOpKind::Add, folded(BinOpKind::Sub, n, covered), IntImm::make(stride));
   Block body = copy_block(f->body, {{f->iter.id, i}}, false);
   Stmt inner = For::make(ii, IntImm::make(0), inner_hi, f->mode, std::move(body), f->loc);
   Stmt outer = f->edited([&](For &o) {

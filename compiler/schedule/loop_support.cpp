@@ -378,6 +378,10 @@ analysis::CalleeLookup callee_lookup(Interpreter &in, const Proc &p) {
   };
 }
 
+Expr folded(BinOpKind k, Expr a, Expr b) {
+  return analysis::simplify_expr(BinOp::make(k, std::move(a), std::move(b)));
+}
+
 std::pair<std::string, std::string> two_new_names(Interpreter &in, const Proc &p, const Stmt &s,
                                                   const CallSite &call) {
   const Value &names = call.arg("names").value;

@@ -110,6 +110,9 @@ analysis::Context context_at(const Proc &p, const Stmt &s);
 /// An integer iterator variable.
 inline Expr iter_var(const Sym &s) { return Var::make(s, ValueType::Index); }
 
+/// `a k b`, folded (new loop bounds and indices read as a person writes them).
+Expr folded(BinOpKind k, Expr a, Expr b);
+
 } // namespace exgc::schedule
 
 namespace exgc::schedule {

@@ -9,7 +9,6 @@
 // new_lo)`, so nothing else can change.
 // Fails when: `loop` is not a loop; new_lo is not a control value; new_lo may
 // be negative (with a counterexample); the solver gives up.
-#include "compiler/analysis/simplify.h"
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/loop_support.h"
@@ -27,10 +26,8 @@ Value shift_loop(Interpreter &in, const CallSite &call) {
   require(in, dep, context_at(p, s), BinOp::make(BinOpKind::Ge, lo, IntImm::make(0)), call.loc,
           "that '" + print_expr(lo) + "' is not negative", DiagKind::ShiftNegative, print_expr(lo),
           f->iter.name);
-  using analysis::simplify_expr;
-  auto bin = [](BinOpKind k, Expr a, Expr b) { return simplify_expr(BinOp::make(k, a, b)); };
-  Expr hi = bin(BinOpKind::Add, lo, bin(BinOpKind::Sub, f->hi, f->lo));
-  Expr old = bin(BinOpKind::Add, bin(BinOpKind::Sub, iter_var(f->iter), lo), f->lo);
+  Expr hi = folded(BinOpKind::Add, lo, folded(BinOpKind::Sub, f->hi, f->lo));
+  Expr old = folded(BinOpKind::Add, folded(BinOpKind::Sub, iter_var(f->iter), lo), f->lo);
   Stmt n = f->edited([&](For &e) {
     e.lo = lo;
     e.hi = hi;
