@@ -1,0 +1,290 @@
+// emu_kernels.cpp - every example kernel, emulated, against its CPU reference //
+// Built with `exg-emu --nvcc-flags` and run as `exg-emu --seed S -- emu_kernels
+// --only=NAME`: each example's CUDA function (exgc's .cu) runs its kernels on
+// the emulator at several ragged sizes, and its output is compared with the
+// CPU reference of the same proc (`exgc --emit=cpp`, renamed ref_NAME by
+// ref_names.h): bit for bit where the arithmetic is exact (copies), within the
+// GPU benchmark's bound otherwise (bench/gpu/check.cuh):
+//   |c - r| <= 2 * 2 * (eps_in + K 2^-23) * S,  S = sum_k |a||b|,
+// twice the bench's bound since both c and r are rounded; S is the reference
+// proc run on |A| and |B|, so no kernel's layout is assumed. The relative
+// Frobenius error must also stay under the bench's per-type limit (a skipped
+// K step moves it far past). Outputs start as NaN, so an element no thread
+// writes fails.
+#include "gemm_hopper.h"
+#include "gemm_naive.h"
+#include "gemm_sm80.h"
+#include "gemm_tf32_sm90a.h"
+#include "gemm_tf32_sm90a_cluster.h"
+#include "gemm_tf32_sm90a_tmastore.h"
+#include "gemv_f32.h"
+#include "saxpy.h"
+#include "vector_copy.h"
+
+#include "ref_names.h"
+
+#include "gemm_hopper_ref.h"
+#include "gemm_naive_ref.h"
+#include "gemm_sm80_ref.h"
+#include "gemm_tf32_sm90a_cluster_ref.h"
+#include "gemm_tf32_sm90a_ref.h"
+#include "gemm_tf32_sm90a_tmastore_ref.h"
+#include "gemv_f32_ref.h"
+#include "saxpy_ref.h"
+#include "vector_copy_ref.h"
+
+#include "ref_names_undef.h"
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+enum class Elem { TF32, BF16, F16, F32 };
+
+double input_eps(Elem e) { return e == Elem::TF32 ? 0x1p-9 : 0.0; }
+double frobenius_limit(Elem e) {
+  switch (e) {
+  case Elem::TF32: return 0x1p-8;
+  case Elem::BF16:
+  case Elem::F16: return 0x1p-10;
+  case Elem::F32: return 0x1p-14;
+  }
+  return 0;
+}
+
+int passed = 0, failed = 0;
+
+void check_cuda(cudaError_t e, const char *what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "emu_kernels: %s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+/// A device copy of a host vector, freed at scope end.
+template <typename T> struct DeviceVec {
+  T *ptr = nullptr;
+  size_t n;
+  explicit DeviceVec(const std::vector<T> &host) : n(host.size()) {
+    check_cuda(cudaMalloc(&ptr, n * sizeof(T)), "cudaMalloc");
+    check_cuda(cudaMemcpy(ptr, host.data(), n * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
+  }
+  /// Filled with 0xFF bytes: NaN in every float format.
+  explicit DeviceVec(size_t count) : n(count) {
+    check_cuda(cudaMalloc(&ptr, n * sizeof(T)), "cudaMalloc");
+    check_cuda(cudaMemset(ptr, 0xFF, n * sizeof(T)), "cudaMemset");
+  }
+  std::vector<T> to_host() const {
+    std::vector<T> h(n);
+    check_cuda(cudaMemcpy(h.data(), ptr, n * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    return h;
+  }
+  ~DeviceVec() { cudaFree(ptr); }
+};
+
+template <typename T> std::vector<T> random_values(size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<T> v(n);
+  for (T &x : v)
+    x = T(dist(gen));
+  return v;
+}
+
+template <typename T> std::vector<T> absolute(const std::vector<T> &v) {
+  std::vector<T> a(v.size());
+  for (size_t i = 0; i < v.size(); ++i)
+    a[i] = T(std::fabs(float(v[i])));
+  return a;
+}
+
+void record(bool ok, const std::string &name, const std::string &detail) {
+  std::printf("%s %s %s\n", ok ? "PASS" : "FAIL", name.c_str(), detail.c_str());
+  std::fflush(stdout);
+  ok ? ++passed : ++failed;
+}
+
+/// Compares `got` with the reference `want` within coef * S per element and
+/// the Frobenius limit; returns a description of the first failure, or "".
+std::string compare(const std::vector<float> &got, const std::vector<float> &want,
+                    const std::vector<float> &sum_abs, double coef, double rel_limit) {
+  double err2 = 0, ref2 = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    double e = std::fabs(double(got[i]) - double(want[i])), b = coef * double(sum_abs[i]);
+    if (!(e <= b)) {
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "element %zu: got %.9g, reference %.9g, bound %.3g", i,
+                    double(got[i]), double(want[i]), b);
+      return buf;
+    }
+    err2 += e * e;
+    ref2 += double(want[i]) * double(want[i]);
+  }
+  double rel = ref2 > 0 ? std::sqrt(err2 / ref2) : std::sqrt(err2);
+  if (rel > rel_limit) {
+    char buf[120];
+    std::snprintf(buf, sizeof buf, "relative Frobenius error %.3g over %.3g", rel, rel_limit);
+    return buf;
+  }
+  return "";
+}
+
+template <typename T>
+using GemmFn = cudaError_t (*)(cudaStream_t, int64_t, int64_t, int64_t, const T *, const T *,
+                               float *);
+template <typename T>
+using GemmRef = int (*)(int64_t, int64_t, int64_t, const T *, const T *, float *);
+
+/// One GEMM-shaped proc (C: [M, N] from A and B of M*K and N*K elements).
+template <typename T>
+void run_gemm(const std::string &name, GemmFn<T> fn, GemmRef<T> ref, Elem elem, int64_t M,
+              int64_t N, int64_t K) {
+  std::string size = std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K);
+  std::vector<T> a = random_values<T>(size_t(M * K), 11), b = random_values<T>(size_t(N * K), 12);
+  DeviceVec<T> da(a), db(b);
+  DeviceVec<float> dc{size_t(M * N)};
+  check_cuda(fn(nullptr, M, N, K, da.ptr, db.ptr, dc.ptr), name.c_str());
+  check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  std::vector<float> got = dc.to_host(), want(static_cast<size_t>(M * N)), sum_abs(static_cast<size_t>(M * N));
+  if (int line = ref(M, N, K, a.data(), b.data(), want.data())) {
+    record(false, name, size + ": the reference's precondition at line " + std::to_string(line));
+    return;
+  }
+  ref(M, N, K, absolute(a).data(), absolute(b).data(), sum_abs.data());
+  double coef = 4.0 * (input_eps(elem) + double(K) * 0x1p-23);
+  std::string why = compare(got, want, sum_abs, coef, frobenius_limit(elem));
+  record(why.empty(), name, size + (why.empty() ? "" : ": " + why));
+}
+
+void run_gemv(int64_t M, int64_t K) {
+  std::string size = std::to_string(M) + "x" + std::to_string(K);
+  std::vector<float> a = random_values<float>(size_t(M * K), 21),
+                     x = random_values<float>(size_t(K), 22);
+  DeviceVec<float> da(a), dx(x), dy{size_t(M)};
+  check_cuda(gemv_f32(nullptr, M, K, da.ptr, dx.ptr, dy.ptr), "gemv_f32");
+  check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  std::vector<float> got = dy.to_host(), want(static_cast<size_t>(M)), sum_abs(static_cast<size_t>(M));
+  ref_gemv_f32(M, K, a.data(), x.data(), want.data());
+  ref_gemv_f32(M, K, absolute(a).data(), absolute(x).data(), sum_abs.data());
+  std::string why = compare(got, want, sum_abs, 4.0 * double(K) * 0x1p-23,
+                            frobenius_limit(Elem::F32));
+  record(why.empty(), "gemv_f32", size + (why.empty() ? "" : ": " + why));
+}
+
+/// y = a x + y: the kernel may fuse the multiply-add, the reference need not,
+/// so each element may differ by the rounding of one product.
+void run_saxpy(int64_t n) {
+  std::vector<float> x = random_values<float>(size_t(n), 31), y = random_values<float>(size_t(n), 32);
+  const float a = 1.75f;
+  DeviceVec<float> dx(x), dy(y);
+  check_cuda(saxpy(nullptr, n, a, dx.ptr, dy.ptr), "saxpy");
+  check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  std::vector<float> got = dy.to_host(), want = y, sum_abs(static_cast<size_t>(n));
+  ref_saxpy(n, a, x.data(), want.data());
+  for (int64_t i = 0; i < n; ++i)
+    sum_abs[size_t(i)] = std::fabs(a * x[size_t(i)]) + std::fabs(y[size_t(i)]);
+  std::string why = compare(got, want, sum_abs, 0x1p-22, 0x1p-20);
+  record(why.empty(), "saxpy", std::to_string(n) + (why.empty() ? "" : ": " + why));
+}
+
+/// A copy is exact: bit for bit.
+void run_vector_copy(int64_t n) {
+  std::vector<float> a = random_values<float>(size_t(n), 41);
+  DeviceVec<float> da(a), db{size_t(n)};
+  check_cuda(vector_copy(nullptr, n, da.ptr, db.ptr), "vector_copy");
+  check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  std::vector<float> got = db.to_host(), want(static_cast<size_t>(n));
+  ref_vector_copy(n, a.data(), want.data());
+  bool same = std::memcmp(got.data(), want.data(), size_t(n) * sizeof(float)) == 0;
+  record(same, "vector_copy", std::to_string(n) + (same ? "" : ": not bit for bit equal"));
+}
+
+int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+/// Ragged sizes (no tile divides them) and one of exact tiles, rounded up to
+/// the kernel's asserted multiples.
+template <typename T>
+void run_gemm_sizes(const std::string &name, GemmFn<T> fn, GemmRef<T> ref, Elem elem, int64_t mm,
+                    int64_t nm, int64_t km) {
+  const int64_t sizes[][3] = {{130, 72, 40}, {257, 264, 72}, {128, 256, 64}};
+  for (const auto &s : sizes)
+    run_gemm<T>(name, fn, ref, elem, round_up(s[0], mm), round_up(s[1], nm), round_up(s[2], km));
+}
+
+struct Case {
+  std::string name;
+  std::function<void()> run;
+};
+
+std::vector<Case> all_cases() {
+  std::vector<Case> cases;
+#define EXG_GEMM(file, fn, elem, mm, nm, km)                                                       \
+  cases.push_back({#fn, [] { run_gemm_sizes(#fn, fn, ref_##fn, Elem_##elem, mm, nm, km); }});
+#define EXG_GEMV(file, fn, elem, mm, km)
+  constexpr Elem Elem_tf32 = Elem::TF32, Elem_bf16 = Elem::BF16, Elem_f16 = Elem::F16,
+                 Elem_f32 = Elem::F32;
+  (void)Elem_f32;
+#include "bench/gpu/kernels.def"
+#undef EXG_GEMM
+#undef EXG_GEMV
+  cases.push_back({"gemv_f32", [] {
+                     run_gemv(100, 72);
+                     run_gemv(36, 1000);
+                   }});
+  cases.push_back({"gemm_naive", [] {
+                     run_gemm<float>("gemm_naive", gemm_naive, ref_gemm_naive, Elem::F32, 48, 32, 20);
+                   }});
+  cases.push_back({"gemm_sm80", [] {
+                     run_gemm<float>("gemm_sm80", gemm_sm80, ref_gemm_sm80, Elem::F32, 128, 64, 48);
+                   }});
+  cases.push_back({"saxpy", [] {
+                     run_saxpy(1);
+                     run_saxpy(1000);
+                   }});
+  cases.push_back({"vector_copy", [] {
+                     run_vector_copy(256);
+                     run_vector_copy(2816);
+                   }});
+  return cases;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string only;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.rfind("--only=", 0) == 0) {
+      only = arg.substr(7);
+    } else if (arg == "--list") {
+      for (const Case &c : all_cases())
+        std::printf("%s\n", c.name.c_str());
+      return 0;
+    } else {
+      std::fprintf(stderr, "usage: emu_kernels [--only=NAME] [--list]\n");
+      return 2;
+    }
+  }
+  bool found = false;
+  for (const Case &c : all_cases()) {
+    if (!only.empty() && c.name != only)
+      continue;
+    found = true;
+    c.run();
+  }
+  if (!found) {
+    std::fprintf(stderr, "emu_kernels: no kernel named '%s' (see --list)\n", only.c_str());
+    return 2;
+  }
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return failed == 0 ? 0 : 1;
+}
