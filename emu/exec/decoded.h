@@ -1,0 +1,99 @@
+// emu/exec/decoded.h - an instruction decoded once for the hot loop ---------//
+// Owns: the executable form of a ptx::Instr: a handler pointer, the types and
+// flags its modifiers select, and operands resolved to register slots,
+// immediates, special-register ids or constant addresses. Decoding happens
+// once per kernel (decode.cpp); the handler then runs for a whole lane group
+// of a warp without looking at a string.
+#pragma once
+
+#include "emu/exec/types.h"
+#include "emu/ptx/ast.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace emu {
+class DeviceImpl;
+}
+
+namespace emu::exec {
+
+struct Exec;
+struct DInstr;
+
+/// Runs one instruction for the lanes in `mask` (guard already applied).
+using Handler = void (*)(Exec &x, const DInstr &in, uint32_t mask);
+
+/// Special registers, resolved from their names at decode time.
+enum class Sreg : uint8_t {
+  TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
+  Laneid, Warpid, Nwarpid, Smid, Nsmid, Gridid,
+  ClusteridX, ClusteridY, ClusteridZ, NclusteridX, NclusteridY, NclusteridZ,
+  ClusterCtaidX, ClusterCtaidY, ClusterCtaidZ, ClusterNctaidX, ClusterNctaidY, ClusterNctaidZ,
+  ClusterCtarank, ClusterNctarank, IsExplicitCluster,
+  LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
+  Clock, Clock64, Globaltimer, DynamicSmemSize, TotalSmemSize, AggrSmemSize,
+};
+
+/// One operand, resolved.
+struct Opd {
+  enum Kind : uint8_t { R, I, S, A, V, Sink, None } kind = None;
+  bool neg = false;       ///< R (predicate): `!%p`
+  Sreg sreg = Sreg::TidX; ///< S
+  uint32_t slot = 0;      ///< R; A with a register base
+  bool addr_reg = false;  ///< A: base is a register (else imm alone is the address)
+  int64_t imm = 0;        ///< I: value; A: offset (plus the resolved symbol address)
+  std::vector<Opd> elems; ///< V: `{a, b, ...}`; a Pair `a|b` decodes as a V of two
+};
+
+/// Flags from modifiers, shared by many handlers.
+enum : uint32_t {
+  kSat = 1u << 0, kFtz = 1u << 1, kApprox = 1u << 2, kHi = 1u << 3, kWide = 1u << 4,
+  kCc = 1u << 5, kNaN = 1u << 6, kRelu = 1u << 7, kSatfinite = 1u << 8, kUni = 1u << 9,
+  kTrans = 1u << 10, kClamp = 1u << 11, kShiftWrap = 1u << 12, kXorsign = 1u << 13,
+  kFull = 1u << 14, kSeg = 1u << 15,
+};
+
+struct DInstr {
+  Handler run = nullptr;
+  Ty ty = Ty::None;          ///< the instruction type (first type modifier)
+  Ty ty2 = Ty::None;         ///< a second type (cvt's source, setp's ... )
+  ptx::Space space = ptx::Space::Generic; ///< memory instructions
+  Round rnd = Round::Rn;
+  uint32_t flags = 0;
+  uint8_t sub = 0;           ///< per-handler sub-operation (compare op, shfl mode, ...)
+  uint8_t sub2 = 0;          ///< a second sub-operation (setp's combining op, ...)
+  uint8_t vec = 1;           ///< .v2/.v4 element count
+  uint8_t nsrc = 0;
+  int32_t guard = -1;        ///< predicate slot, or -1
+  bool guard_neg = false;
+  bool collective = false;   ///< the warp must rendezvous at it (the mask operand / .aligned)
+  int32_t target = -1;       ///< branch target
+  uint32_t index = 0;        ///< its index in the function body
+  Opd d;                     ///< destination (or the first operand for stores)
+  Opd s[6];                  ///< sources
+  std::vector<int32_t> ints; ///< per-handler integer data (wgmma shape, ...)
+  const ptx::Instr *src = nullptr; ///< for reports
+};
+
+/// A kernel decoded once: instructions plus the layout it needs at launch.
+struct Decoded {
+  const ptx::Function *fn = nullptr;
+  std::vector<DInstr> code;
+  uint32_t nslots = 0;
+  uint32_t static_smem = 0;  ///< bytes of .shared variables (from the CTA's shared base)
+  uint32_t dyn_smem_offset = 0; ///< shared address of the dynamic (extern) array
+  uint32_t local_bytes = 0;  ///< per thread
+  uint32_t param_bytes = 0;
+  std::vector<uint32_t> param_offsets; ///< offset of each parameter in the param buffer
+  std::vector<std::pair<uint32_t, const ptx::VarDecl *>> shared_vars; ///< offset, variable
+  std::vector<std::pair<uint32_t, const ptx::VarDecl *>> local_vars;
+  std::vector<std::string> notes; ///< why an instruction is unsupported, by index
+};
+
+/// Decodes `fn` (of `mod`) for execution on `dev`.
+void decode_kernel(const emu::DeviceImpl &dev, const ptx::Module &mod, const ptx::Function &fn,
+                   Decoded &out);
+
+} // namespace emu::exec

@@ -1,0 +1,180 @@
+// emu/exec/machine.h - the state of a running launch: warps, CTAs, clusters //
+// Owns: what one launch keeps while it runs (registers, program counters,
+// shared and local memory, barriers, waits, async events) and the address
+// windows that generic addresses use. The scheduler (scheduler.cpp) drives
+// it; the handlers (ops_*.cpp) change it through Exec.
+//
+// Address spaces, as built:
+// - global and const: host pointers, checked against the Device's live
+//   allocations and module variables (memory.h);
+// - generic: a host pointer, or one of three windows above user space:
+//   local 0x0001'0000'0000'0000 + offset (the executing thread's frame),
+//   shared 0x0002'0000'0000'0000 + a 32-bit shared address, param
+//   0x0003'0000'0000'0000 + offset (the launch's parameter buffer; param-space
+//   addresses are these same values, so cvta.param is the identity);
+// - shared (32-bit): a CTA's shared::cta addresses start at kSmemBase (1 KiB,
+//   like Hopper's per-CTA reservation, so a null shared pointer faults); static
+//   .shared variables follow in declaration order, then the dynamic array,
+//   1024-aligned (or off by 16 with Options::misalign_dynamic_smem). A
+//   shared::cluster address of CTA rank r is ((r + 1) << 24) | offset; one
+//   below 1 << 24 names the executing CTA. mapa produces the encoded form.
+#pragma once
+
+#include "emu/exec/decoded.h"
+#include "emu/support/report.h"
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace emu {
+class DeviceImpl;
+}
+
+namespace emu::exec {
+
+constexpr uint64_t kLocalWindow = 0x0001'0000'0000'0000ull;
+constexpr uint64_t kSharedWindow = 0x0002'0000'0000'0000ull;
+constexpr uint64_t kParamWindow = 0x0003'0000'0000'0000ull;
+constexpr uint64_t kWindowMask = 0xffff'0000'0000'0000ull;
+constexpr uint32_t kSmemBase = 1024;
+constexpr uint32_t kClusterShift = 24;
+/// Fresh shared and local memory under Options::adversarial: 0xFF bytes read as
+/// NaN for f16/bf16/f32/f64 and as -1 for integers.
+constexpr uint8_t kPoison = 0xff;
+
+struct Cta;
+struct Cluster;
+struct Run;
+
+/// Why lanes of a warp are not runnable.
+enum class WaitKind : uint8_t {
+  Bar,        ///< bar.sync: a = barrier id, b = its generation at arrival
+  ClusterBar, ///< barrier.cluster.wait: b = the cluster phase that must have completed
+  Mbarrier,   ///< try_wait/test_wait false: a = shared address (cluster form), b = parity/phase
+  Wgmma,      ///< wgmma.wait_group: a = groups allowed pending
+  Bulk,       ///< cp.async.bulk.wait_group: a = groups allowed pending
+  RegPool,    ///< setmaxnreg.inc: a = requested registers per thread
+};
+
+struct Wait {
+  uint32_t mask = 0;
+  WaitKind kind = WaitKind::Bar;
+  uint64_t a = 0, b = 0;
+  uint32_t pc = 0; ///< the instruction that waits (for reports)
+};
+
+struct Warp {
+  Cta *cta = nullptr;
+  uint32_t id = 0;            ///< warp index in the CTA
+  uint32_t lanes = 0;         ///< lanes that exist (a partial last warp has fewer)
+  uint32_t exited = 0;
+  uint32_t blocked = 0;       ///< lanes in some Wait
+  uint32_t warpsync = 0;      ///< lanes waiting at a collective for the rest of its mask
+  uint32_t yielded = 0;       ///< lanes that gave way (nanosleep, a spinning test)
+  uint32_t pc[32] = {};
+  std::vector<uint64_t> regs; ///< [slot][lane]
+  std::vector<Wait> waits;
+  uint32_t tid[3][32] = {};
+  uint32_t nregs = 0;         ///< registers per thread (setmaxnreg)
+  uint32_t wgmma_pending = 0; ///< committed wgmma groups not yet landed
+  uint32_t wgmma_uncommitted = 0; ///< mma_async issued since the last commit
+  std::vector<uint32_t> wgmma_busy_slots; ///< accumulator slots of in-flight wgmma
+  uint32_t bulk_pending[32] = {}; ///< per lane: bulk async-groups not yet complete
+  uint32_t bulk_read_pending[32] = {}; ///< per lane: groups whose sources are not yet read
+  uint32_t bulk_uncommitted[32] = {};
+  uint64_t red_gen[32] = {};  ///< bar.red: 1 + the generation a lane waits on (0: none)
+  uint64_t cbar_target[32] = {}; ///< barrier.cluster: the phase a lane's arrive completes
+  uint32_t cbar_arrived = 0;  ///< lanes that arrived at the cluster barrier and not yet waited
+  uint32_t carry = 0;         ///< per lane: the .cc carry flag
+  uint64_t last_lo = 1, last_hi = 0; ///< the last global allocation hit (bounds cache)
+
+  uint32_t runnable() const { return lanes & ~exited & ~blocked & ~warpsync & ~yielded; }
+  uint64_t *reg(uint32_t slot) { return regs.data() + size_t(slot) * 32; }
+};
+
+struct NamedBarrier {
+  uint32_t arrived = 0;  ///< threads arrived in this generation
+  uint32_t expected = 0; ///< 0: not in progress
+  uint64_t generation = 0;
+  uint32_t red_popc = 0; bool red_and = true, red_or = false; ///< bar.red accumulators
+  uint32_t last_popc = 0; bool last_and = true, last_or = false;
+};
+
+struct Cta {
+  Cluster *cluster = nullptr;
+  uint32_t rank = 0;           ///< %cluster_ctarank
+  uint32_t ctaid[3] = {};
+  uint32_t cluster_ctaid[3] = {};
+  uint32_t nthreads = 0;
+  uint32_t exited_threads = 0;
+  std::vector<uint8_t> smem;   ///< from kSmemBase
+  std::vector<uint8_t> local;  ///< local_bytes per thread
+  std::vector<std::unique_ptr<Warp>> warps;
+  NamedBarrier bars[16];
+  uint32_t reg_pool_used = 0;  ///< sum over warps of nregs * 32
+  uint32_t dyn_smem_offset = 0;///< shared address of the dynamic array
+};
+
+/// An asynchronous operation that lands later (TMA, wgmma, bulk copies).
+struct AsyncEvent {
+  uint64_t stream = 0;        ///< events of one stream land in issue order (0: independent)
+  std::function<void()> land; ///< applies its effect (data, complete_tx, group counters)
+  std::string what;           ///< for deadlock reports
+};
+
+struct Cluster {
+  Run *run = nullptr;
+  uint32_t id[3] = {};
+  std::vector<std::unique_ptr<Cta>> ctas;
+  uint32_t nthreads = 0, exited_threads = 0;
+  uint32_t bar_arrived = 0;    ///< barrier.cluster arrivals in the current phase
+  uint64_t bar_phase = 0;      ///< completed cluster-barrier phases
+  std::deque<AsyncEvent> events;
+  Cta *cta_of_rank(uint32_t r) { return r < ctas.size() ? ctas[r].get() : nullptr; }
+};
+
+/// One launch.
+struct Run {
+  DeviceImpl *dev = nullptr;
+  const Decoded *k = nullptr;
+  const Options *opt = nullptr;
+  uint32_t grid[3] = {}, block[3] = {}, cluster_dim[3] = {};
+  bool explicit_cluster = false;
+  uint32_t dyn_smem = 0, total_smem = 0;
+  std::vector<uint8_t> params;
+  uint64_t rng = 0;
+  uint64_t instructions = 0;
+  uint32_t regs_per_thread = 0; ///< the starting count (setmaxnreg's pool)
+  std::string kernel;
+  uint64_t next() { // xorshift64*
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return rng * 0x2545F4914F6CDD1Dull;
+  }
+  uint32_t below(uint32_t n) { return n ? uint32_t(next() % n) : 0; }
+};
+
+/// What a handler sees: the executing warp and where it sits.
+struct Exec {
+  Run *run = nullptr;
+  Cluster *cluster = nullptr;
+  Cta *cta = nullptr;
+  Warp *warp = nullptr;
+  uint64_t *regs = nullptr;
+  uint32_t group = 0;   ///< lanes at this pc (guard-false included)
+  uint32_t advance = 0; ///< lanes whose pc moves to the next instruction afterwards
+  bool end_quantum = false; ///< the warp gives way after this instruction
+  const DInstr *cur = nullptr;
+};
+
+/// A located report for `lane` of the executing warp (lane < 0: no thread).
+[[noreturn]] void fail(Exec &x, int lane, Hazard h, const std::string &what);
+/// The location fields of a report, for callers that build their own.
+Where where_of(Exec &x, int lane);
+
+} // namespace emu::exec

@@ -1,0 +1,110 @@
+// emu/exec/ops.h - what every instruction handler shares ---------------------//
+// Owns: operand reads and writes for one lane, the decode context, and the
+// decoders each ops_*.cpp file provides (one per opcode family). A decoder
+// fills DInstr::run, or calls unsupported() so the instruction reports
+// Hazard::Unsupported when (and only when) it executes.
+#pragma once
+
+#include "emu/exec/machine.h"
+
+#include <string>
+
+namespace emu::exec {
+
+/// The value of a special register for `lane`.
+uint64_t special(Exec &x, Sreg s, int lane);
+
+inline uint64_t rd(Exec &x, const Opd &o, int lane) {
+  if (o.kind == Opd::R)
+    return x.regs[size_t(o.slot) * 32 + lane];
+  if (o.kind == Opd::I)
+    return uint64_t(o.imm);
+  if (o.kind == Opd::S)
+    return special(x, o.sreg, lane);
+  return 0;
+}
+/// A predicate source (with `!` applied).
+inline bool rdp(Exec &x, const Opd &o, int lane) {
+  if (o.kind == Opd::R)
+    return (x.regs[size_t(o.slot) * 32 + lane] != 0) != o.neg;
+  return o.imm != 0;
+}
+inline void wr(Exec &x, const Opd &o, int lane, uint64_t v) {
+  if (o.kind == Opd::R)
+    x.regs[size_t(o.slot) * 32 + lane] = v;
+}
+/// The address an A operand names for `lane` (base register + offset, or constant).
+inline uint64_t addr_of(Exec &x, const Opd &o, int lane) {
+  uint64_t a = uint64_t(o.imm);
+  if (o.addr_reg)
+    a += x.regs[size_t(o.slot) * 32 + lane];
+  return a;
+}
+
+#define FOR_LANES(mask, lane)                                                                      \
+  for (uint32_t _m = (mask), lane; _m && ((lane = __builtin_ctz(_m)), true); _m &= _m - 1)
+
+class DeviceImplAccess;
+
+/// What decoders need: the instruction, its function and symbol addresses.
+struct DecodeCtx {
+  const ptx::Instr *in = nullptr;
+  const ptx::Function *fn = nullptr;
+  const ptx::Module *mod = nullptr;
+  Decoded *k = nullptr;
+  const emu::DeviceImpl *dev = nullptr;
+  std::vector<std::string> *notes = nullptr; ///< unsupported messages, by instruction index
+  /// True when the instruction has modifier `m`.
+  bool has(const char *m) const;
+  /// Operand i decoded (types given to convert float immediates).
+  Opd opd(size_t i, Ty ty = Ty::None) const;
+  /// The address a symbol names (its space decides the window), or false.
+  bool symbol(const std::string &name, uint64_t &addr) const;
+  size_t nops() const { return in->operands.size(); }
+};
+
+/// Makes `d` report Hazard::Unsupported ("why") when executed.
+void unsupported(DecodeCtx &c, DInstr &d, const std::string &why);
+
+/// The first type modifier of the instruction (Ty::None if none), and the one after it.
+Ty first_type(const ptx::Instr &in, Ty *second = nullptr);
+Round round_of(const ptx::Instr &in, bool *given = nullptr);
+ptx::Space space_of(const ptx::Instr &in, bool *cluster = nullptr);
+
+// Decoders, one per opcode family; each returns false when it does not know
+// the opcode (decode.cpp then reports it as unsupported).
+bool decode_int(DecodeCtx &c, DInstr &d);     // ops_int.cpp
+bool decode_cmp(DecodeCtx &c, DInstr &d);     // ops_cmp.cpp
+bool decode_float(DecodeCtx &c, DInstr &d);   // ops_float.cpp
+bool decode_cvt(DecodeCtx &c, DInstr &d);     // ops_cvt.cpp
+bool decode_mem(DecodeCtx &c, DInstr &d);     // ops_mem.cpp
+bool decode_control(DecodeCtx &c, DInstr &d); // ops_control.cpp
+bool decode_warp(DecodeCtx &c, DInstr &d);    // ops_warp.cpp
+bool decode_barrier(DecodeCtx &c, DInstr &d); // ops_barrier.cpp
+bool decode_mbarrier(DecodeCtx &c, DInstr &d);// ops_mbarrier.cpp
+bool decode_tma(DecodeCtx &c, DInstr &d);     // ops_tma.cpp
+bool decode_wgmma(DecodeCtx &c, DInstr &d);   // ops_wgmma.cpp
+bool decode_matrix(DecodeCtx &c, DInstr &d);  // ops_matrix.cpp (ldmatrix/stmatrix)
+
+// Memory access (ops_mem.cpp / memory.cpp): a checked host pointer for `bytes`
+// at `addr` in `space`, for `lane` of the executing warp. Reports OutOfBounds.
+uint8_t *mem_ptr(Exec &x, ptx::Space space, uint64_t addr, uint32_t bytes, int lane, bool write);
+/// A CTA's shared memory at a 32-bit shared::cluster address (checked).
+uint8_t *smem_ptr(Exec &x, uint32_t addr, uint32_t bytes, int lane, bool cta_only);
+/// The CTA that a shared::cluster address names, and its offset from kSmemBase.
+Cta *smem_owner(Exec &x, uint32_t addr, uint32_t &offset);
+
+/// Scheduler services for handlers (scheduler.cpp).
+void block(Exec &x, uint32_t mask, WaitKind k, uint64_t a, uint64_t b);
+void thread_exit(Exec &x, uint32_t mask);
+/// Re-checks named and cluster barriers after threads exited.
+void barriers_after_exit(Exec &x);
+void push_event(Exec &x, AsyncEvent e);
+/// Warp-collective rendezvous (ops_warp.cpp): true when every live lane of
+/// `need` is at this instruction; otherwise `active` waits there (false).
+bool rendezvous(Exec &x, uint32_t need, uint32_t active);
+/// True when the mbarrier at shared address `addr` (as `own` sees it) has
+/// completed the phase with parity `parity` (ops_mbarrier.cpp).
+bool mbarrier_parity_done(Cluster &cl, Cta &own, uint64_t addr, uint32_t parity);
+
+} // namespace emu::exec
