@@ -1,0 +1,94 @@
+// emu/cudart/driver_args.cpp - the command line of `exg-emu` ----------------//
+#include "emu/cudart/driver_args.h"
+
+#include <cstdlib>
+
+namespace emu::cudart {
+
+const char *nvcc_flags() {
+  return "-cudart shared -gencode arch=compute_90a,code=compute_90a -no-compress -lineinfo";
+}
+
+const char *driver_usage() {
+  return "usage: exg-emu [options] [--] program [args...]\n"
+         "       exg-emu --nvcc-flags | --help | --version\n"
+         "\n"
+         "Runs an nvcc-built program on the CPU with an emulated H200 (sm_90a).\n"
+         "Build the program with: nvcc $(exg-emu --nvcc-flags) prog.cu [-lcuda]\n"
+         "\n"
+         "options:\n"
+         "  --seed N                  seed of the scheduler and the adversary (default 1)\n"
+         "  --no-adversary            land async results at their waits, no NaN poison\n"
+         "  --misalign-dynamic-smem   place dynamic shared memory off 1024-byte alignment\n"
+         "  --quantum N               instructions a warp runs before a switch (0: random)\n"
+         "  --max-instructions N      stop a launch after N instructions (0: no limit)\n"
+         "  --trace                   print each launch\n"
+         "  --nvcc-flags              print the nvcc flags a program needs, then exit\n"
+         "  --help, --version\n"
+         "\n"
+         "exit status: the program's own; 101-108 for a hazard the emulator detected\n"
+         "(see docs/emulator.md); 2 for a bad command line or a program that cannot run.\n";
+}
+
+namespace {
+
+bool is_count(const std::string &s) {
+  if (s.empty())
+    return false;
+  char *end = nullptr;
+  std::strtoull(s.c_str(), &end, 0);
+  return *end == '\0' && s[0] != '-';
+}
+
+} // namespace
+
+DriverArgs parse_driver_args(const std::vector<std::string> &args) {
+  DriverArgs r;
+  auto fail = [&r](std::string msg) {
+    r.action = DriverArgs::Action::Error;
+    r.error = std::move(msg);
+    return r;
+  };
+  size_t i = 0;
+  for (; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    if (a == "--") {
+      ++i;
+      break;
+    }
+    if (a.empty() || a[0] != '-')
+      break;
+    if (a == "--nvcc-flags" || a == "--help" || a == "-h" || a == "--version") {
+      r.action = a == "--nvcc-flags" ? DriverArgs::Action::PrintNvccFlags
+                 : a == "--version"  ? DriverArgs::Action::Version
+                                     : DriverArgs::Action::Help;
+      return r;
+    }
+    if (a == "--no-adversary") {
+      r.env.emplace_back("EXG_EMU_ADVERSARIAL", "0");
+    } else if (a == "--misalign-dynamic-smem") {
+      r.env.emplace_back("EXG_EMU_MISALIGN_DSMEM", "1");
+    } else if (a == "--trace") {
+      r.env.emplace_back("EXG_EMU_TRACE", "1");
+    } else if (a == "--seed" || a == "--quantum" || a == "--max-instructions") {
+      if (i + 1 == args.size())
+        return fail("option '" + a + "' needs a number");
+      const std::string &v = args[++i];
+      if (!is_count(v))
+        return fail("option '" + a + "' needs a non-negative number, not '" + v + "'");
+      const char *var = a == "--seed"    ? "EXG_EMU_SEED"
+                        : a == "--quantum" ? "EXG_EMU_QUANTUM"
+                                           : "EXG_EMU_MAX_INSTRUCTIONS";
+      r.env.emplace_back(var, v);
+    } else {
+      return fail("unknown option '" + a + "'");
+    }
+  }
+  if (i == args.size())
+    return fail("no program to run; write: exg-emu [options] -- ./program [args...]");
+  r.program.assign(args.begin() + i, args.end());
+  r.action = DriverArgs::Action::Run;
+  return r;
+}
+
+} // namespace emu::cudart
