@@ -45,6 +45,15 @@ const unsigned char *fatbin_of_wrapper(const void *wrapper, std::string &error) 
     error = "the fatbinary wrapper has magic " + hex(magic) + ", not " + hex(kFatbinWrapperMagic);
     return nullptr;
   }
+  // Version 2 wraps the output of nvcc's device link (-rdc=true), which holds
+  // SASS only: the PTX of each unit is not kept.
+  if (load<uint32_t>(w + 4) == kFatbinWrapperLinkVersion) {
+    error = "the program was built with relocatable device code (-rdc=true or -dc), whose "
+            "linked fatbinary holds no PTX; the emulator needs whole-program device code: "
+            "build without -rdc/-dc, with the flags `exg-emu --nvcc-flags` prints (" +
+            std::string(nvcc_flags()) + ")";
+    return nullptr;
+  }
   auto *data = load<const unsigned char *>(w + 8);
   if (!data)
     error = "the fatbinary wrapper points at no fatbinary";

@@ -2,7 +2,8 @@
 // Owns: reading the fatbinary that nvcc's host stubs hand to
 // __cudaRegisterFatBinary, and choosing the PTX the emulated H200 runs.
 // Layout (little-endian; checked on nvcc 13 output, see docs/emulator.md):
-//   wrapper (fatbinary_section.h): u32 magic 0x466243B1, u32 version,
+//   wrapper (fatbinary_section.h): u32 magic 0x466243B1, u32 version (1; 2
+//     for the device-linked code of -rdc=true, refused: it holds no PTX),
 //     u64 pointer to the fatbinary, u64 pointer (unused here)
 //   fatbinary header: u32 magic 0xBA55ED50, u16 version 1, u16 header size,
 //     u64 bytes of entries that follow the header
@@ -22,6 +23,7 @@
 namespace emu::cudart {
 
 constexpr uint32_t kFatbinWrapperMagic = 0x466243B1;
+constexpr uint32_t kFatbinWrapperLinkVersion = 2; ///< a device-linked (-rdc) fatbinary
 constexpr uint32_t kFatbinMagic = 0xBA55ED50;
 
 /// One entry of a fatbinary.
@@ -45,7 +47,8 @@ bool read_fatbin(const unsigned char *data, std::vector<FatbinEntry> &entries,
 /// --nvcc-flags`) when only compressed PTX or only cubins are present.
 bool choose_ptx(const std::vector<FatbinEntry> &entries, std::string &ptx, std::string &error);
 
-/// The fatbinary a registration wrapper points at, or null with `error` set.
+/// The fatbinary a registration wrapper points at, or null with `error` set
+/// (a bad magic, or a device-linked fatbinary of -rdc=true).
 const unsigned char *fatbin_of_wrapper(const void *wrapper, std::string &error);
 
 } // namespace emu::cudart

@@ -132,3 +132,15 @@ TEST(Fatbin, WrapperGivesTheFatbinary) {
   EXPECT_EQ(fatbin_of_wrapper(&wrapper, error), nullptr);
   EXPECT_NE(error.find("0x466243B1"), std::string::npos) << error;
 }
+
+TEST(Fatbin, DeviceLinkedWrapperIsRefused) {
+  // nvcc -rdc=true registers the device link's output (wrapper version 2): SASS only.
+  std::vector<uint64_t> data = load("tiny_sass.fatbin");
+  struct {
+    uint32_t magic, version;
+    const void *data, *prelinked;
+  } wrapper{kFatbinWrapperMagic, kFatbinWrapperLinkVersion, data.data(), nullptr};
+  std::string error;
+  EXPECT_EQ(fatbin_of_wrapper(&wrapper, error), nullptr);
+  EXPECT_NE(error.find("-rdc"), std::string::npos) << error;
+}
