@@ -96,7 +96,9 @@ struct Function {
                                  ///< the .param ones of call sequences (nested scopes may
                                  ///< repeat a name: `param0` in each `{ // callseq }` block)
   std::vector<Instr> body;
-  std::map<std::string, int32_t> labels; ///< label -> index into body
+  std::map<std::string, int32_t> labels; ///< label -> index into body (labels are scoped by
+                                         ///< blocks: a name repeated in inline asm blocks
+                                         ///< keeps its first; Operand::target is exact)
   // Performance directives (0: absent).
   uint32_t maxntid[3] = {0, 0, 0}, reqntid[3] = {0, 0, 0};
   uint32_t reqnctapercluster[3] = {0, 0, 0};
