@@ -48,6 +48,7 @@ constexpr uint8_t kPoison = 0xff;
 
 struct Cta;
 struct Cluster;
+struct WgRecord;
 struct Run;
 
 /// Why lanes of a warp are not runnable.
@@ -80,9 +81,10 @@ struct Warp {
   std::vector<Wait> waits;
   uint32_t tid[3][32] = {};
   uint32_t nregs = 0;         ///< registers per thread (setmaxnreg)
-  uint32_t wgmma_pending = 0; ///< committed wgmma groups not yet landed
-  uint32_t wgmma_uncommitted = 0; ///< mma_async issued since the last commit
-  std::vector<uint32_t> wgmma_busy_slots; ///< accumulator slots of in-flight wgmma
+  uint64_t wgmma_seq = 0;     ///< mma_async instructions this warp has joined
+  std::vector<std::shared_ptr<WgRecord>> wg_open; ///< joined since the last commit_group
+  std::deque<std::vector<std::shared_ptr<WgRecord>>> wg_groups; ///< committed, oldest first
+  std::vector<std::function<void()>> bulk_open[32]; ///< per lane: the open bulk async-group
   uint32_t bulk_pending[32] = {}; ///< per lane: bulk async-groups not yet complete
   uint32_t bulk_read_pending[32] = {}; ///< per lane: groups whose sources are not yet read
   uint32_t bulk_uncommitted[32] = {};
@@ -116,7 +118,7 @@ struct Cta {
   std::vector<std::unique_ptr<Warp>> warps;
   NamedBarrier bars[16];
   uint32_t reg_pool_used = 0;  ///< sum over warps of nregs * 32
-  uint32_t dyn_smem_offset = 0;///< shared address of the dynamic array
+  std::vector<std::shared_ptr<void>> wgmma; ///< per warpgroup: ops_wgmma.cpp's state
 };
 
 /// An asynchronous operation that lands later (TMA, wgmma, bulk copies).

@@ -103,6 +103,8 @@ void push_event(Exec &x, AsyncEvent e);
 /// Warp-collective rendezvous (ops_warp.cpp): true when every live lane of
 /// `need` is at this instruction; otherwise `active` waits there (false).
 bool rendezvous(Exec &x, uint32_t need, uint32_t active);
+/// The warp's committed wgmma groups with operations still in flight (ops_wgmma.cpp).
+uint32_t wgmma_groups_pending(Warp &w);
 /// True when the mbarrier at shared address `addr` (as `own` sees it) has
 /// completed the phase with parity `parity` (ops_mbarrier.cpp).
 bool mbarrier_parity_done(Cluster &cl, Cta &own, uint64_t addr, uint32_t parity);

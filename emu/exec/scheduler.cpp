@@ -86,7 +86,7 @@ bool satisfied(Cluster &cl, Warp &w, const Wait &wt) {
   switch (wt.kind) {
   case WaitKind::Bar: return w.cta->bars[wt.a].generation > wt.b;
   case WaitKind::ClusterBar: return cl.bar_phase >= wt.b;
-  case WaitKind::Wgmma: return w.wgmma_pending <= wt.a;
+  case WaitKind::Wgmma: return wgmma_groups_pending(w) <= wt.a;
   case WaitKind::Bulk: {
     bool read_only = wt.b != 0;
     FOR_LANES(wt.mask, l) {
