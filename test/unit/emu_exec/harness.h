@@ -69,3 +69,53 @@ inline int launch(DeviceImpl &dev, Dim3 grid, Dim3 block, std::vector<void *> ar
 }
 
 } // namespace emu::test
+
+namespace emu::test {
+
+/// Runs `op` once per input pair, one thread each: the snippet reads %rd5 and
+/// %rd6 (also as %r5/%r6, %f5/%f6 and %fd5/%fd6 bit copies) and leaves its
+/// result in %rd7 (64-bit store of each thread's result).
+inline std::vector<uint64_t> run_pairs(const std::string &op,
+                                       const std::vector<std::pair<uint64_t, uint64_t>> &in,
+                                       Options o = quiet_options()) {
+  auto dev = device_with(kernel2(R"(
+mov.u32 %r1, %tid.x;
+mul.wide.u32 %rd3, %r1, 16;
+add.s64 %rd4, %rd2, %rd3;
+ld.global.u64 %rd5, [%rd4];
+ld.global.u64 %rd6, [%rd4+8];
+cvt.u32.u64 %r5, %rd5;
+cvt.u32.u64 %r6, %rd6;
+mov.b32 %f5, %r5;
+mov.b32 %f6, %r6;
+mov.b64 %fd5, %rd5;
+mov.b64 %fd6, %rd6;
+mov.u64 %rd7, 0;
+)" + op + R"(
+mul.wide.u32 %rd8, %r1, 8;
+add.s64 %rd9, %rd1, %rd8;
+st.global.u64 [%rd9], %rd7;
+)"),
+                         o);
+  std::vector<uint64_t> flat;
+  for (auto &p : in)
+    flat.push_back(p.first), flat.push_back(p.second);
+  Buf<uint64_t> a(*dev, flat), out(*dev, in.size());
+  uint64_t po = uint64_t(uintptr_t(out.p)), pi = uint64_t(uintptr_t(a.p));
+  EXPECT_EQ(launch(*dev, {1, 1, 1}, {uint32_t(in.size()), 1, 1}, {&po, &pi}), 0);
+  return std::vector<uint64_t>(out.p, out.p + in.size());
+}
+
+inline uint64_t fbits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+inline float bitsf(uint64_t b) {
+  uint32_t u = uint32_t(b);
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+} // namespace emu::test
