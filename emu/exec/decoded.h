@@ -48,12 +48,22 @@ struct Opd {
 };
 
 /// Flags from modifiers, shared by many handlers.
-enum : uint32_t {
-  kSat = 1u << 0, kFtz = 1u << 1, kApprox = 1u << 2, kHi = 1u << 3, kWide = 1u << 4,
-  kCc = 1u << 5, kNaN = 1u << 6, kRelu = 1u << 7, kSatfinite = 1u << 8, kUni = 1u << 9,
-  kTrans = 1u << 10, kClamp = 1u << 11, kShiftWrap = 1u << 12, kXorsign = 1u << 13,
-  kFull = 1u << 14, kSeg = 1u << 15,
-};
+constexpr uint32_t kSat = 1u << 0;
+constexpr uint32_t kFtz = 1u << 1;
+constexpr uint32_t kApprox = 1u << 2;
+constexpr uint32_t kHi = 1u << 3;
+constexpr uint32_t kWide = 1u << 4;
+constexpr uint32_t kCc = 1u << 5;
+constexpr uint32_t kNaN = 1u << 6;
+constexpr uint32_t kRelu = 1u << 7;
+constexpr uint32_t kSatfinite = 1u << 8;
+constexpr uint32_t kUni = 1u << 9;
+constexpr uint32_t kTrans = 1u << 10;
+constexpr uint32_t kClamp = 1u << 11;
+constexpr uint32_t kShiftWrap = 1u << 12;
+constexpr uint32_t kXorsign = 1u << 13;
+constexpr uint32_t kFull = 1u << 14;
+constexpr uint32_t kSeg = 1u << 15;
 
 struct DInstr {
   Handler run = nullptr;

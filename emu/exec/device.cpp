@@ -146,10 +146,6 @@ void DeviceImpl::set_max_dynamic_smem(const std::string &name, size_t bytes) {
     k->max_dyn_smem = bytes;
 }
 
-static bool fits(const uint32_t lim[3], const Dim3 &d) {
-  return (!lim[0] || d.x <= lim[0]) && (!lim[1] || d.y <= lim[1]) && (!lim[2] || d.z <= lim[2]);
-}
-
 LaunchError DeviceImpl::launch(const std::string &name, const LaunchConfig &cfg, void **args) {
   Kernel *k = kernel(name);
   if (!k)
@@ -184,7 +180,6 @@ LaunchError DeviceImpl::launch(const std::string &name, const LaunchConfig &cfg,
   uint64_t csize = uint64_t(cl.x) * cl.y * cl.z;
   if (csize > 8 || g.x % cl.x || g.y % cl.y || g.z % cl.z)
     return kErrInvalidClusterSize;
-  (void)fits;
   // Shared memory: dynamic within the kernel's attribute, total within 227 KiB.
   std::unique_ptr<exec::Decoded> &dec = k->decoded;
   if (!dec) {

@@ -39,8 +39,7 @@ void build_cluster(Run &run, Cluster &cl, const uint32_t cid[3]) {
       cta->ctaid[d] = cid[d] * run.cluster_dim[d] + cta->cluster_ctaid[d];
     cta->nthreads = threads;
     cta->smem.assign(smem_bytes, fill);
-    // Static shared variables with initializers are invalid in PTX; zero them like the
-    // hardware's undefined content would not: they start poisoned like the rest.
+    // Shared and local memory start undefined on the GPU: poisoned under the adversary.
     cta->local.assign(size_t(k.local_bytes) * threads, fill);
     uint32_t nwarps = (threads + 31) / 32;
     for (uint32_t w = 0; w < nwarps; ++w) {

@@ -191,3 +191,43 @@ TEST(EmuExecSync, AtomicsDoNotLoseUpdates) {
 
 } // namespace
 } // namespace emu::test
+
+namespace emu::test {
+namespace {
+
+// An 8x8 b16 matrix with element (r, c) = 8r + c in shared memory, rows 16 B apart.
+std::string matrix_kernel(const std::string &op) {
+  return per_thread(R"(
+mov.u32 %r5, mat;
+shl.b32 %r6, %r1, 2;
+add.u32 %r7, %r5, %r6;
+shl.b32 %r8, %r1, 1;
+add.u32 %r9, %r8, 1;
+shl.b32 %r9, %r9, 16;
+or.b32 %r10, %r8, %r9;
+st.shared.u32 [%r7], %r10;
+and.b32 %r11, %r1, 7;
+shl.b32 %r11, %r11, 4;
+add.u32 %r12, %r5, %r11;
+)" + op,
+                    ".shared .align 16 .b8 mat[128];\n");
+}
+
+TEST(EmuExecSync, LdmatrixAndTransposedForm) {
+  auto plain = run(matrix_kernel("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r20}, [%r12];"), 32);
+  auto trans = run(matrix_kernel("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%r20}, [%r12];"), 32);
+  for (uint32_t t = 0; t < 32; ++t) {
+    uint32_t r = t / 4, c = 2 * (t % 4);
+    EXPECT_EQ(plain[t], (8 * r + c) | ((8 * r + c + 1) << 16)) << t;
+    EXPECT_EQ(trans[t], (8 * c + r) | ((8 * (c + 1) + r) << 16)) << t;
+  }
+  // stmatrix.trans then ldmatrix.trans gives back the plain fragment.
+  auto round = run(matrix_kernel("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r13}, [%r12];\n"
+                                 "stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%r12], {%r13};\n"
+                                 "ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%r20}, [%r12];"),
+                   32);
+  EXPECT_EQ(round, plain);
+}
+
+} // namespace
+} // namespace emu::test
