@@ -134,6 +134,12 @@ uint32_t type_bits(std::string_view t) {
   return 0;
 }
 
+bool is_name(std::string_view w) {
+  char c = w.empty() ? 0 : w[0];
+  bool start = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c == '%';
+  return start && w.find('.') == std::string_view::npos && w.find(':') == std::string_view::npos;
+}
+
 bool is_special_register(std::string_view w) {
   if (w.size() < 2 || w[0] != '%')
     return false;

@@ -23,6 +23,10 @@ bool parse_decimal_float(std::string_view word, uint64_t &bits);
 /// "pred" -> 1, "f16x2" -> 32), or 0 when it is not one.
 uint32_t type_bits(std::string_view type);
 
+/// Whether `word` can name a register, variable, function or label: starts
+/// with a letter, `_`, `$` or `%`, and has no `.` or `:`.
+bool is_name(std::string_view word);
+
 /// Whether `word` names a special register ("%tid.x", "%laneid", "%envreg3").
 bool is_special_register(std::string_view word);
 

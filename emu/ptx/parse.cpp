@@ -11,12 +11,20 @@
 namespace emu::ptx {
 namespace {
 
-bool is_identifier(std::string_view w) {
-  if (w.empty())
+// "%r12" -> "%r", 12. False when the name does not end in a decimal index
+// that `%r<N>` could have made (none, or a leading zero).
+bool split_index(const std::string &name, std::string &base, uint64_t &index) {
+  size_t i = name.size();
+  while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+    --i;
+  size_t digits = name.size() - i;
+  if (digits == 0 || digits > 9 || (digits > 1 && name[i] == '0'))
     return false;
-  char c = w[0];
-  bool start = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c == '%';
-  return start && w.find('.') == std::string_view::npos && w.find(':') == std::string_view::npos;
+  base.assign(name, 0, i);
+  index = 0;
+  for (; i < name.size(); ++i)
+    index = index * 10 + uint64_t(name[i] - '0');
+  return true;
 }
 
 bool is_float_type(std::string_view t) { return t == "f32" || t == "f64"; }
@@ -88,13 +96,48 @@ uint64_t Parser::expect_unsigned(const char *what, uint64_t max) {
   return v;
 }
 
+bool Parser::find_in(const Scope &scope, const std::string &name, Binding &out) {
+  auto it = scope.names.find(name);
+  if (it != scope.names.end()) {
+    out = it->second;
+    return true;
+  }
+  std::string base;
+  uint64_t index;
+  if (scope.ranges.empty() || !split_index(name, base, index))
+    return false;
+  auto r = scope.ranges.find(base);
+  if (r == scope.ranges.end() || index >= r->second.count)
+    return false;
+  out = Binding{Binding::Kind::Reg, r->second.first + uint32_t(index), r->second.line};
+  return true;
+}
+
 void Parser::bind(Scope &scope, std::string name, const Token &at, Binding b) {
-  if (!is_identifier(name))
+  if (!is_name(name))
     fail(at, "'" + name + "' is not a name");
-  auto [it, fresh] = scope.emplace(name, b);
-  if (!fresh)
+  Binding old;
+  if (find_in(scope, name, old))
     fail(at, "'" + name + "' is already declared in this scope (line " +
-                 std::to_string(it->second.line) + ")");
+                 std::to_string(old.line) + ")");
+  scope.names.emplace(std::move(name), b);
+}
+
+void Parser::bind_range(const std::string &base, const Token &at, RegRange r) {
+  Scope &scope = scopes_.back();
+  auto dup = [&](uint64_t index, uint32_t line) {
+    fail(at, "'" + base + std::to_string(index) + "' is already declared in this scope (line " +
+                 std::to_string(line) + ")");
+  };
+  auto same = scope.ranges.find(base);
+  if (same != scope.ranges.end() && same->second.count > 0)
+    dup(0, same->second.line);
+  std::string other;
+  uint64_t index;
+  for (const auto &[name, b] : scope.names)
+    if (split_index(name, other, index) && other == base && index < r.count)
+      dup(index, b.line);
+  scope.ranges[base] = r;
 }
 
 // ---- Module level -------------------------------------------------------------------
@@ -232,8 +275,8 @@ void Parser::parse_function(bool is_entry, const Token &start) {
 
   // A declaration (`;`) may come before the definition or stand alone.
   uint32_t index = uint32_t(m_.functions.size());
-  auto it = module_scope_.find(f.name);
-  if (it != module_scope_.end()) {
+  auto it = module_scope_.names.find(f.name);
+  if (it != module_scope_.names.end()) {
     const Binding &b = it->second;
     if (b.kind != Binding::Kind::Function || !m_.functions[b.index].is_declaration)
       fail(name, "'" + f.name + "' is already declared in this scope (line " +
@@ -370,7 +413,7 @@ VarDecl Parser::parse_variable(Space space, bool is_extern, bool in_param_list, 
   if (v.align == 0)
     v.align = uint32_t(v.elem_bytes);
   name = expect_word("a variable name");
-  if (!is_identifier(name.text))
+  if (!is_name(name.text))
     fail(name, "'" + std::string(name.text) + "' is not a name");
   v.name = std::string(name.text);
   bool unsized = false;

@@ -2,6 +2,9 @@
 #include "emu/ptx/literals.h"
 #include "emu/ptx/parser.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace emu::ptx {
 namespace {
 
@@ -125,8 +128,14 @@ void Parser::parse_reg_decl() {
       uint64_t n = expect_unsigned("a register count", kMaxRegisters);
       expect('>', "'>'");
       std::string base(name.text);
+      if (!is_name(base))
+        fail(name, "'" + base + "' is not a name");
+      if (fn_->regs.size() + n > kMaxRegisters)
+        fail(name, "too many registers in '" + fn_->name + "'");
+      bind_range(base, name, RegRange{uint32_t(fn_->regs.size()), uint32_t(n), name.line});
+      fn_->regs.reserve(fn_->regs.size() + n);
       for (uint64_t i = 0; i < n; ++i)
-        add_register(base + std::to_string(i), name, t, bits);
+        fn_->regs.push_back(RegDecl{base + std::to_string(i), std::string(t), bits});
     } else {
       add_register(std::string(name.text), name, t, bits);
     }
@@ -212,13 +221,13 @@ void Parser::parse_instruction() {
     if (in.guard_negated)
       bump();
     Token g = expect_word("a guard predicate");
-    const Binding *b = lookup(std::string(g.text));
-    if (!b || b->kind != Binding::Kind::Reg)
+    Binding b;
+    if (!lookup(std::string(g.text), b) || b.kind != Binding::Kind::Reg)
       fail(g, "guard '" + std::string(g.text) + "' is not a declared register");
-    if (fn_->regs[b->index].bits != 1)
+    if (fn_->regs[b.index].bits != 1)
       fail(g, "guard '" + std::string(g.text) + "' is not a predicate (it is ." +
-                  fn_->regs[b->index].type + ")");
-    in.guard = int32_t(b->index);
+                  fn_->regs[b.index].type + ")");
+    in.guard = int32_t(b.index);
   }
   Token op = tok_;
   if (op.kind != Token::Kind::Word || !((op.text[0] >= 'a' && op.text[0] <= 'z') ||
@@ -227,6 +236,7 @@ void Parser::parse_instruction() {
   bump();
   size_t dot = op.text.find('.');
   in.opcode = std::string(op.text.substr(0, dot));
+  in.mods.reserve(size_t(std::count(op.text.begin(), op.text.end(), '.')));
   while (dot != std::string_view::npos) {
     size_t next = op.text.find('.', dot + 1);
     std::string_view mod = op.text.substr(dot + 1, next == std::string_view::npos
@@ -238,15 +248,20 @@ void Parser::parse_instruction() {
     dot = next;
   }
 
+  // Read into a reused list, then copy at the exact size: tens of thousands
+  // of instructions, so growing each list by doubling cost real time.
   size_t first_pending = pending_.size();
+  operands_.clear();
   if (!tok_.is(';')) {
     for (operand_index_ = 0;; ++operand_index_) {
-      in.operands.push_back(parse_operand(0, true));
+      operands_.push_back(parse_operand(0, true));
       if (!tok_.is(','))
         break;
       bump();
     }
   }
+  in.operands.reserve(operands_.size() + (in.opcode == "call" ? 2 : 0));
+  std::move(operands_.begin(), operands_.end(), std::back_inserter(in.operands));
   if (!tok_.is(';'))
     fail_expected("',' or ';' after the operand");
   size_t end = tok_.end;
@@ -392,14 +407,11 @@ Operand Parser::parse_number(const Token &w, bool negative) {
   return o;
 }
 
-const Parser::Binding *Parser::lookup(const std::string &name) const {
-  for (size_t i = scopes_.size(); i-- > 0;) {
-    auto it = scopes_[i].find(name);
-    if (it != scopes_[i].end())
-      return &it->second;
-  }
-  auto it = module_scope_.find(name);
-  return it == module_scope_.end() ? nullptr : &it->second;
+bool Parser::lookup(const std::string &name, Binding &out) const {
+  for (size_t i = scopes_.size(); i-- > 0;)
+    if (find_in(scopes_[i], name, out))
+      return true;
+  return find_in(module_scope_, name, out);
 }
 
 Operand Parser::parse_word_operand(const Token &w, bool top_level) {
@@ -412,10 +424,11 @@ Operand Parser::parse_word_operand(const Token &w, bool top_level) {
     return o;
   }
   std::string name(w.text);
-  if (const Binding *b = lookup(name)) {
-    if (b->kind == Binding::Kind::Reg) {
+  Binding b;
+  if (lookup(name, b)) {
+    if (b.kind == Binding::Kind::Reg) {
       o.kind = Operand::Kind::Reg;
-      o.reg = b->index;
+      o.reg = b.index;
     } else {
       o.kind = Operand::Kind::Symbol;
       o.name = std::move(name);

@@ -38,7 +38,16 @@ private:
     uint32_t index; ///< Reg: slot; Var: index in its list; Function: in Module::functions
     uint32_t line;  ///< where it was declared
   };
-  using Scope = std::unordered_map<std::string, Binding>;
+  /// `.reg .b32 %r<N>;` binds "%r" to N consecutive slots at once: nvcc
+  /// declares tens of thousands of registers this way, and one entry per
+  /// register made the parser's maps its biggest cost.
+  struct RegRange {
+    uint32_t first, count, line;
+  };
+  struct Scope {
+    std::unordered_map<std::string, Binding> names;
+    std::unordered_map<std::string, RegRange> ranges; ///< keyed by the name before the index
+  };
 
   /// A top-level operand naming nothing in scope when it was read: a label
   /// defined later, or an error.
@@ -71,6 +80,8 @@ private:
   void parse_init_list(VarDecl &v, uint32_t scalar_bits, bool is_float, int depth,
                        uint64_t &elements);
   void bind(Scope &scope, std::string name, const Token &at, Binding b);
+  void bind_range(const std::string &base, const Token &at, RegRange r);
+  static bool find_in(const Scope &scope, const std::string &name, Binding &out);
 
   // Function bodies (parse_body.cpp).
   void parse_body(const Token &open);
@@ -86,7 +97,7 @@ private:
   Operand parse_list(char close, int depth);
   Operand parse_word_operand(const Token &w, bool top_level);
   Operand parse_number(const Token &w, bool negative);
-  const Binding *lookup(const std::string &name) const;
+  bool lookup(const std::string &name, Binding &out) const;
   void resolve_labels(size_t first_pending);
 
   ParseError &err_;
@@ -104,6 +115,7 @@ private:
   std::vector<std::unordered_map<std::string, LabelDef>> label_scopes_; ///< one per open block
   std::vector<PendingLabel> pending_;
   size_t operand_index_ = 0;        ///< of the top-level operand being read
+  std::vector<Operand> operands_;   ///< the instruction's operands while it is read
   Loc loc_;                         ///< the last `.loc` in this function
 };
 

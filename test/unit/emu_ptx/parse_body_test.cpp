@@ -67,6 +67,24 @@ TEST(ParseBody, NestedBlocksScopeTheirRegisters) {
   EXPECT_EQ(f.regs[6].bits, 1u);
 }
 
+// `%r<N>` in an inner block shadows only the registers it declares.
+TEST(ParseBody, NestedRegisterRangesShadowTheirOwnIndices) {
+  Module m = parse_ok(kernel(R"(	.reg .b32 %r<8>;
+	{
+	.reg .b32 %r<2>;
+	add.s32 %r1, %r5, %r0;
+	}
+	add.s32 %r1, %r5, %r0;)"));
+  const Function &f = m.functions[0];
+  ASSERT_EQ(f.regs.size(), 10u);
+  EXPECT_EQ(f.regs[9].name, "%r1");
+  EXPECT_EQ(op(f, 0, 0).reg, 9u);
+  EXPECT_EQ(op(f, 0, 1).reg, 5u);
+  EXPECT_EQ(op(f, 0, 2).reg, 8u);
+  EXPECT_EQ(op(f, 1, 0).reg, 1u);
+  EXPECT_EQ(op(f, 1, 2).reg, 0u);
+}
+
 TEST(ParseBody, GuardsAndMnemonicModifiers) {
   Module m = parse_ok(kernel(R"(	.reg .pred %p<3>;
 	.reg .b32 %r<3>;

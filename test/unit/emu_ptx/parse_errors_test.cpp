@@ -30,6 +30,12 @@ TEST(ParseErrors, NamesThatResolveToNothing) {
 TEST(ParseErrors, DuplicateDeclarations) {
   EXPECT_EQ(body_error("\t.reg .b32 %r<4>;\n\t.reg .b32 %r2;"),
             "7:12: '%r2' is already declared in this scope (line 6)");
+  EXPECT_EQ(body_error("\t.reg .b32 %r<4>;\n\t.reg .b32 %r<2>;"),
+            "7:12: '%r0' is already declared in this scope (line 6)");
+  EXPECT_EQ(body_error("\t.reg .b32 %r2;\n\t.reg .b32 %r<4>;"),
+            "7:12: '%r2' is already declared in this scope (line 6)");
+  EXPECT_EQ(body_error("\t.reg .b32 %r<4>;\n\tmov.b32 %r01, 0;"),
+            "7:10: undeclared register '%r01'");
   EXPECT_EQ(body_error("\t.reg .pred p;\n\t{\n\t.reg .pred p;\n\t.reg .b32 p;\n\t}"),
             "9:12: 'p' is already declared in this scope (line 8)");
   EXPECT_EQ(body_error("$L__BB0_1:\n\tret;\n$L__BB0_1:\n\tret;"),
