@@ -164,7 +164,7 @@ void Parser::parse_version_target() {
   Token d = tok_;
   bump();
   if (d.text == ".address_size") {
-    uint64_t bits = expect_unsigned("address size", 64);
+    uint64_t bits = expect_unsigned("an address size", 64);
     if (bits != 64 && bits != 32)
       fail(d, "address size must be 32 or 64");
     m_.address_size = uint32_t(bits);
