@@ -56,6 +56,27 @@ bool bad_dims(int m, int n, int k, int lda, int ldb, int ldc, cublasOperation_t 
          ldc < (m > 1 ? m : 1);
 }
 
+/// C = alpha op(A) op(B) + beta C, column-major, summed in double; beta == 0
+/// ignores C's old values (they may be NaN), as cuBLAS does.
+template <typename T>
+cublasStatus_t gemm(cublasHandle_t handle, cublasOperation_t ta, cublasOperation_t tb, int m,
+                    int n, int k, const T *alpha, const T *A, int lda, const T *B, int ldb,
+                    const T *beta, T *C, int ldc) {
+  if (!handle)
+    return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (bad_dims(m, n, k, lda, ldb, ldc, ta, tb) || !alpha || !beta)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i) {
+      double s = 0;
+      for (int64_t p = 0; p < k; ++p)
+        s += at(A, ta, lda, i, p) * at(B, tb, ldb, p, j);
+      T &c = C[i + j * int64_t(ldc)];
+      c = T(double(*alpha) * s + (*beta == 0 ? 0.0 : double(*beta) * double(c)));
+    }
+  return CUBLAS_STATUS_SUCCESS;
+}
+
 } // namespace
 
 extern "C" {
@@ -120,37 +141,13 @@ const char *cublasGetStatusString(cublasStatus_t s) {
 cublasStatus_t cublasDgemm_v2(cublasHandle_t handle, cublasOperation_t ta, cublasOperation_t tb,
                               int m, int n, int k, const double *alpha, const double *A, int lda,
                               const double *B, int ldb, const double *beta, double *C, int ldc) {
-  if (!handle)
-    return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (bad_dims(m, n, k, lda, ldb, ldc, ta, tb) || !alpha || !beta)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < m; ++i) {
-      double s = 0;
-      for (int64_t p = 0; p < k; ++p)
-        s += at(A, ta, lda, i, p) * at(B, tb, ldb, p, j);
-      double &c = C[i + j * int64_t(ldc)];
-      c = *alpha * s + (*beta == 0 ? 0.0 : *beta * c);
-    }
-  return CUBLAS_STATUS_SUCCESS;
+  return gemm(handle, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 cublasStatus_t cublasSgemm_v2(cublasHandle_t handle, cublasOperation_t ta, cublasOperation_t tb,
                               int m, int n, int k, const float *alpha, const float *A, int lda,
                               const float *B, int ldb, const float *beta, float *C, int ldc) {
-  if (!handle)
-    return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (bad_dims(m, n, k, lda, ldb, ldc, ta, tb) || !alpha || !beta)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < m; ++i) {
-      double s = 0;
-      for (int64_t p = 0; p < k; ++p)
-        s += at(A, ta, lda, i, p) * at(B, tb, ldb, p, j);
-      float &c = C[i + j * int64_t(ldc)];
-      c = float(double(*alpha) * s + (*beta == 0 ? 0.0 : double(*beta) * c));
-    }
-  return CUBLAS_STATUS_SUCCESS;
+  return gemm(handle, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 cublasStatus_t cublasSgemv_v2(cublasHandle_t handle, cublasOperation_t trans, int m, int n,
