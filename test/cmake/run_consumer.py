@@ -51,12 +51,47 @@ def install_prefix(args, tmp):
            "cpack made exgc_<version>_amd64.deb: " + ", ".join(debs))
     deb = os.path.join(packages, debs[0])
     contents = run(["dpkg-deb", "-c", deb])
-    for path in ("./usr/bin/exgc", "./usr/bin/exgc-lsp", "./usr/share/exgc/stdlib/cuda.exg",
+    for path in ("./usr/bin/exgc", "./usr/bin/exgc-lsp", "./usr/bin/exg-emu",
+                 "./usr/share/exgc/stdlib/cuda.exg",
                  "./usr/include/exgc/exg/runtime.h", "./usr/lib/cmake/exgc/exgcConfig.cmake"):
         expect(path in contents, "the package holds " + path)
     root = os.path.join(tmp, "root")
     run(["dpkg-deb", "-x", deb, root])
     return os.path.join(root, "usr")
+
+
+EMULATED_PROGRAM = r"""
+#include <cstdio>
+__global__ void add_one(int *x) { x[threadIdx.x] += 1; }
+int main() {
+  int h[64], *d;
+  for (int i = 0; i < 64; ++i) h[i] = i;
+  cudaMalloc(&d, sizeof h);
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  add_one<<<1, 64>>>(d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  int bad = 0;
+  for (int i = 0; i < 64; ++i) bad += h[i] != i + 1;
+  std::printf(bad ? "emulated: wrong\n" : "emulated: ok\n");
+  return bad;
+}
+"""
+
+
+def check_emulator(prefix, nvcc, tmp):
+    """The installed exg-emu finds its stand-in libraries and runs a program."""
+    emu = os.path.join(prefix, "bin", "exg-emu")
+    expect(os.path.isfile(emu), "exg-emu installed at " + emu)
+    flags = run([emu, "--nvcc-flags"]).split()
+    expect("-no-compress" in flags and "shared" in flags, "exg-emu --nvcc-flags: " + " ".join(flags))
+    if not nvcc:
+        return
+    src, prog = os.path.join(tmp, "emulated.cu"), os.path.join(tmp, "emulated")
+    with open(src, "w") as f:
+        f.write(EMULATED_PROGRAM)
+    run([nvcc] + flags + [src, "-o", prog])
+    expect(run([emu, "--", prog]).strip() == "emulated: ok",
+           "a program built with those flags runs under the installed exg-emu")
 
 
 def main():
@@ -132,6 +167,7 @@ def main():
         expect(run([app]).strip() == EXPECTED_EDITED,
                "after editing vec.exg the program computes " + EXPECTED_EDITED)
 
+        check_emulator(prefix, args.nvcc, tmp)
         if args.nvcc:
             expect(os.path.isfile(os.path.join(build, "app_gpu")),
                    "the CUDA library was built and linked")
