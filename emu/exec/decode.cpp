@@ -215,6 +215,43 @@ static void collect_symbols(const ptx::Operand &o, std::set<std::string> &out) {
     collect_symbols(e, out);
 }
 
+// Every register slot an operand names (vector elements, address bases).
+static void collect_regs(const ptx::Operand &o, std::vector<uint32_t> &out) {
+  if (o.kind == ptx::Operand::Kind::Reg)
+    out.push_back(o.reg);
+  for (const ptx::Operand &e : o.elems)
+    collect_regs(e, out);
+}
+
+// The register lists and kCheck* bits the wgmma register checks use.
+static void mark_register_checks(Decoded &k) {
+  std::vector<bool> wg(k.nslots, false);
+  for (DInstr &d : k.code) {
+    for (const ptx::Operand &o : d.src->operands)
+      collect_regs(o, d.regs);
+    if (d.guard >= 0)
+      d.regs.push_back(uint32_t(d.guard));
+    if (d.src->opcode != "wgmma")
+      continue;
+    d.checks |= kCheckWgmma;
+    if (d.d.kind == Opd::V && !d.ints.empty()) { // an mma_async: its D and A registers
+      for (const Opd &e : d.d.elems)
+        wg[e.slot] = true;
+      if (d.s[0].kind == Opd::V)
+        for (const Opd &e : d.s[0].elems)
+          if (e.kind == Opd::R)
+            wg[e.slot] = true;
+    }
+  }
+  if (!k.has_wgmma)
+    return;
+  for (DInstr &d : k.code)
+    if (!(d.checks & kCheckWgmma))
+      for (uint32_t r : d.regs)
+        if (r < wg.size() && wg[r])
+          d.checks |= kCheckWgRegs;
+}
+
 static uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
 
 void decode_kernel(const emu::DeviceImpl &dev, const ptx::Module &mod, const ptx::Function &fn,
@@ -287,6 +324,7 @@ void decode_kernel(const emu::DeviceImpl &dev, const ptx::Module &mod, const ptx
     else if (!d.run)
       unsupported(c, d, "the emulator does not implement this form of '" + in.opcode + "'");
   }
+  mark_register_checks(k);
 }
 
 } // namespace emu::exec

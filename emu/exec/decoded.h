@@ -85,7 +85,13 @@ struct DInstr {
   Opd s[6];                  ///< sources
   std::vector<int32_t> ints; ///< per-handler integer data (wgmma shape, ...)
   const ptx::Instr *src = nullptr; ///< for reports
+  std::vector<uint32_t> regs; ///< every register slot it names (operands, address bases, guard)
+  uint8_t checks = 0;        ///< kCheck* bits: what the register hazard checks do with it
 };
+
+/// DInstr::checks bits (wgmma_regs.cpp).
+constexpr uint8_t kCheckWgmma = 1u << 0;   ///< a wgmma instruction: exempt from the lock check
+constexpr uint8_t kCheckWgRegs = 1u << 1;  ///< names a register some mma_async uses as D or A
 
 /// A kernel decoded once: instructions plus the layout it needs at launch.
 struct Decoded {
@@ -100,6 +106,9 @@ struct Decoded {
   std::vector<std::pair<uint32_t, const ptx::VarDecl *>> shared_vars; ///< offset, variable
   std::vector<std::pair<uint32_t, const ptx::VarDecl *>> local_vars;
   std::vector<std::string> notes; ///< why an instruction is unsupported, by index
+  bool async_reads = false;  ///< the async proxy reads shared memory (TMA/bulk stores, wgmma):
+                             ///< generic shared writes are shadowed (async_proxy.cpp)
+  bool has_wgmma = false;    ///< some mma_async: the warps track register locks and fences
 };
 
 /// Decodes `fn` (of `mod`) for execution on `dev`.

@@ -28,6 +28,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace emu {
@@ -93,6 +94,17 @@ struct Warp {
   uint32_t cbar_arrived = 0;  ///< lanes that arrived at the cluster barrier and not yet waited
   uint32_t carry = 0;         ///< per lane: the .cc carry flag
   uint64_t last_lo = 1, last_hi = 0; ///< the last global allocation hit (bounds cache)
+  // wgmma register hazards (wgmma_regs.cpp): D and A registers of an mma_async
+  // are locked from its issue until a wait_group covers its group, and any
+  // access to them between a wgmma.fence and an mma_async needs another fence.
+  std::vector<uint16_t> reg_locks;  ///< per slot: in-flight mma_async holding it
+  std::vector<uint32_t> lock_pc;    ///< per slot: the mma_async that locked it last
+  uint32_t locked = 0;              ///< slots with a nonzero lock
+  std::vector<uint32_t> lock_open;  ///< slots locked since the last commit_group
+  std::deque<std::vector<uint32_t>> lock_groups; ///< committed, oldest first
+  std::vector<uint32_t> reg_access; ///< per slot: the fence epoch of its last non-wgmma access
+  std::vector<uint32_t> reg_access_pc; ///< per slot: the instruction of that access
+  uint32_t wg_fences = 0;           ///< wgmma.fence executed (the fence epoch)
 
   uint32_t runnable() const { return lanes & ~exited & ~blocked & ~warpsync & ~yielded; }
   uint64_t *reg(uint32_t slot) { return regs.data() + size_t(slot) * 32; }
@@ -119,6 +131,17 @@ struct Cta {
   NamedBarrier bars[16];
   uint32_t reg_pool_used = 0;  ///< sum over warps of nregs * 32
   std::vector<std::shared_ptr<void>> wgmma; ///< per warpgroup: ops_wgmma.cpp's state
+  /// Per byte of smem when the kernel's async proxy reads shared memory: the
+  /// last generic write not yet made visible to the async proxy (0: none);
+  /// async_proxy.cpp encodes it. Per thread: fence.proxy.async executed.
+  std::vector<uint64_t> proxy_shadow;
+  std::vector<uint32_t> proxy_fences;
+};
+
+/// An mbarrier's full phase count and who saw which phase (ops_mbarrier.cpp).
+struct MbarrierPhases {
+  int64_t completed = 0;     ///< phases completed since mbarrier.init
+  std::vector<int64_t> seen; ///< per cluster thread: the last phase a wait saw complete
 };
 
 /// An asynchronous operation that lands later (TMA, wgmma, bulk copies).
@@ -136,6 +159,7 @@ struct Cluster {
   uint32_t bar_arrived = 0;    ///< barrier.cluster arrivals in the current phase
   uint64_t bar_phase = 0;      ///< completed cluster-barrier phases
   std::deque<AsyncEvent> events;
+  std::unordered_map<uint64_t, MbarrierPhases> mbar_phases; ///< by (rank << 32 | offset)
   Cta *cta_of_rank(uint32_t r) { return r < ctas.size() ? ctas[r].get() : nullptr; }
 };
 

@@ -94,6 +94,31 @@ uint8_t *smem_ptr(Exec &x, uint32_t addr, uint32_t bytes, int lane, bool cta_onl
 /// The CTA that a shared::cluster address names, and its offset from kSmemBase.
 Cta *smem_owner(Exec &x, uint32_t addr, uint32_t &offset);
 
+// The async proxy's view of generic shared writes (async_proxy.cpp).
+/// Records a generic write of `n` bytes at host pointer `p` (ignored outside shared memory).
+void proxy_note_write(Exec &x, const uint8_t *p, uint32_t n, int lane);
+inline void proxy_write(Exec &x, const uint8_t *p, uint32_t n, int lane) {
+  if (x.run->k->async_reads)
+    proxy_note_write(x, p, n, lane);
+}
+/// An async-proxy write (TMA load, bulk copy) of bytes [off, off + n) of `c`'s shared memory.
+void proxy_note_async_write(Cta &c, uint32_t off, uint32_t n);
+/// fence.proxy.async by the lanes of `mask`.
+void proxy_fence(Exec &x, uint32_t mask);
+/// An async-proxy read of [off, off + n) of `owner`'s shared memory by `what`:
+/// Hazard::AsyncHazard when a byte's generic writer has not fenced since.
+void proxy_check_read(Exec &x, Cta &owner, uint32_t off, uint32_t n, int lane, const char *what);
+
+// Registers an in-flight wgmma owns, and wgmma.fence (wgmma_regs.cpp).
+/// A non-wgmma instruction naming a D or A register of some mma_async (kCheckWgRegs).
+void wgmma_reg_access(Exec &x, const DInstr &in, uint32_t active);
+/// The executing warp joins mma_async `in`: checks the fence, locks D and A.
+void wgmma_regs_issue(Exec &x, const DInstr &in);
+void wgmma_regs_commit(Warp &w);
+/// wait_group `pending`: releases the locks of all but the newest `pending` groups.
+void wgmma_regs_wait(Warp &w, uint32_t pending);
+void wgmma_regs_fence(Warp &w);
+
 /// Scheduler services for handlers (scheduler.cpp).
 void block(Exec &x, uint32_t mask, WaitKind k, uint64_t a, uint64_t b);
 void thread_exit(Exec &x, uint32_t mask);

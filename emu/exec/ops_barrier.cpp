@@ -149,6 +149,8 @@ void h_cluster_wait(Exec &x, const DInstr &in, uint32_t m) {
 
 void h_fence(Exec &, const DInstr &, uint32_t) {}
 
+void h_proxy_fence(Exec &x, const DInstr &, uint32_t m) { proxy_fence(x, m); }
+
 void h_setmaxnreg(Exec &x, const DInstr &in, uint32_t m) {
   Warp &w = *x.warp;
   if (!rendezvous(x, w.lanes, m))
@@ -221,6 +223,11 @@ bool decode_barrier(DecodeCtx &c, DInstr &d) {
   }
   if (op == "membar" || op == "fence") {
     d.run = h_fence;
+    // fence.proxy.async{.shared::cta,.shared::cluster,.global} and the
+    // async::generic release form: the thread's generic writes become visible
+    // to the async proxy (async_proxy.cpp); the other fences order nothing more.
+    if (c.has("proxy") && (c.has("async") || c.has("async::generic")))
+      d.run = h_proxy_fence;
     return true;
   }
   if (op == "setmaxnreg") {

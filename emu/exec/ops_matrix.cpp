@@ -40,6 +40,7 @@ void h_matrix(Exec &x, const DInstr &in, uint32_t m) {
         if (store) {
           e = uint16_t(v >> (16 * h));
           std::memcpy(p, &e, 2);
+          proxy_write(x, p, 2, int(t));
         } else {
           std::memcpy(&e, p, 2);
           v |= uint32_t(e) << (16 * h);

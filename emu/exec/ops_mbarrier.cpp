@@ -53,6 +53,47 @@ void check(Exec &x, int lane, const Found &f, const sm90::MbarrierResult &r) {
     misuse(x, lane, f, r.error);
 }
 
+// Aliased phases. A parity wait cannot tell phase k from k + 2, so a wait
+// that the barrier has lapped returns for the wrong phase. The engine keeps
+// each mbarrier's full count of completed phases (since its init), and per
+// (thread, mbarrier) the phase L that the thread's last successful wait saw
+// complete (the newest completed phase at that moment; before any wait L =
+// -2, so that a first wait on parity 1 is for the virtual phase -1 that a
+// fresh barrier counts as complete, and one on parity 0 for phase 0). A
+// successful parity wait on parity P is for phase k, the first phase after L
+// with parity P (L + 1 or L + 2). If the newest completed phase O is k + 2
+// or later when it succeeds, the thread was lapped: BarrierMisuse. Either
+// way L becomes O. Token waits (no parity) only update L.
+void saw_phase(Exec &x, int lane, const Found &f, bool parity_form, uint32_t parity) {
+  auto it = x.cluster->mbar_phases.find(f.key());
+  if (it == x.cluster->mbar_phases.end())
+    return;
+  MbarrierPhases &ph = it->second;
+  const Cta &c = *x.cta;
+  size_t t = size_t(c.rank) * c.nthreads + x.warp->id * 32 + uint32_t(lane);
+  if (ph.seen.size() <= t)
+    ph.seen.resize(x.cluster->ctas.size() * size_t(c.nthreads), -2);
+  int64_t last = ph.seen[t], observed = ph.completed - 1;
+  ph.seen[t] = observed;
+  if (!parity_form)
+    return;
+  int64_t need = (uint64_t(last + 1) & 1) == parity ? last + 1 : last + 2;
+  if (observed >= need + 2)
+    misuse(x, lane, f,
+           "a parity wait was lapped: " +
+               (last == -2 ? std::string("this thread had not waited on this mbarrier before")
+                           : "this thread's last wait saw phase " + std::to_string(last) + " complete") +
+               ", so its wait for parity " + std::to_string(parity) + " is for phase " +
+               std::to_string(need) + ", but phases up to " + std::to_string(observed) +
+               " have completed and parity cannot tell them apart (phases count from 0 at "
+               "mbarrier.init)");
+}
+
+void count_phase(Cluster &cl, uint64_t key, const sm90::MbarrierResult &r) {
+  if (r.completed)
+    cl.mbar_phases[key].completed++;
+}
+
 void h_mbarrier(Exec &x, const DInstr &in, uint32_t m) {
   FOR_LANES(m, l) {
     Found f = find(x, in, int(l));
@@ -72,6 +113,12 @@ void h_mbarrier(Exec &x, const DInstr &in, uint32_t m) {
     }
     check(x, int(l), f, r);
     std::memcpy(f.word, &w, 8);
+    if (in.sub == MInit)
+      x.cluster->mbar_phases[f.key()] = MbarrierPhases{};
+    else if (in.sub == MInval)
+      x.cluster->mbar_phases.erase(f.key());
+    else
+      count_phase(*x.cluster, f.key(), r);
     if (in.d.kind == Opd::R)
       wr(x, in.d, l, r.token);
   }
@@ -91,6 +138,7 @@ void h_wait(Exec &x, const DInstr &in, uint32_t m) {
                                          : sm90::mbarrier_test_wait(w, arg, &complete);
     check(x, int(l), f, r);
     if (complete) {
+      saw_phase(x, int(l), f, parity_form, uint32_t(arg & 1));
       wr(x, in.d, l, 1);
       continue;
     }
@@ -143,6 +191,7 @@ std::string mbarrier_complete_tx_at(Cluster &cl, uint64_t key, uint32_t bytes) {
   if (!r.ok())
     return r.error;
   std::memcpy(c->smem.data() + uint32_t(key), &w, 8);
+  count_phase(cl, key, r);
   return "";
 }
 

@@ -151,6 +151,8 @@ void h_st(Exec &x, const DInstr &in, uint32_t m) {
   FOR_LANES(m, l) {
     uint64_t a = addr_of(x, in.d, l);
     uint8_t *p = mem_ptr(x, in.space, a, eb * n, int(l), true);
+    if (in.space != ptx::Space::Global)
+      proxy_write(x, p, eb * n, int(l));
     if (n == 1) {
       uint64_t v = rd(x, in.s[0], l);
       std::memcpy(p, &v, eb);
@@ -216,6 +218,8 @@ void h_atom(Exec &x, const DInstr &in, uint32_t m) {
   FOR_LANES(m, l) {
     uint64_t a = addr_of(x, in.s[0], l);
     uint8_t *p = mem_ptr(x, in.space, a, eb, int(l), true);
+    if (in.space != ptx::Space::Global)
+      proxy_write(x, p, eb, int(l));
     uint64_t old = 0;
     std::memcpy(&old, p, eb);
     uint64_t nv = atom_apply(in.ty, in.sub, old, rd(x, in.s[1], l), rd(x, in.s[2], l));

@@ -155,6 +155,7 @@ void h_tma_load(Exec &x, const DInstr &in, uint32_t m) {
         if (!er.empty())
           report(Hazard::BadProgram, ga->where, "TMA load: " + er);
         std::memcpy(cl->cta_of_rank(r)->smem.data() + doff, image.data(), image.size());
+        proxy_note_async_write(*cl->cta_of_rank(r), doff, uint32_t(image.size()));
         std::string mer = mbarrier_complete_tx_at(*cl, mkey, parts[0]);
         if (!mer.empty())
           report(Hazard::BarrierMisuse, ga->where, "complete_tx of a TMA load: " + mer);
@@ -192,6 +193,7 @@ void h_tma_store(Exec &x, const DInstr &in, uint32_t m) {
     smem_owner(x, src, off);
     if (off + uint64_t(box.bytes) > x.cta->smem.size())
       fail(x, lane, Hazard::OutOfBounds, "TMA store source runs past the CTA's shared memory");
+    proxy_check_read(x, *x.cta, off, box.bytes, lane, in.sub == TReduce ? "a TMA reduce" : "a TMA store");
     auto snapshot = std::make_shared<std::vector<uint8_t>>(p, p + box.bytes);
     auto ga = std::make_shared<GlobalAccess>(GlobalAccess{x.run->dev, where_of(x, lane)});
     Cta *cta = x.cta;
@@ -236,6 +238,7 @@ void h_bulk_load(Exec &x, const DInstr &in, uint32_t m) {
     e.land = [=]() {
       ga->check(src, n, false);
       std::memcpy(d, reinterpret_cast<void *>(uintptr_t(src)), n);
+      proxy_note_async_write(*dc, doff, n);
       std::string mer = mbarrier_complete_tx_at(*cl, mkey, n);
       if (!mer.empty())
         report(Hazard::BarrierMisuse, ga->where, "complete_tx of a bulk copy: " + mer);
@@ -258,6 +261,7 @@ void h_bulk_store(Exec &x, const DInstr &in, uint32_t m) {
     smem_owner(x, src, off);
     if (off + uint64_t(n) > x.cta->smem.size())
       fail(x, lane, Hazard::OutOfBounds, "a bulk copy source runs past the CTA's shared memory");
+    proxy_check_read(x, *x.cta, off, n, lane, "a bulk copy to global memory");
     auto snapshot = std::make_shared<std::vector<uint8_t>>(p, p + n);
     auto ga = std::make_shared<GlobalAccess>(GlobalAccess{x.run->dev, where_of(x, lane)});
     x.warp->bulk_open[l].push_back([=]() {
@@ -368,6 +372,7 @@ bool decode_tma(DecodeCtx &c, DInstr &d) {
         return true;
     }
     d.run = h_tma_store;
+    c.k->async_reads = true;
     return true;
   }
   if (reduce || c.has("prefetch"))
@@ -385,6 +390,7 @@ bool decode_tma(DecodeCtx &c, DInstr &d) {
     d.s[0] = c.opd(1);
     d.s[1] = c.opd(2);
     d.run = h_bulk_store;
+    c.k->async_reads = true;
   }
   return true;
 }

@@ -14,6 +14,7 @@
 
 #include "emu/sm90/wgmma.h"
 
+#include <cstdio>
 #include <cstring>
 #include <map>
 
@@ -28,6 +29,7 @@ struct WgRecord {
   std::shared_ptr<WgRecord> prev;///< the in-flight operation whose D this one continues
   bool landed = false;
   Where where;
+  std::vector<uint8_t> sources;  ///< the shared operand bytes at issue, in read order
 };
 
 namespace {
@@ -56,8 +58,39 @@ sm90::WgmmaType type_of(Ty t) {
   }
 }
 
+// The shared operand bytes of `rec`, read at issue in the order wgmma_execute
+// reads them (k, then B's columns, then A's rows): each byte's generic writer
+// must have fenced (async_proxy.cpp), and the copy lets the landing tell
+// whether the memory changed in between.
+void snapshot_sources(Exec &x, WgRecord &rec) {
+  const sm90::WgmmaOp &op = rec.op;
+  const uint32_t K = sm90::wgmma_k(op.a), ea = 32 / K, eb = 32 / sm90::wgmma_k(op.b);
+  const sm90::SmemDescriptor da = sm90::decode_smem_descriptor(op.desc_a);
+  const sm90::SmemDescriptor db = sm90::decode_smem_descriptor(op.desc_b);
+  Cta &c = *x.cta;
+  rec.sources.reserve(size_t(K) * (op.n * eb + (op.a_in_regs ? 0 : 64 * ea)));
+  auto take = [&](uint32_t addr, uint32_t e) {
+    if (addr < kSmemBase || uint64_t(addr - kSmemBase) + e > c.smem.size())
+      return false; // the landing reports it
+    proxy_check_read(x, c, addr - kSmemBase, e, 0, "wgmma.mma_async");
+    const uint8_t *p = c.smem.data() + (addr - kSmemBase);
+    rec.sources.insert(rec.sources.end(), p, p + e);
+    return true;
+  };
+  for (uint32_t k = 0; k < K; ++k) {
+    for (uint32_t n = 0; n < op.n; ++n)
+      if (!take(sm90::wgmma_element_address(db, op.tnsp_b, eb, n, k), eb))
+        return;
+    if (!op.a_in_regs)
+      for (uint32_t m = 0; m < 64; ++m)
+        if (!take(sm90::wgmma_element_address(da, op.tnsp_a, ea, m, k), ea))
+          return;
+  }
+}
+
 void issue(Exec &x, WgState &st, uint32_t wg, std::shared_ptr<WgRecord> rec) {
   Cta *cta = x.cta;
+  snapshot_sources(x, *rec);
   const uint32_t R = uint32_t(rec->slots.size());
   // Continue an in-flight chain on the same registers, else read D now.
   for (auto it = st.in_flight.rbegin(); it != st.in_flight.rend(); ++it)
@@ -90,15 +123,29 @@ void issue(Exec &x, WgState &st, uint32_t wg, std::shared_ptr<WgRecord> rec) {
       rec->d = rec->prev->d;
       rec->prev.reset();
     }
-    sm90::SmemRead read = [cta](uint32_t addr, void *dst, uint32_t n) {
+    size_t pos = 0;
+    int64_t changed = -1;
+    sm90::SmemRead read = [cta, &rec, &pos, &changed](uint32_t addr, void *dst, uint32_t n) {
       if (addr < kSmemBase || uint64_t(addr - kSmemBase) + n > cta->smem.size())
         return false;
       std::memcpy(dst, cta->smem.data() + (addr - kSmemBase), n);
+      if (changed < 0 && pos + n <= rec->sources.size() && std::memcmp(dst, &rec->sources[pos], n) != 0)
+        changed = addr;
+      pos += n;
       return true;
     };
     std::string err = sm90::wgmma_execute(rec->op, read, rec->a_regs.data(), rec->d.data());
     if (!err.empty())
       report(Hazard::BadProgram, rec->where, "wgmma.mma_async: " + err);
+    if (changed >= 0) {
+      char b[96];
+      std::snprintf(b, sizeof b, "the shared operand byte at 0x%llx", (unsigned long long)changed);
+      report(Hazard::AsyncHazard, rec->where,
+             std::string(b) + " of this wgmma.mma_async changed between its issue and its completion: "
+             "the memory was written before a wgmma.wait_group covering the operation");
+    }
+    rec->sources.clear();
+    rec->sources.shrink_to_fit();
     rec->landed = true;
     // The registers get the result unless a later operation continues the chain
     // (it lands after this one and writes them itself).
@@ -121,6 +168,7 @@ void h_mma(Exec &x, const DInstr &in, uint32_t m) {
   uint32_t wg = w.id / 4;
   if (x.cta->warps.size() < 4 * wg + 4)
     fail(x, 0, Hazard::BadProgram, "wgmma.mma_async in a warpgroup with fewer than 4 warps");
+  wgmma_regs_issue(x, in);
   WgState &st = state_of(*x.cta, wg);
   auto &slot = st.gathering[w.wgmma_seq++];
   if (!slot) {
@@ -170,6 +218,7 @@ void h_commit(Exec &x, const DInstr &, uint32_t m) {
     return;
   w.wg_groups.push_back(std::move(w.wg_open));
   w.wg_open.clear();
+  wgmma_regs_commit(w);
 }
 
 void h_wait(Exec &x, const DInstr &in, uint32_t m) {
@@ -177,6 +226,7 @@ void h_wait(Exec &x, const DInstr &in, uint32_t m) {
   if (!rendezvous(x, w.lanes & ~w.exited, m))
     return;
   uint32_t n = uint32_t(in.s[0].imm);
+  wgmma_regs_wait(w, n);
   if (wgmma_groups_pending(w) > n) {
     block(x, m, WaitKind::Wgmma, n, 0);
     x.end_quantum = true;
@@ -185,7 +235,8 @@ void h_wait(Exec &x, const DInstr &in, uint32_t m) {
 
 void h_fence(Exec &x, const DInstr &, uint32_t m) {
   Warp &w = *x.warp;
-  rendezvous(x, w.lanes & ~w.exited, m);
+  if (rendezvous(x, w.lanes & ~w.exited, m))
+    wgmma_regs_fence(w);
 }
 
 } // namespace
@@ -270,6 +321,8 @@ bool decode_wgmma(DecodeCtx &c, DInstr &d) {
   if (d.d.elems.size() != want || (a_regs && d.s[0].elems.size() != 4))
     return true;
   d.run = h_mma;
+  c.k->async_reads = true;
+  c.k->has_wgmma = true;
   return true;
 }
 

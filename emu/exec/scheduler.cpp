@@ -270,6 +270,8 @@ void run_warp(Run &run, Cluster &cl, Warp &w, uint32_t quantum) {
     x.advance = group;
     x.end_quantum = false;
     x.cur = &in;
+    if (active && (in.checks & kCheckWgRegs))
+      wgmma_reg_access(x, in, active);
     if (active)
       in.run(x, in, active);
     for (uint32_t m = x.advance; m; m &= m - 1)
