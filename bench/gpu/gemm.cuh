@@ -134,6 +134,7 @@ inline void run_gemm_shape(Session &ss, const GemmShape &s, Elem elem,
     return c;
   };
   auto finish = [&](Row &r, double cublas_ms) {
+    if (ss.emulated) return;  // host times: no rate, comparison or target
     r.rate = 2.0 * double(s.M) * double(s.N) * double(s.K) / (r.time.median_ms * 1e9);
     r.vs_ref = cublas_ms / r.time.median_ms;
     const bool headline = std::string(s.set) == "square" && (s.M == 4096 || s.M == 8192);

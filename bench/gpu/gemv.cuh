@@ -38,7 +38,7 @@ inline void run_copy(Session &ss) {
     r.contender = cs[i].name;
     r.N = int64_t(bytes);
     r.timed = true, r.time = t[i];
-    r.rate = 2.0 * double(bytes) / (t[i].median_ms * 1e6);
+    r.rate = ss.emulated ? 0 : 2.0 * double(bytes) / (t[i].median_ms * 1e6);
     ss.copy_gbs = std::max(ss.copy_gbs, r.rate);
     ss.add(r);
   }
@@ -111,6 +111,7 @@ inline void run_gemv_shape(Session &ss, int64_t M, int64_t K, const char *set,
   proto.M = M, proto.K = K;
   const double bytes = 4.0 * (double(M) * double(K) + double(K) + double(M));
   auto finish = [&](Row &r, double) {
+    if (ss.emulated) return;  // host times: no rate, comparison or target
     r.rate = bytes / (r.time.median_ms * 1e6);
     r.vs_ref = ss.copy_gbs > 0 ? r.rate / ss.copy_gbs : 0;
     // The target is for shapes past launch and cache effects: A of 1 GiB or more.

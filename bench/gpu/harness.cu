@@ -14,6 +14,7 @@
 // Exit codes: 0 every check passed; 1 a check failed, or an error in the harness or
 // cuBLAS; 2 bad usage; 3 no CUDA device (nothing ran); 4 an exgc kernel faulted or hung
 // (its name is written to --fault-file; the run stops there).
+#include <cstring>
 #include <ctime>
 
 #include "all_kernels.h"  // written by run.sh: the generated headers of kernels.def's files
@@ -126,6 +127,13 @@ std::vector<std::pair<std::string, std::string>> describe_run(const Session &ss)
           {"cuda_driver", number(driver)},
           {"cuda_runtime", number(runtime)},
           {"cublas", number(blas)},
+          {"emulated", ss.emulated ? "true" : "false"},
+          {"cublas_implementation",
+           quoted(ss.emulated ? "exg-emu's host stand-in (emu/cublas: loops in FP64 on the host)"
+                              : "NVIDIA cuBLAS")},
+          {"time_unit", quoted(ss.emulated ? "ms of host wall time under the emulator "
+                                             "(not GPU time; rates meaningless)"
+                                           : "ms of GPU time (CUDA events)")},
           {"mode", quoted(ss.opt.small ? "small (checks only)" : "full")},
           {"samples", number(ss.opt.samples)},
           {"warmup", number(ss.opt.warmup)},
@@ -167,6 +175,14 @@ int main(int argc, char **argv) {
   ss.timer = &timer;
   cudaDeviceProp p{};
   BENCH_CHECK(cudaGetDeviceProperties(&p, 0));
+  ss.emulated = std::strstr(p.name, "exg-emu") != nullptr;
+  if (ss.emulated)
+    std::printf("EMULATED: exg-emu runs every kernel on the CPU (the PTX nvcc wrote for "
+                "compute_90a).\n"
+                "  cuBLAS is exg-emu's HOST STAND-IN (emu/cublas, FP64 loops on the host), "
+                "not NVIDIA's cuBLAS.\n"
+                "  Times are emulated host wall times: they say nothing about GPU speed; "
+                "no target is judged.\n");
   std::printf("GPU: %s, %d SMs, L2 %d MiB; ", p.name, p.multiProcessorCount,
               p.l2CacheSize >> 20);
   if (ss.opt.small)
@@ -174,9 +190,11 @@ int main(int argc, char **argv) {
   else
     std::printf("%d samples after %d warm-up calls, L2 flushed (%zu MiB written) before each\n",
                 ss.opt.samples, ss.opt.warmup, timer.flush_bytes() >> 20);
-  std::printf("rate: TFLOP/s (gemm) or GB/s (gemv, copy) at the median; vs ref: cuBLAS time / "
-              "this time (gemm), share of the copy bandwidth (gemv)\n\n");
-  print_header();
+  if (!ss.emulated)
+    std::printf("rate: TFLOP/s (gemm) or GB/s (gemv, copy) at the median; vs ref: cuBLAS time "
+                "/ this time (gemm), share of the copy bandwidth (gemv)\n");
+  std::printf("\n");
+  print_header(ss.emulated ? "host ms" : "median ms");
   run_gemms(ss, gemms);
   run_gemvs(ss, gemvs);
 
@@ -185,8 +203,9 @@ int main(int argc, char **argv) {
     failed += r.checked && !r.check.passed();
     if (!r.target.empty()) (r.target_met ? met : missed) += 1;
   }
-  std::printf("\n%zu rows; %d failed checks; targets: %d met, %d missed\n", ss.rows.size(),
-              failed, met, missed);
+  std::printf("\n%zu rows; %d failed checks; targets: %d met, %d missed%s\n", ss.rows.size(),
+              failed, met, missed,
+              ss.emulated ? " (emulated: cuBLAS a host stand-in, times host times)" : "");
   if (!ss.opt.json.empty() && !write_json(ss.opt.json, describe_run(ss), ss.rows))
     die("--json", "cannot write " + ss.opt.json);
   cublasDestroy(ss.blas);

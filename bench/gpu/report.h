@@ -33,9 +33,10 @@ inline std::string check_word(const Row &r) {
   return r.check.passed() ? "pass" : "FAIL";
 }
 
-inline void print_header() {
+/// `time_label`: "median ms" on a GPU; under exg-emu the column holds host times.
+inline void print_header(const char *time_label = "median ms") {
   std::printf("%-4s %-5s %-22s %-26s %-5s %9s %9s %10s %9s %8s  %s\n", "op", "type", "shape",
-              "contender", "check", "err/bnd", "rel.err", "median ms", "rate", "vs ref",
+              "contender", "check", "err/bnd", "rel.err", time_label, "rate", "vs ref",
               "target");
 }
 
@@ -43,7 +44,8 @@ inline void print_row(const Row &r) {
   char rate[32] = "-", vs[32] = "-", ms[32] = "-", ratio[32] = "-", rel[32] = "-";
   if (r.timed) {
     std::snprintf(ms, sizeof ms, "%.4f", r.time.median_ms);
-    std::snprintf(rate, sizeof rate, r.op == "gemm" ? "%.1fTF" : "%.0fGB/s", r.rate);
+    if (r.rate > 0)  // none under the emulator
+      std::snprintf(rate, sizeof rate, r.op == "gemm" ? "%.1fTF" : "%.0fGB/s", r.rate);
     if (r.vs_ref > 0)
       std::snprintf(vs, sizeof vs, r.op == "gemm" ? "%.3fx" : "%.1f%%",
                     r.op == "gemm" ? r.vs_ref : 100 * r.vs_ref);
@@ -111,8 +113,10 @@ inline bool write_json(const std::string &path,
                    "\"min\": %s, \"max\": %s}, \"rate\": %s, \"rate_unit\": %s, \"vs_ref\": %s",
                    r.time.samples, json_number(r.time.median_ms).c_str(),
                    json_number(r.time.mid_mean_ms).c_str(), json_number(r.time.min_ms).c_str(),
-                   json_number(r.time.max_ms).c_str(), json_number(r.rate).c_str(),
-                   r.op == "gemm" ? "\"TFLOP/s\"" : "\"GB/s\"", json_number(r.vs_ref).c_str());
+                   json_number(r.time.max_ms).c_str(),
+                   json_number(r.rate > 0 ? r.rate : NAN).c_str(),  // null when emulated
+                   r.op == "gemm" ? "\"TFLOP/s\"" : "\"GB/s\"",
+                   json_number(r.vs_ref > 0 ? r.vs_ref : NAN).c_str());
     if (!r.target.empty())
       std::fprintf(f, ", \"target\": %s, \"target_met\": %s", json_string(r.target).c_str(),
                    r.target_met ? "true" : "false");

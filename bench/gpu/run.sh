@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # run.sh - build and run the GPU benchmark of exgc's kernels against cuBLAS ----------#
 #
-#   bench/gpu/run.sh [--prepare | --build-only] [--exgc=PATH] [--gen=DIR] [--build=DIR]
-#                    [--results=DIR] [--time-limit=SECONDS] [--jobs=N] [-- HARNESS_ARGS...]
+#   bench/gpu/run.sh [--prepare | --build-only] [--emulate [--exg-emu=PATH] [--seed=N]]
+#                    [--exgc=PATH] [--gen=DIR] [--build=DIR] [--results=DIR]
+#                    [--time-limit=SECONDS] [--jobs=N] [-- HARNESS_ARGS...]
 #
 # Steps: (1) generate: exgc compiles each .exg file that kernels.def names into GEN
 # (.cu, .h, all_kernels.h, MANIFEST of the sources' hashes); skipped when no exgc is found,
@@ -13,33 +14,52 @@
 # times everything (bench.log, bench.json in RESULTS), then runs once more at small sizes
 # under `compute-sanitizer --tool memcheck` (memcheck.log).
 #
+# --emulate: the same harness on exg-emu, no GPU needed (bench/README.md): step 2
+# compiles with the flags `exg-emu --nvcc-flags` prints (PTX for compute_90a, no SASS)
+# and links exg-emu's host stand-in for cuBLAS (lib/exg-emu/libcublas.so.13: FP64 loops
+# on the host, not NVIDIA's); step 3 runs `exg-emu --seed N -- harness` at small sizes
+# (unless HARNESS_ARGS say otherwise), every output element checked against FP64 as on a
+# GPU, then the ragged `--small` shapes instead of memcheck (which needs a GPU; exg-emu
+# checks every access itself). Times are emulated host times, meaningless for speed, and
+# no target is judged. With --build-only: the emulator build, then `exg-emu -- harness
+# --list`. An emulator hazard (exit 101-108) fails the run; its report is in the log.
+#
 #   --prepare      step 1 only
 #   --build-only   steps 1 and 2, then `harness --list` (the ctest gpu_bench_build)
+#   --emulate      run on exg-emu instead of a GPU (above)
+#   --exg-emu=PATH default: build/bin/exg-emu of this checkout
+#   --seed=N       exg-emu's seed (scheduler and adversary; default 1)
 #   --exgc=PATH    default: build/bin/exgc of this checkout, when it exists
 #   --gen=DIR      default: bench/gpu/generated
-#   --build=DIR    default: build/bench-gpu
+#   --build=DIR    default: build/bench-gpu (--emulate: build/bench-gpu-emu)
 #   --results=DIR  default: $OUT when set (the device tool), else bench/gpu/results
+#                  (--emulate: BUILD/results)
 #   --time-limit=S the harness's wall-clock limit (default 300; memcheck gets 150 more)
 #   --jobs=N       nvcc processes at once (default: the number of processors)
 #   HARNESS_ARGS   passed on (harness.cu: --samples=N, --squares=..., --gemv=MxK,...)
 #
 # Exit codes: 0 it ran and every check passed (speed targets are reported, not enforced);
 # 1 a check failed, an exgc kernel faulted or hung, memcheck found an error, or the
-# harness failed; 2 bad usage, a missing tool, stale generated files or a compile error;
-# 3 everything was built but no GPU is present, so nothing ran; 77 (--build-only) nvcc or
-# cuBLAS is missing here (ctest counts it as skipped).
+# harness failed (--emulate: or the emulator reported a hazard); 2 bad usage, a missing
+# tool, stale generated files or a compile error; 3 everything was built but no GPU is
+# present, so nothing ran; 77 (--build-only, or --emulate) nvcc or cuBLAS is missing here,
+# or with --emulate exg-emu or its cuBLAS stand-in (ctest counts it as skipped).
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-mode=run exgc="" gen="$here/generated" build="$root/build/bench-gpu"
+mode=run exgc="" gen="$here/generated" build="" results="" emulate=0 seed=1
+emu="$root/build/bin/exg-emu"
 jobs_max=$(nproc 2>/dev/null || echo 4)
-results="${OUT:-$here/results}" time_limit=300
+time_limit=300
 harness_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --prepare) mode=prepare ;;
     --build-only) mode=build ;;
+    --emulate) emulate=1 ;;
+    --exg-emu=*) emu="${1#*=}" ;;
+    --seed=*) seed="${1#*=}" ;;
     --exgc=*) exgc="${1#*=}" ;;
     --gen=*) gen="${1#*=}" ;;
     --build=*) build="${1#*=}" ;;
@@ -52,6 +72,11 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ -z "$exgc" ] && [ -x "$root/build/bin/exgc" ] && exgc="$root/build/bin/exgc"
+if [ $emulate = 1 ]; then
+  build="${build:-$root/build/bench-gpu-emu}" results="${results:-${OUT:-$build/results}}"
+else
+  build="${build:-$root/build/bench-gpu}" results="${results:-${OUT:-$here/results}}"
+fi
 t_start=$SECONDS
 say() { echo "run.sh [$((SECONDS - t_start))s]: $*"; }
 
@@ -88,7 +113,7 @@ fi
 [ "$mode" = prepare ] && exit 0
 
 # --- 2. build -------------------------------------------------------------------------
-skip_or_fail() { say "$1"; [ "$mode" = build ] && exit 77; exit 2; }
+skip_or_fail() { say "$1"; [ "$mode" = build ] || [ $emulate = 1 ] && exit 77; exit 2; }
 nvcc="$(command -v nvcc || true)"
 [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
 [ -z "$nvcc" ] && skip_or_fail "nvcc not found: nothing built"
@@ -110,6 +135,23 @@ if ! ls "$cuda_home"/include/cublas_v2.h "$cuda_home"/targets/*/include/cublas_v
   [ -n "$lt" ] && blas_lflags+=("$lt")
 fi
 flags=(-std=c++17 -O3 -lineinfo -gencode=arch=compute_90a,code=sm_90a -I"$root/runtime/include")
+link_flags=(-gencode=arch=compute_90a,code=sm_90a)
+run_prefix=()  # what runs the harness: nothing on a GPU, exg-emu under --emulate
+if [ $emulate = 1 ]; then
+  [ -x "$emu" ] || skip_or_fail "--emulate: no exg-emu at $emu (build it, or --exg-emu=PATH)"
+  emu_lib="$(cd "$(dirname "$emu")/.." && pwd)/lib/exg-emu"
+  [ -f "$emu_lib/libcublas.so.13" ] ||
+    skip_or_fail "--emulate: exg-emu's cuBLAS stand-in $emu_lib/libcublas.so.13 is not built"
+  read -r -a emu_flags <<< "$("$emu" --nvcc-flags)"
+  flags=(-std=c++17 -O3 "${emu_flags[@]}" -I"$root/runtime/include")
+  link_flags=("${emu_flags[@]}")
+  # The stand-in's soname is NVIDIA's (libcublas.so.13): exg-emu puts its folder first on
+  # the library path, so the harness gets the host stand-in however it was linked.
+  blas_lflags=(-L"$emu_lib" -lcublas)
+  run_prefix=("$emu" --seed "$seed" --)
+  say "EMULATED: kernels on exg-emu ($emu); cuBLAS is its HOST STAND-IN" \
+      "($emu_lib/libcublas.so.13, FP64 loops on the host), not NVIDIA's"
+fi
 mkdir -p "$build"
 inputs_hash() {  # the hash of a compile's inputs and command: an object is reused while it matches
   { cat "$@" "$root"/runtime/include/exg/* "$gen"/*.h; echo "${flags[*]} ${blas_cflags[*]}";
@@ -146,10 +188,11 @@ for o in "${objs[@]}"; do
 done
 [ $failed = 0 ] || exit 2
 if [ ! -x "$build/harness" ] || [ -n "$(find "${objs[@]}" -newer "$build/harness")" ]; then
-  "$nvcc" -gencode=arch=compute_90a,code=sm_90a "${objs[@]}" "${blas_lflags[@]}" \
+  "$nvcc" "${link_flags[@]}" "${objs[@]}" "${blas_lflags[@]}" \
     -o "$build/harness" || { say "link failed"; exit 2; }
 fi
-"$build/harness" --list > "$build/kernels.txt" || { say "the harness does not start"; exit 2; }
+"${run_prefix[@]}" "$build/harness" --list > "$build/kernels.txt" ||
+  { say "the harness does not start"; exit 2; }
 say "built $build/harness: $(wc -l < "$build/kernels.txt") kernel(s)"
 [ "$mode" = build ] && { say "build only: nothing was run"; exit 0; }
 
@@ -166,15 +209,23 @@ gpu_state() {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw \
     --format=csv,noheader 2>&1
 }
-say "GPU before: $(gpu_state)"
+if [ $emulate = 1 ]; then
+  # Small sizes: about a minute on 2 cores. One sample, no warm-up: emulated times mean
+  # nothing, but the timing path still runs.
+  [ ${#harness_args[@]} = 0 ] && harness_args=(--squares=256 --thin-m=128 --thin-k=64
+    --gemv=1024x1024 --samples=1 --warmup=0 --copy-mib=1)
+  say "EMULATED run (exg-emu --seed $seed): harness ${harness_args[*]}"
+else
+  say "GPU before: $(gpu_state)"
+fi
 skips=() rc=4
 : > "$results/bench.log"
-rm -f "$results/bench.json" "$results/memcheck.log"
+rm -f "$results/bench.json" "$results/memcheck.log" "$results/small.log"
 for attempt in 1 2 3 4; do
   rm -f "$build/fault"
   args=(--json="$results/bench.json" --fault-file="$build/fault")
   for s in "${skips[@]}"; do args+=(--skip="$s"); done
-  timeout "$time_limit" "$build/harness" "${args[@]}" "${harness_args[@]}" 2>&1 |
+  timeout "$time_limit" "${run_prefix[@]}" "$build/harness" "${args[@]}" "${harness_args[@]}" 2>&1 |
     tee -a "$results/bench.log"
   rc=${PIPESTATUS[0]}
   [ "$rc" = 4 ] && [ -s "$build/fault" ] || break
@@ -182,14 +233,38 @@ for attempt in 1 2 3 4; do
   say "exgc kernel '${skips[-1]}' faulted: running again without it (attempt $((attempt + 1)))"
 done
 [ "$rc" = 3 ] && no_gpu "CUDA finds no device"
-say "GPU after: $(gpu_state)"
+[ $emulate = 1 ] || say "GPU after: $(gpu_state)"
 status=0
 case "$rc" in
   0) say "harness: every check passed" ;;
   124) say "harness: stopped after $time_limit s (--time-limit)"; status=1 ;;
+  10[1-8]) say "harness: exg-emu stopped it on a hazard (exit $rc; the report is in" \
+                "bench.log)"; status=1 ;;
   *) say "harness: exit $rc (1: a check failed; 4: a kernel faulted)"; status=1 ;;
 esac
 [ ${#skips[@]} -gt 0 ] && { say "FAULTED and left out: ${skips[*]}"; status=1; }
+
+if [ $emulate = 1 ]; then
+  # compute-sanitizer needs a GPU; exg-emu checks every access's bounds itself, so the
+  # ragged small shapes run on it instead (the tile edges of every kernel).
+  say "memcheck: does not apply under the emulator; the ragged --small shapes run on" \
+      "exg-emu instead (small.log)"
+  skip_args=()
+  for s in "${skips[@]}"; do skip_args+=(--skip="$s"); done
+  timeout 150 "${run_prefix[@]}" "$build/harness" --small "${skip_args[@]}" \
+    > "$results/small.log" 2>&1
+  src=$?
+  tail -n 3 "$results/small.log"
+  case "$src" in
+    0) say "small shapes: every check passed" ;;
+    10[1-8]) say "small shapes: exg-emu stopped the harness on a hazard (exit $src," \
+                  "small.log)"; status=1 ;;
+    *) say "small shapes: harness exit $src (small.log)"; status=1 ;;
+  esac
+  say "results in $results (bench.log, bench.json, small.log); EMULATED: cuBLAS a host" \
+      "stand-in, times host times; exit $status"
+  exit $status
+fi
 
 sanitizer="$(command -v compute-sanitizer || true)"
 for c in "$cuda_home"/bin/compute-sanitizer "$cuda_home"/compute-sanitizer/compute-sanitizer; do

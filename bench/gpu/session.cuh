@@ -25,6 +25,9 @@ struct Options {
 
 struct Session {
   Options opt;
+  // On exg-emu's emulated H200 (its device name says so): the kernels run on the CPU,
+  // cuBLAS is the emulator's host stand-in, times are host times and no target is judged.
+  bool emulated = false;
   cudaStream_t stream = nullptr;
   cublasHandle_t blas = nullptr;
   Timer *timer = nullptr;
