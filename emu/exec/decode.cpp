@@ -6,6 +6,7 @@
 #include "emu/exec/device_impl.h"
 #include "emu/exec/ops.h"
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -98,18 +99,25 @@ static bool sreg_of(const std::string &n, Sreg &s) {
 }
 
 bool DecodeCtx::symbol(const std::string &name, uint64_t &addr) const {
-  for (size_t i = 0; i < fn->params.size(); ++i)
-    if (fn->params[i].name == name) {
-      addr = kParamWindow + k->param_offsets[i];
-      return true;
-    }
+  if (fn->is_entry)
+    for (size_t i = 0; i < fn->params.size(); ++i)
+      if (fn->params[i].name == name) {
+        addr = kParamWindow + k->param_offsets[i];
+        return true;
+      }
+  if (layout)
+    for (const auto &v : layout->symbols)
+      if (v.first == name) {
+        addr = v.second;
+        return true;
+      }
   for (const auto &v : k->shared_vars)
     if (v.second->name == name) {
       addr = v.first;
       return true;
     }
   for (const auto &v : k->local_vars)
-    if (v.second->name == name) {
+    if (fn->is_entry && v.second->name == name) {
       addr = v.first;
       return true;
     }
@@ -125,7 +133,7 @@ Opd DecodeCtx::opd(size_t i, Ty ty) const {
   switch (p.kind) {
   case ptx::Operand::Kind::Reg:
     o.kind = Opd::R;
-    o.slot = p.reg;
+    o.slot = p.reg + slot_base;
     o.neg = p.negated;
     break;
   case ptx::Operand::Kind::Imm:
@@ -159,7 +167,7 @@ Opd DecodeCtx::opd(size_t i, Ty ty) const {
   }
   case ptx::Operand::Kind::Label:
     o.kind = Opd::I;
-    o.imm = p.target;
+    o.imm = p.target + pc_base;
     break;
   case ptx::Operand::Kind::Address: {
     o.kind = Opd::A;
@@ -167,7 +175,7 @@ Opd DecodeCtx::opd(size_t i, Ty ty) const {
     const ptx::Operand *base = p.elems.empty() ? nullptr : &p.elems[0];
     if (base && base->kind == ptx::Operand::Kind::Reg) {
       o.addr_reg = true;
-      o.slot = base->reg;
+      o.slot = base->reg + slot_base;
     } else if (base && base->kind == ptx::Operand::Kind::Symbol) {
       uint64_t a = 0;
       if (!symbol(base->name, a)) {
@@ -216,22 +224,18 @@ static void collect_symbols(const ptx::Operand &o, std::set<std::string> &out) {
 }
 
 // Every register slot an operand names (vector elements, address bases).
-static void collect_regs(const ptx::Operand &o, std::vector<uint32_t> &out) {
+static void collect_regs(const ptx::Operand &o, uint32_t base, std::vector<uint32_t> &out) {
   if (o.kind == ptx::Operand::Kind::Reg)
-    out.push_back(o.reg);
+    out.push_back(o.reg + base);
   for (const ptx::Operand &e : o.elems)
-    collect_regs(e, out);
+    collect_regs(e, base, out);
 }
 
 // The register lists and kCheck* bits the wgmma register checks use.
 static void mark_register_checks(Decoded &k) {
   std::vector<bool> wg(k.nslots, false);
   for (DInstr &d : k.code) {
-    for (const ptx::Operand &o : d.src->operands)
-      collect_regs(o, d.regs);
-    if (d.guard >= 0)
-      d.regs.push_back(uint32_t(d.guard));
-    if (d.src->opcode != "wgmma")
+    if (!d.src || d.src->opcode != "wgmma")
       continue;
     d.checks |= kCheckWgmma;
     if (d.d.kind == Opd::V && !d.ints.empty()) { // an mma_async: its D and A registers
@@ -246,7 +250,7 @@ static void mark_register_checks(Decoded &k) {
   if (!k.has_wgmma)
     return;
   for (DInstr &d : k.code)
-    if (!(d.checks & kCheckWgmma))
+    if (d.src && !(d.checks & kCheckWgmma))
       for (uint32_t r : d.regs)
         if (r < wg.size() && wg[r])
           d.checks |= kCheckWgRegs;
@@ -254,10 +258,77 @@ static void mark_register_checks(Decoded &k) {
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
 
+const ptx::RegDecl *Decoded::reg_decl(uint32_t slot) const {
+  for (auto it = funcs.rbegin(); it != funcs.rend(); ++it)
+    if (slot >= it->slot)
+      return slot - it->slot < it->fn->regs.size() ? &it->fn->regs[slot - it->slot] : nullptr;
+  return nullptr;
+}
+
+// The kernel and every function it can reach through `call`, kernel first.
+static std::vector<const ptx::Function *> reachable(const ptx::Module &mod, const ptx::Function &fn) {
+  std::vector<const ptx::Function *> out{&fn};
+  for (size_t i = 0; i < out.size(); ++i)
+    for (const ptx::Instr &in : out[i]->body) {
+      if (in.opcode != "call" || in.operands.size() < 2 || in.operands[1].kind != ptx::Operand::Kind::Symbol)
+        continue;
+      const ptx::Function *f = mod.find(in.operands[1].name);
+      if (f && !f->is_declaration && std::find(out.begin(), out.end(), f) == out.end())
+        out.push_back(f);
+    }
+  return out;
+}
+
+// Lays out `f`'s frame from local offset `off` (see FuncLayout); returns the end.
+static uint64_t lay_out_frame(FuncLayout &L, uint64_t off) {
+  const ptx::Function &f = *L.fn;
+  L.frame_lo = uint32_t(off);
+  auto place = [&](const ptx::VarDecl &v, bool param) {
+    for (const auto &s : L.symbols) // call sequences repeat names: one slot each, the largest
+      if (s.first == v.name)
+        return;
+    uint64_t bytes = v.bytes();
+    for (const ptx::VarDecl &w : f.vars)
+      if (w.name == v.name && w.space == v.space)
+        bytes = std::max<uint64_t>(bytes, w.bytes());
+    off = align_up(off, std::max<uint64_t>(v.align ? v.align : v.elem_bytes, 1));
+    L.symbols.push_back({v.name, param ? kLocalWindow + off : off});
+    off += bytes;
+  };
+  if (!f.is_entry) {
+    for (const ptx::VarDecl &v : f.vars)
+      if (v.space == ptx::Space::Local)
+        place(v, false);
+    for (const ptx::VarDecl &v : f.params) {
+      place(v, true);
+      L.params.push_back({L.symbols.back().second - kLocalWindow, uint32_t(v.bytes())});
+    }
+    for (const ptx::VarDecl &v : f.returns) {
+      place(v, true);
+      L.returns.push_back({L.symbols.back().second - kLocalWindow, uint32_t(v.bytes())});
+    }
+  }
+  for (const ptx::VarDecl &v : f.vars)
+    if (v.space == ptx::Space::Param)
+      place(v, true);
+  off = align_up(off, 16);
+  L.frame_hi = uint32_t(off);
+  return off;
+}
+
 void decode_kernel(const emu::DeviceImpl &dev, const ptx::Module &mod, const ptx::Function &fn,
                    Decoded &k) {
   k.fn = &fn;
-  k.nslots = uint32_t(fn.regs.size());
+  uint32_t ninstr = 0;
+  for (const ptx::Function *f : reachable(mod, fn)) {
+    FuncLayout L;
+    L.fn = f;
+    L.pc = ninstr;
+    L.slot = k.nslots;
+    ninstr += uint32_t(f->body.size()) + 1;
+    k.nslots += uint32_t(f->regs.size());
+    k.funcs.push_back(std::move(L));
+  }
   // Parameters: in order, each at its alignment.
   uint64_t off = 0;
   for (const ptx::VarDecl &p : fn.params) {
@@ -268,9 +339,10 @@ void decode_kernel(const emu::DeviceImpl &dev, const ptx::Module &mod, const ptx
   k.param_bytes = uint32_t(off);
   // Shared variables the body names (module scope, then function scope), in declaration order.
   std::set<std::string> used;
-  for (const ptx::Instr &in : fn.body)
-    for (const ptx::Operand &o : in.operands)
-      collect_symbols(o, used);
+  for (const FuncLayout &L : k.funcs)
+    for (const ptx::Instr &in : L.fn->body)
+      for (const ptx::Operand &o : in.operands)
+        collect_symbols(o, used);
   std::vector<const ptx::VarDecl *> shared, dyn;
   for (const ptx::VarDecl &v : mod.vars)
     if (v.space == ptx::Space::Shared && used.count(v.name))
@@ -297,32 +369,48 @@ void decode_kernel(const emu::DeviceImpl &dev, const ptx::Module &mod, const ptx
       k.local_vars.push_back({uint32_t(off), &v});
       off += v.bytes();
     }
+  for (FuncLayout &L : k.funcs)
+    off = lay_out_frame(L, align_up(off, 16));
   k.local_bytes = uint32_t(align_up(off, 16));
 
-  k.code.resize(fn.body.size());
-  k.notes.resize(fn.body.size());
-  for (size_t i = 0; i < fn.body.size(); ++i) {
-    const ptx::Instr &in = fn.body[i];
-    DInstr &d = k.code[i];
-    d.src = &in;
-    d.index = uint32_t(i);
-    d.guard = in.guard;
-    d.guard_neg = in.guard_negated;
-    DecodeCtx c;
-    c.in = &in;
-    c.fn = &fn;
-    c.mod = &mod;
-    c.k = &k;
-    c.dev = &dev;
-    c.notes = &k.notes;
-    bool known = decode_control(c, d) || decode_cmp(c, d) || decode_int(c, d) || decode_float(c, d) ||
-                 decode_cvt(c, d) || decode_mem(c, d) || decode_warp(c, d) ||
-                 decode_barrier(c, d) || decode_mbarrier(c, d) || decode_tma(c, d) ||
-                 decode_wgmma(c, d) || decode_matrix(c, d);
-    if (!known)
-      unsupported(c, d, "the emulator does not implement '" + in.opcode + "'");
-    else if (!d.run)
-      unsupported(c, d, "the emulator does not implement this form of '" + in.opcode + "'");
+  k.code.resize(ninstr);
+  k.notes.resize(ninstr);
+  for (const FuncLayout &L : k.funcs) {
+    const ptx::Function &f = *L.fn;
+    for (size_t i = 0; i <= f.body.size(); ++i) {
+      DInstr &d = k.code[L.pc + i];
+      d.index = uint32_t(L.pc + i);
+      if (i == f.body.size()) { // falling off the end: exit, or return
+        d.run = f.is_entry ? exit_handler() : ret_handler();
+        continue;
+      }
+      const ptx::Instr &in = f.body[i];
+      d.src = &in;
+      d.guard = in.guard < 0 ? -1 : in.guard + int32_t(L.slot);
+      d.guard_neg = in.guard_negated;
+      for (const ptx::Operand &o : in.operands)
+        collect_regs(o, L.slot, d.regs);
+      if (d.guard >= 0)
+        d.regs.push_back(uint32_t(d.guard));
+      DecodeCtx c;
+      c.in = &in;
+      c.fn = &f;
+      c.mod = &mod;
+      c.k = &k;
+      c.dev = &dev;
+      c.notes = &k.notes;
+      c.layout = &L;
+      c.slot_base = L.slot;
+      c.pc_base = L.pc;
+      bool known = decode_control(c, d) || decode_cmp(c, d) || decode_int(c, d) || decode_float(c, d) ||
+                   decode_cvt(c, d) || decode_mem(c, d) || decode_warp(c, d) ||
+                   decode_barrier(c, d) || decode_mbarrier(c, d) || decode_tma(c, d) ||
+                   decode_wgmma(c, d) || decode_matrix(c, d);
+      if (!known)
+        unsupported(c, d, "the emulator does not implement '" + in.opcode + "'");
+      else if (!d.run)
+        unsupported(c, d, "the emulator does not implement this form of '" + in.opcode + "'");
+    }
   }
   mark_register_checks(k);
 }

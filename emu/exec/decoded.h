@@ -93,9 +93,25 @@ struct DInstr {
 constexpr uint8_t kCheckWgmma = 1u << 0;   ///< a wgmma instruction: exempt from the lock check
 constexpr uint8_t kCheckWgRegs = 1u << 1;  ///< names a register some mma_async uses as D or A
 
+/// A function's place in the flattened code of a kernel (funcs[0] is the
+/// kernel itself, then every .func it can call): code [pc, pc + body + 1)
+/// (an implicit exit or ret follows each body), register slots [slot, slot +
+/// regs), and its frame in each thread's local memory: its .local variables,
+/// formal .param parameters and returns, and the .param variables of its call
+/// sequences. A call saves the callee's registers and frame and a return
+/// restores them, so a recursive activation gets its own copies.
+struct FuncLayout {
+  const ptx::Function *fn = nullptr;
+  uint32_t pc = 0, slot = 0;
+  std::vector<std::pair<std::string, uint64_t>> symbols; ///< frame variable -> its symbol value
+  std::vector<std::pair<uint64_t, uint32_t>> params, returns; ///< formal: local offset, bytes
+  uint32_t frame_lo = 0, frame_hi = 0; ///< local offsets a call saves
+};
+
 /// A kernel decoded once: instructions plus the layout it needs at launch.
 struct Decoded {
   const ptx::Function *fn = nullptr;
+  std::vector<FuncLayout> funcs;
   std::vector<DInstr> code;
   uint32_t nslots = 0;
   uint32_t static_smem = 0;  ///< bytes of .shared variables (from the CTA's shared base)
@@ -109,6 +125,8 @@ struct Decoded {
   bool async_reads = false;  ///< the async proxy reads shared memory (TMA/bulk stores, wgmma):
                              ///< generic shared writes are shadowed (async_proxy.cpp)
   bool has_wgmma = false;    ///< some mma_async: the warps track register locks and fences
+  /// The declaration of register `slot` (whichever function owns it).
+  const ptx::RegDecl *reg_decl(uint32_t slot) const;
 };
 
 /// Decodes `fn` (of `mod`) for execution on `dev`.

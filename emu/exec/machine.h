@@ -69,6 +69,15 @@ struct Wait {
   uint32_t pc = 0; ///< the instruction that waits (for reports)
 };
 
+/// One activation of a .func on a thread's call stack (ops_call.cpp).
+struct CallFrame {
+  uint32_t ret_pc = 0;            ///< where the caller continues
+  uint32_t func = 0;              ///< the callee (Decoded::funcs index)
+  uint32_t call_pc = 0;           ///< the call instruction (its return variables)
+  std::vector<uint64_t> regs;     ///< the callee's registers before the call
+  std::vector<uint8_t> frame;     ///< the callee's local frame before the call
+};
+
 struct Warp {
   Cta *cta = nullptr;
   uint32_t id = 0;            ///< warp index in the CTA
@@ -105,6 +114,7 @@ struct Warp {
   std::vector<uint32_t> reg_access; ///< per slot: the fence epoch of its last non-wgmma access
   std::vector<uint32_t> reg_access_pc; ///< per slot: the instruction of that access
   uint32_t wg_fences = 0;           ///< wgmma.fence executed (the fence epoch)
+  std::vector<CallFrame> calls[32]; ///< per lane: active .func calls, innermost last
 
   uint32_t runnable() const { return lanes & ~exited & ~blocked & ~warpsync & ~yielded; }
   uint64_t *reg(uint32_t slot) { return regs.data() + size_t(slot) * 32; }

@@ -54,6 +54,8 @@ struct DecodeCtx {
   Decoded *k = nullptr;
   const emu::DeviceImpl *dev = nullptr;
   std::vector<std::string> *notes = nullptr; ///< unsupported messages, by instruction index
+  const FuncLayout *layout = nullptr; ///< the function being decoded
+  uint32_t slot_base = 0, pc_base = 0; ///< its register slots and code in the kernel's
   /// True when the instruction has modifier `m`.
   bool has(const char *m) const;
   /// Operand i decoded (types given to convert float immediates).
@@ -85,6 +87,10 @@ bool decode_mbarrier(DecodeCtx &c, DInstr &d);// ops_mbarrier.cpp
 bool decode_tma(DecodeCtx &c, DInstr &d);     // ops_tma.cpp
 bool decode_wgmma(DecodeCtx &c, DInstr &d);   // ops_wgmma.cpp
 bool decode_matrix(DecodeCtx &c, DInstr &d);  // ops_matrix.cpp (ldmatrix/stmatrix)
+bool decode_call(DecodeCtx &c, DInstr &d);    // ops_call.cpp (call, and vprintf)
+/// The handlers of an entry's and a .func's implicit end (ops_control.cpp, ops_call.cpp).
+Handler exit_handler();
+Handler ret_handler();
 
 // Memory access (ops_mem.cpp / memory.cpp): a checked host pointer for `bytes`
 // at `addr` in `space`, for `lane` of the executing warp. Reports OutOfBounds.
@@ -118,6 +124,10 @@ void wgmma_regs_commit(Warp &w);
 /// wait_group `pending`: releases the locks of all but the newest `pending` groups.
 void wgmma_regs_wait(Warp &w, uint32_t pending);
 void wgmma_regs_fence(Warp &w);
+
+/// nvcc's printf (vprintf.cpp): the format at generic address `fmt`, the
+/// arguments packed at generic address `args`; `nargs` gets how many it used.
+std::string format_vprintf(Exec &x, int lane, uint64_t fmt, uint64_t args, int &nargs);
 
 /// Scheduler services for handlers (scheduler.cpp).
 void block(Exec &x, uint32_t mask, WaitKind k, uint64_t a, uint64_t b);

@@ -66,6 +66,8 @@ void h_trap(Exec &x, const DInstr &, uint32_t m) {
 
 } // namespace
 
+Handler exit_handler() { return h_exit; }
+
 bool decode_control(DecodeCtx &c, DInstr &d) {
   const ptx::Instr &in = *c.in;
   const std::string &op = in.opcode;
@@ -90,7 +92,7 @@ bool decode_control(DecodeCtx &c, DInstr &d) {
   if (op == "bra" || op == "brx") {
     if (op == "brx" || c.nops() != 1 || in.operands[0].target < 0)
       return true;
-    d.target = in.operands[0].target;
+    d.target = in.operands[0].target + int32_t(c.pc_base);
     d.flags |= c.has("uni") ? kUni : 0;
     d.run = h_bra;
     return true;
@@ -100,16 +102,11 @@ bool decode_control(DecodeCtx &c, DInstr &d) {
     return true;
   }
   if (op == "ret") {
-    if (c.fn->is_entry)
-      d.run = h_exit;
-    else
-      unsupported(c, d, "device-function calls are not emulated (ret in .func)");
+    d.run = c.fn->is_entry ? h_exit : ret_handler();
     return true;
   }
-  if (op == "call") {
-    unsupported(c, d, "calls to device functions (and printf) are not emulated");
-    return true;
-  }
+  if (op == "call")
+    return decode_call(c, d);
   if (op == "nanosleep") {
     d.run = h_yield; // a thread that sleeps gives way to others
     return true;

@@ -110,6 +110,8 @@ uint8_t *mem_ptr(Exec &x, ptx::Space space, uint64_t addr, uint32_t bytes, int l
     return x.cta->local.data() + t * lb + addr;
   }
   case ptx::Space::Param: {
+    if ((addr & kWindowMask) == kLocalWindow) // a .func's parameters and call sequences (ops_call.cpp)
+      return mem_ptr(x, ptx::Space::Local, addr - kLocalWindow, bytes, lane, write);
     uint64_t off = addr - kParamWindow;
     if ((addr & kWindowMask) != kParamWindow || off + bytes > x.run->params.size())
       oob(x, lane, "param", addr, bytes, write, "is outside the kernel's parameters");

@@ -26,8 +26,8 @@ namespace emu::exec {
 namespace {
 
 std::string reg_name(Exec &x, uint32_t slot) {
-  const auto &regs = x.run->k->fn->regs;
-  return slot < regs.size() ? regs[slot].name : "%?";
+  const ptx::RegDecl *r = x.run->k->reg_decl(slot);
+  return r ? r->name : "%?";
 }
 
 std::string line_of(Exec &x, uint32_t pc) {
