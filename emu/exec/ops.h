@@ -143,5 +143,7 @@ uint32_t wgmma_groups_pending(Warp &w);
 /// True when the mbarrier at shared address `addr` (as `own` sees it) has
 /// completed the phase with parity `parity` (ops_mbarrier.cpp).
 bool mbarrier_parity_done(Cluster &cl, Cta &own, uint64_t addr, uint32_t parity);
+/// "pending arrivals 3 of 4, tx-count 128, parity 1" for an mbarrier word (ops_mbarrier.cpp).
+std::string mbarrier_state_text(uint64_t word);
 
 } // namespace emu::exec

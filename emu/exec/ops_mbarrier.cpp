@@ -182,6 +182,14 @@ bool mbarrier_parity_done(Cluster &cl, Cta &, uint64_t key, uint32_t parity) {
   return !r.ok() || complete; // an error wakes the thread, which then reports it
 }
 
+std::string mbarrier_state_text(uint64_t word) {
+  sm90::MbarrierFields f;
+  if (!sm90::mbarrier_decode(word, &f))
+    return "not an initialized mbarrier";
+  return "pending arrivals " + std::to_string(f.pending) + " of " + std::to_string(f.expected) + ", tx-count " +
+         std::to_string(f.tx) + ", current parity " + std::to_string(f.parity);
+}
+
 /// complete-tx on the mbarrier at `key` (from an async event, ops_tma.cpp).
 std::string mbarrier_complete_tx_at(Cluster &cl, uint64_t key, uint32_t bytes) {
   Cta *c = cl.cta_of_rank(uint32_t(key >> 32));

@@ -140,70 +140,118 @@ const char *wait_name(WaitKind k) {
   return "?";
 }
 
+// What an mbarrier wait waits for, with the barrier's state.
+std::string mbarrier_wait_text(Cluster &cl, uint64_t key, uint64_t parity) {
+  Cta *c = cl.cta_of_rank(uint32_t(key >> 32));
+  char b[200];
+  std::snprintf(b, sizeof b, "mbarrier 0x%x (CTA rank %u), phase parity %llu",
+                uint32_t(key) + kSmemBase, uint32_t(key >> 32), (unsigned long long)parity);
+  std::string s = b;
+  if (!c || uint64_t(uint32_t(key)) + 8 > c->smem.size())
+    return s;
+  uint64_t w;
+  std::memcpy(&w, c->smem.data() + uint32_t(key), 8);
+  auto ph = cl.mbar_phases.find(key);
+  s += " (";
+  if (ph != cl.mbar_phases.end())
+    s += "current phase " + std::to_string(ph->second.completed) + ", ";
+  return s + mbarrier_state_text(w) + ")";
+}
+
+// One blocked group of lanes: where, and what it waits for.
+struct Blocked {
+  const Cta *cta;
+  uint32_t warp, lanes, pc;
+  std::string why;
+};
+
 [[noreturn]] void deadlock(Run &run, Cluster &cl) {
-  std::string what = "nothing can run and no asynchronous operation is pending; waiting:\n";
   bool regpool = false;
-  Exec x;
-  x.run = &run;
-  x.cluster = &cl;
-  int lines = 0;
-  Where first;
+  std::vector<Blocked> all;
   for (auto &cta : cl.ctas)
     for (auto &w : cta->warps) {
-      x.cta = cta.get();
-      x.warp = w.get();
-      auto line = [&](uint32_t mask, uint32_t pc, const std::string &why) {
-        if (lines++ >= 64)
-          return;
-        const ptx::Instr *in = pc < run.k->code.size() ? run.k->code[pc].src : nullptr;
-        char b[160];
-        std::snprintf(b, sizeof b, "    CTA (%u,%u,%u) warp %u lanes %s: ", cta->ctaid[0],
-                      cta->ctaid[1], cta->ctaid[2], w->id, lanes_text(mask).c_str());
-        what += b + why;
-        if (in)
-          what += " at PTX line " + std::to_string(in->ptx_line) + ": " + in->text;
-        what += "\n";
-        if (lines == 1)
-          first = where_of(x, __builtin_ctz(mask)), first.ptx_line = in ? in->ptx_line : 0,
-          first.instr = in ? in->text : "";
-      };
       for (const Wait &wt : w->waits) {
         std::string why = wait_name(wt.kind);
         char b[120];
         switch (wt.kind) {
         case WaitKind::Bar:
           std::snprintf(b, sizeof b, " %llu (%u of %u threads arrived)", (unsigned long long)wt.a,
-                        cta->bars[wt.a].arrived, cta->bars[wt.a].expected);
+                        cta->bars[wt.a].arrived, cta->bars[wt.a].expected == ~0u ? cta->nthreads
+                                                                                  : cta->bars[wt.a].expected);
+          why += b;
           break;
         case WaitKind::ClusterBar:
-          std::snprintf(b, sizeof b, " (%u of %u threads arrived)", cl.bar_arrived,
-                        cl.nthreads - cl.exited_threads);
+          std::snprintf(b, sizeof b, " (%u of %u threads arrived)", cl.bar_arrived, cl.nthreads - cl.exited_threads);
+          why += b;
           break;
-        case WaitKind::Mbarrier:
-          std::snprintf(b, sizeof b, " at shared address 0x%llx, waiting for parity %llu",
-                        (unsigned long long)wt.a, (unsigned long long)wt.b);
-          break;
+        case WaitKind::Mbarrier: why = mbarrier_wait_text(cl, wt.a, wt.b); break;
         case WaitKind::Wgmma:
         case WaitKind::Bulk:
           std::snprintf(b, sizeof b, " (until at most %llu pending)", (unsigned long long)wt.a);
+          why += b;
           break;
         case WaitKind::RegPool:
           regpool = true;
-          std::snprintf(b, sizeof b, ": %llu per thread wanted, %u of 65536 in use",
-                        (unsigned long long)wt.a, cta->reg_pool_used);
+          std::snprintf(b, sizeof b, ": %llu per thread wanted, %u of 65536 in use", (unsigned long long)wt.a,
+                        cta->reg_pool_used);
+          why += b;
           break;
         }
-        line(wt.mask, wt.pc, why + b);
+        // Lanes that blocked at different times on the same thing: one entry.
+        bool merged = false;
+        for (size_t i = all.size(); i-- > 0 && all[i].cta == cta.get() && all[i].warp == w->id;)
+          if (all[i].pc == wt.pc && all[i].why == why) {
+            all[i].lanes |= wt.mask;
+            merged = true;
+            break;
+          }
+        if (!merged)
+          all.push_back({cta.get(), w->id, wt.mask, wt.pc, why});
       }
       if (w->warpsync) {
         uint32_t m = w->warpsync;
-        line(m, w->pc[__builtin_ctz(m)], "a warp-collective instruction, for the rest of its mask");
+        all.push_back({cta.get(), w->id, m, w->pc[__builtin_ctz(m)],
+                       "a warp-collective instruction, for the rest of its mask"});
       }
     }
+  // Consecutive warps of one CTA with the same lanes, instruction and reason: one line.
+  std::string what = "nothing can run and no asynchronous operation is pending; waiting:\n";
+  int lines = 0;
+  for (size_t i = 0; i < all.size();) {
+    size_t j = i + 1;
+    while (j < all.size() && all[j].cta == all[i].cta && all[j].warp == all[j - 1].warp + 1 &&
+           all[j].lanes == all[i].lanes && all[j].pc == all[i].pc && all[j].why == all[i].why)
+      ++j;
+    if (lines++ < 64) {
+      const Blocked &g = all[i];
+      const ptx::Instr *in = g.pc < run.k->code.size() ? run.k->code[g.pc].src : nullptr;
+      char b[200];
+      std::snprintf(b, sizeof b, "    CTA (%u,%u,%u) %s %u%s (lanes %s) wait", g.cta->ctaid[0], g.cta->ctaid[1],
+                    g.cta->ctaid[2], j - i > 1 ? "warps" : "warp", g.warp,
+                    j - i > 1 ? ("-" + std::to_string(all[j - 1].warp)).c_str() : "", lanes_text(g.lanes).c_str());
+      what += b;
+      if (in)
+        what += " at PTX line " + std::to_string(in->ptx_line);
+      what += " on " + g.why;
+      if (in)
+        what += ": " + in->text;
+      what += "\n";
+    }
+    i = j;
+  }
   if (lines > 64)
     what += "    ... " + std::to_string(lines - 64) + " more\n";
-  if (!what.empty() && what.back() == '\n')
-    what.pop_back();
+  what.pop_back();
+  Where first;
+  if (!all.empty()) {
+    Exec x;
+    x.run = &run;
+    x.cluster = &cl;
+    x.cta = const_cast<Cta *>(all[0].cta);
+    x.warp = x.cta->warps[all[0].warp].get();
+    x.cur = all[0].pc < run.k->code.size() ? &run.k->code[all[0].pc] : nullptr;
+    first = where_of(x, __builtin_ctz(all[0].lanes));
+  }
   first.kernel = run.kernel;
   report(regpool ? Hazard::RegisterPool : Hazard::Deadlock, first, what);
 }

@@ -37,6 +37,31 @@ mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], 0;
   EXPECT_EXIT(run_kernel(k, 1), testing::ExitedWithCode(102), "deadlock(.|\n)*mbarrier");
 }
 
+TEST(EmuExecHazardDeathTest, DeadlockReportGroupsWarpsByWhatTheyWaitFor) {
+  // The barrier expects two arrivals; the second (a producer's) is missing.
+  // Every warp waits on it: one line for all eight, with the barrier's state.
+  std::string k = kernel2(R"(
+mov.u32 %r1, bar;
+mov.u32 %r2, %tid.x;
+setp.ne.u32 %p2, %r2, 0;
+@%p2 bra $INIT;
+mbarrier.init.shared::cta.b64 [%r1], 2;
+$INIT:
+bar.sync 0;
+@%p2 bra $W;
+mbarrier.arrive.shared::cta.b64 %rd3, [%r1];
+$W:
+mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], 0;
+@!%p1 bra $W;
+)",
+                          ".shared .align 8 .b8 bar[8];\n");
+  EXPECT_EXIT(run_kernel(k, 256), testing::ExitedWithCode(102),
+              "deadlock: nothing can run and no asynchronous operation is pending; waiting:\n"
+              "    CTA \\(0,0,0\\) warps 0-7 \\(lanes 0-31\\) wait at PTX line 26 on mbarrier 0x400 \\(CTA rank 0\\), "
+              "phase parity 0 \\(current phase 0, pending arrivals 1 of 2, tx-count 0, current parity 0\\): "
+              "mbarrier.try_wait.parity.shared::cta.b64 %p1, \\[%r1\\], 0;\n  kernel k");
+}
+
 TEST(EmuExecHazardDeathTest, MbarrierOverArrivalIsMisuse) {
   std::string k = kernel2(R"(
 mov.u32 %r1, bar;
