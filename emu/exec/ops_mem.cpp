@@ -153,7 +153,7 @@ void h_st(Exec &x, const DInstr &in, uint32_t m) {
   FOR_LANES(m, l) {
     uint64_t a = addr_of(x, in.d, l);
     uint8_t *p = mem_ptr(x, in.space, a, eb * n, int(l), true);
-    if (in.space != ptx::Space::Global)
+    if (in.space == ptx::Space::Shared || in.space == ptx::Space::Generic)
       proxy_write(x, p, eb * n, int(l));
     if (n == 1) {
       uint64_t v = rd(x, in.s[0], l);
@@ -220,7 +220,7 @@ void h_atom(Exec &x, const DInstr &in, uint32_t m) {
   FOR_LANES(m, l) {
     uint64_t a = addr_of(x, in.s[0], l);
     uint8_t *p = mem_ptr(x, in.space, a, eb, int(l), true);
-    if (in.space != ptx::Space::Global)
+    if (in.space == ptx::Space::Shared || in.space == ptx::Space::Generic)
       proxy_write(x, p, eb, int(l));
     uint64_t old = 0;
     std::memcpy(&old, p, eb);
