@@ -99,6 +99,11 @@ uint8_t *mem_ptr(Exec &x, ptx::Space space, uint64_t addr, uint32_t bytes, int l
 uint8_t *smem_ptr(Exec &x, uint32_t addr, uint32_t bytes, int lane, bool cta_only);
 /// The CTA that a shared::cluster address names, and its offset from kSmemBase.
 Cta *smem_owner(Exec &x, uint32_t addr, uint32_t &offset);
+/// True when every thread of `c` has exited: its shared memory is gone, and an
+/// access to it from another CTA of the cluster is Hazard::OutOfBounds.
+inline bool cta_exited(const Cta &c) { return c.exited_threads == c.nthreads; }
+/// "CTA rank R of the cluster has exited; its shared memory is gone".
+std::string exited_cta_text(const Cta &c);
 
 // The async proxy's view of generic shared writes (async_proxy.cpp).
 /// Records a generic write of `n` bytes at host pointer `p` (ignored outside shared memory).

@@ -50,6 +50,10 @@ Cta *smem_owner(Exec &x, uint32_t addr, uint32_t &offset) {
   return c;
 }
 
+std::string exited_cta_text(const Cta &c) {
+  return "CTA rank " + std::to_string(c.rank) + " of the cluster has exited; its shared memory is gone";
+}
+
 uint8_t *smem_ptr(Exec &x, uint32_t addr, uint32_t bytes, int lane, bool cta_only) {
   if (bytes > 1 && (addr & (bytes - 1)))
     oob(x, lane, "shared", addr, bytes, false, "is misaligned (natural alignment " + std::to_string(bytes) + ")");
@@ -59,6 +63,8 @@ uint8_t *smem_ptr(Exec &x, uint32_t addr, uint32_t bytes, int lane, bool cta_onl
     oob(x, lane, "shared::cluster", addr, bytes, false,
         "names CTA rank " + std::to_string((addr >> kClusterShift) - 1) + ", outside the cluster of " +
             std::to_string(x.cluster->ctas.size()));
+  if (c != x.cta && cta_exited(*c))
+    oob(x, lane, "shared::cluster", addr, bytes, false, "(" + exited_cta_text(*c) + ")");
   if (cta_only && c != x.cta)
     oob(x, lane, "shared::cta", addr, bytes, false, "names another CTA of the cluster (a shared::cluster address)");
   uint32_t low = addr & ((1u << kClusterShift) - 1);

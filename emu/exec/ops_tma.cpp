@@ -49,6 +49,15 @@ struct GlobalAccess {
       return true;
     };
   }
+  /// An event issued by CTA rank `issuer` that lands in CTA rank `rank`'s
+  /// shared memory (`what`): OutOfBounds when that CTA has exited since.
+  void check_alive(Cluster &cl, uint32_t rank, uint32_t issuer, const char *what) const {
+    const Cta *c = cl.cta_of_rank(rank);
+    if (rank != issuer && c && cta_exited(*c))
+      report(Hazard::OutOfBounds, where,
+             std::string(what) + " of CTA rank " + std::to_string(issuer) + " reaches shared memory of " +
+                 "another CTA after it exited (" + exited_cta_text(*c) + ")");
+  }
   sm90::GlobalWrite writer() const {
     return [this](uint64_t a, const void *src, uint32_t n) {
       check(a, n, true);
@@ -133,6 +142,8 @@ void h_tma_load(Exec &x, const DInstr &in, uint32_t m) {
       fail(x, lane, Hazard::BadProgram, "TMA load: " + err);
     for (uint32_t r : ranks) {
       Cta *c = x.cluster->cta_of_rank(r);
+      if (c != x.cta && cta_exited(*c))
+        fail(x, lane, Hazard::OutOfBounds, "a multicast TMA load names an exited CTA (" + exited_cta_text(*c) + ")");
       if (doff + uint64_t(box.bytes) > c->smem.size() || local < kSmemBase)
         fail(x, lane, Hazard::OutOfBounds,
              "TMA load of " + std::to_string(box.bytes) + " bytes to shared 0x" + std::to_string(local) +
@@ -140,6 +151,7 @@ void h_tma_load(Exec &x, const DInstr &in, uint32_t m) {
     }
     auto ga = std::make_shared<GlobalAccess>(GlobalAccess{x.run->dev, where_of(x, lane)});
     Cluster *cl = x.cluster;
+    const uint32_t issuer = x.cta->rank;
     std::vector<uint32_t> parts = parts_of(x, box.bytes);
     std::array<int32_t, 5> cs;
     std::copy(coords, coords + 5, cs.begin());
@@ -154,6 +166,7 @@ void h_tma_load(Exec &x, const DInstr &in, uint32_t m) {
         std::string er = sm90::tma_load(*map, cs.data(), local, ga->reader(), &image, &b);
         if (!er.empty())
           report(Hazard::BadProgram, ga->where, "TMA load: " + er);
+        ga->check_alive(*cl, r, issuer, "a multicast TMA load");
         std::memcpy(cl->cta_of_rank(r)->smem.data() + doff, image.data(), image.size());
         proxy_note_async_write(*cl->cta_of_rank(r), doff, uint32_t(image.size()));
         std::string mer = mbarrier_complete_tx_at(*cl, mkey, parts[0]);
@@ -166,6 +179,7 @@ void h_tma_load(Exec &x, const DInstr &in, uint32_t m) {
         p.what = "TMA load complete_tx part";
         uint32_t bytes = parts[i];
         p.land = [=]() {
+          ga->check_alive(*cl, r, issuer, "the complete_tx of a multicast TMA load");
           std::string mer = mbarrier_complete_tx_at(*cl, mkey, bytes);
           if (!mer.empty())
             report(Hazard::BarrierMisuse, ga->where, "complete_tx of a TMA load: " + mer);
@@ -233,10 +247,13 @@ void h_bulk_load(Exec &x, const DInstr &in, uint32_t m) {
     auto ga = std::make_shared<GlobalAccess>(GlobalAccess{x.run->dev, where_of(x, lane)});
     Cluster *cl = x.cluster;
     uint64_t mkey = (uint64_t(mc->rank) << 32) | moff;
+    const uint32_t issuer = x.cta->rank;
     AsyncEvent e;
     e.what = "bulk copy";
     e.land = [=]() {
       ga->check(src, n, false);
+      ga->check_alive(*cl, dc->rank, issuer, "a bulk copy");
+      ga->check_alive(*cl, mc->rank, issuer, "the complete_tx of a bulk copy");
       std::memcpy(d, reinterpret_cast<void *>(uintptr_t(src)), n);
       proxy_note_async_write(*dc, doff, n);
       std::string mer = mbarrier_complete_tx_at(*cl, mkey, n);
