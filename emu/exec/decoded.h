@@ -64,6 +64,7 @@ constexpr uint32_t kShiftWrap = 1u << 12;
 constexpr uint32_t kXorsign = 1u << 13;
 constexpr uint32_t kFull = 1u << 14;
 constexpr uint32_t kSeg = 1u << 15;
+constexpr uint32_t kRelaxed = 1u << 16; ///< .relaxed (barrier.cluster.arrive: no release)
 
 struct DInstr {
   Handler run = nullptr;

@@ -146,6 +146,9 @@ struct Cta {
   /// async_proxy.cpp encodes it. Per thread: fence.proxy.async executed.
   std::vector<uint64_t> proxy_shadow;
   std::vector<uint32_t> proxy_fences;
+  /// mbarrier.init not yet released to the cluster: (offset from kSmemBase,
+  /// initializing thread), in clusters of 2+ CTAs (mbarrier_release.cpp).
+  std::vector<std::pair<uint32_t, uint32_t>> unreleased_inits;
 };
 
 /// An mbarrier's full phase count and who saw which phase (ops_mbarrier.cpp).

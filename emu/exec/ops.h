@@ -134,6 +134,17 @@ void wgmma_regs_fence(Warp &w);
 /// arguments packed at generic address `args`; `nargs` gets how many it used.
 std::string format_vprintf(Exec &x, int lane, uint64_t fmt, uint64_t args, int &nargs);
 
+// mbarrier.init and its release to the cluster (mbarrier_release.cpp).
+/// Thread `lane` initialized the mbarrier at `off` of `owner` (its own CTA).
+void mbarrier_init_noted(Exec &x, Cta &owner, uint32_t off, int lane);
+void mbarrier_inval_noted(Cta &owner, uint32_t off);
+/// The lanes of `mask` executed a release at cluster scope (`inits_only`:
+/// fence.mbarrier_init, which releases only their own inits).
+void cluster_release(Exec &x, uint32_t mask, bool inits_only);
+/// The executing CTA operates (`what`) on the mbarrier at `off` of `owner`:
+/// BarrierMisuse when owner is another CTA and the init was never released.
+void check_init_released(Exec &x, const Cta &owner, uint32_t off, int lane, const char *what);
+
 /// Scheduler services for handlers (scheduler.cpp).
 void block(Exec &x, uint32_t mask, WaitKind k, uint64_t a, uint64_t b);
 void thread_exit(Exec &x, uint32_t mask);

@@ -5,8 +5,11 @@
 // generation must give the same count (else Hazard::BarrierMisuse).
 // barrier.cluster.arrive/wait is a per-cluster phase counter; a second arrive
 // before the wait, or a wait without an arrive, is misuse. Fences order
-// memory that a sequentially consistent emulator already orders: they are
-// accepted and have no further effect. setmaxnreg moves registers between
+// memory that a sequentially consistent emulator already orders; what they
+// still do here: fence.proxy.async makes generic writes visible to the async
+// proxy (async_proxy.cpp), and releases at cluster scope (fence.mbarrier_init,
+// cluster-scope fences, barrier.cluster.arrive without .relaxed) publish
+// mbarrier inits to the other CTAs (mbarrier_release.cpp). setmaxnreg moves registers between
 // the warp and the CTA's 64K pool; an .inc that does not fit blocks until
 // registers are freed (deadlock detection reports Hazard::RegisterPool).
 #include "emu/exec/ops.h"
@@ -129,6 +132,8 @@ void h_cluster_arrive(Exec &x, const DInstr &in, uint32_t m) {
     fail(x, __builtin_ctz(w.cbar_arrived & m), Hazard::BarrierMisuse,
          "barrier.cluster.arrive again before barrier.cluster.wait");
   w.cbar_arrived |= m;
+  if (!(in.flags & kRelaxed)) // .release is the default
+    cluster_release(x, m, false);
   FOR_LANES(m, l) w.cbar_target[l] = cl.bar_phase + 1;
   cl.bar_arrived += popc(m);
   cluster_complete_if_done(cl);
@@ -148,6 +153,9 @@ void h_cluster_wait(Exec &x, const DInstr &in, uint32_t m) {
 }
 
 void h_fence(Exec &, const DInstr &, uint32_t) {}
+
+// A release at cluster scope or wider (decode_barrier says which fences are).
+void h_cluster_release_fence(Exec &x, const DInstr &in, uint32_t m) { cluster_release(x, m, in.sub == 1); }
 
 void h_proxy_fence(Exec &x, const DInstr &, uint32_t m) { proxy_fence(x, m); }
 
@@ -198,6 +206,7 @@ bool decode_barrier(DecodeCtx &c, DInstr &d) {
       d.run = h_cluster_arrive;
     else if (c.has("wait"))
       d.run = h_cluster_wait;
+    d.flags |= c.has("relaxed") ? kRelaxed : 0;
     return true;
   }
   if (op == "bar" || op == "barrier") {
@@ -228,6 +237,11 @@ bool decode_barrier(DecodeCtx &c, DInstr &d) {
     // to the async proxy (async_proxy.cpp); the other fences order nothing more.
     if (c.has("proxy") && (c.has("async") || c.has("async::generic")))
       d.run = h_proxy_fence;
+    else if (c.has("mbarrier_init"))
+      d.run = h_cluster_release_fence, d.sub = 1;
+    else if (!c.has("proxy") && !c.has("acquire") && !c.has("relaxed") &&
+             (op == "membar" ? c.has("gl") || c.has("sys") : c.has("cluster") || c.has("gpu") || c.has("sys")))
+      d.run = h_cluster_release_fence;
     return true;
   }
   if (op == "setmaxnreg") {

@@ -111,14 +111,19 @@ void h_mbarrier(Exec &x, const DInstr &in, uint32_t m) {
     case MExpectTx: r = sm90::mbarrier_expect_tx(w, uint32_t(rd(x, in.s[1], l))); break;
     case MCompleteTx: r = sm90::mbarrier_complete_tx(w, uint32_t(rd(x, in.s[1], l))); break;
     }
+    if (in.sub != MInit && in.sub != MInval)
+      check_init_released(x, *f.cta, f.off, int(l), "a remote mbarrier operation");
     check(x, int(l), f, r);
     std::memcpy(f.word, &w, 8);
-    if (in.sub == MInit)
+    if (in.sub == MInit) {
       x.cluster->mbar_phases[f.key()] = MbarrierPhases{};
-    else if (in.sub == MInval)
+      mbarrier_init_noted(x, *f.cta, f.off, int(l));
+    } else if (in.sub == MInval) {
       x.cluster->mbar_phases.erase(f.key());
-    else
+      mbarrier_inval_noted(*f.cta, f.off);
+    } else {
       count_phase(*x.cluster, f.key(), r);
+    }
     if (in.d.kind == Opd::R)
       wr(x, in.d, l, r.token);
   }

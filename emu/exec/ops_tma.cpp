@@ -144,6 +144,7 @@ void h_tma_load(Exec &x, const DInstr &in, uint32_t m) {
       Cta *c = x.cluster->cta_of_rank(r);
       if (c != x.cta && cta_exited(*c))
         fail(x, lane, Hazard::OutOfBounds, "a multicast TMA load names an exited CTA (" + exited_cta_text(*c) + ")");
+      check_init_released(x, *c, moff, lane, "a TMA load's complete_tx");
       if (doff + uint64_t(box.bytes) > c->smem.size() || local < kSmemBase)
         fail(x, lane, Hazard::OutOfBounds,
              "TMA load of " + std::to_string(box.bytes) + " bytes to shared 0x" + std::to_string(local) +
@@ -243,6 +244,7 @@ void h_bulk_load(Exec &x, const DInstr &in, uint32_t m) {
     Cta *mc = smem_owner(x, mbar, moff);
     if (doff + uint64_t(n) > dc->smem.size())
       fail(x, lane, Hazard::OutOfBounds, "a bulk copy runs past the CTA's shared memory");
+    check_init_released(x, *mc, moff, lane, "a bulk copy's complete_tx");
     mem_ptr(x, ptx::Space::Global, src, 16, lane, false);
     auto ga = std::make_shared<GlobalAccess>(GlobalAccess{x.run->dev, where_of(x, lane)});
     Cluster *cl = x.cluster;
