@@ -58,6 +58,30 @@ uint64_t special(Exec &x, Sreg s, int lane) {
   return 0;
 }
 
+namespace {
+
+// nvcc writes `.loc F 0 C` for code it generates (no source line). A report
+// then points at the last earlier instruction of the same function whose
+// .loc has a real line; the bool says whether one was found.
+const ptx::Loc &located(const Decoded &k, const DInstr *cur, bool &found) {
+  found = true;
+  if (cur->src->loc.line != 0 || cur < k.code.data() || cur >= k.code.data() + k.code.size())
+    return cur->src->loc;
+  size_t pc = size_t(cur - k.code.data()), start = 0;
+  for (const FuncLayout &f : k.funcs)
+    if (f.pc <= pc && f.pc >= start)
+      start = f.pc;
+  for (size_t i = pc; i-- > start;) {
+    const ptx::Instr *in = k.code[i].src;
+    if (in && in->loc.file && in->loc.line != 0)
+      return in->loc;
+  }
+  found = false;
+  return cur->src->loc;
+}
+
+} // namespace
+
 Where where_of(Exec &x, int lane) {
   Where w;
   if (x.run)
@@ -72,17 +96,23 @@ Where where_of(Exec &x, int lane) {
     const ptx::Instr &in = *x.cur->src;
     w.ptx_line = in.ptx_line;
     w.instr = in.text;
-    if (in.loc.file && x.run && x.run->dev) {
+    bool has_line = true;
+    const ptx::Loc &loc = x.run && x.run->k ? located(*x.run->k, x.cur, has_line) : in.loc;
+    if (loc.file && x.run && x.run->dev) {
       const ptx::Module *m = x.run->dev->module_of(x.run->k->fn);
-      auto f = m ? m->files.find(in.loc.file) : decltype(m->files.end()){};
+      auto f = m ? m->files.find(loc.file) : decltype(m->files.end()){};
       if (m && f != m->files.end()) {
-        w.source = f->second + ":" + std::to_string(in.loc.line) + ":" +
-                   std::to_string(in.loc.col);
-        if (in.loc.inlined_file) {
-          auto g = m->files.find(in.loc.inlined_file);
+        w.source = f->second;
+        if (has_line)
+          w.source += ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col);
+        if (loc.inlined_file) {
+          auto g = m->files.find(loc.inlined_file);
           if (g != m->files.end())
-            w.source += " (inlined at " + g->second + ":" + std::to_string(in.loc.inlined_line) +
-                        ":" + std::to_string(in.loc.inlined_col) + ")";
+            w.source += " (inlined at " + g->second +
+                        (loc.inlined_line ? ":" + std::to_string(loc.inlined_line) + ":" +
+                                                std::to_string(loc.inlined_col)
+                                          : "") +
+                        ")";
         }
       }
     }
