@@ -1,6 +1,8 @@
 // emu/cudart/driver_args.cpp - the command line of `exg-emu` ----------------//
 #include "emu/cudart/driver_args.h"
 
+#include "emu/support/report.h"
+
 #include <cstdlib>
 
 namespace emu::cudart {
@@ -10,7 +12,8 @@ const char *nvcc_flags() {
 }
 
 const char *driver_usage() {
-  return "usage: exg-emu [options] [--] program [args...]\n"
+  static const std::string text = std::string(
+         "usage: exg-emu [options] [--] program [args...]\n"
          "       exg-emu --nvcc-flags | --help | --version\n"
          "\n"
          "Runs an nvcc-built program on the CPU with an emulated H200 (sm_90a).\n"
@@ -23,11 +26,16 @@ const char *driver_usage() {
          "  --quantum N               instructions a warp runs before a switch (0: random)\n"
          "  --max-instructions N      stop a launch after N instructions (0: no limit)\n"
          "  --trace                   print each launch\n"
+         "  --allow=KIND[,KIND...]    a known issue of a third-party kernel: count the hazards\n"
+         "                            of these detectors and go on; one line per detector at\n"
+         "                            exit (\"exg-emu: allowed KIND: <first> (first of N)\"). KIND:\n"
+         "                            ") + emu::detector_names() + "\n" +
          "  --nvcc-flags              print the nvcc flags a program needs, then exit\n"
          "  --help, --version\n"
          "\n"
          "exit status: the program's own; 101-108 for a hazard the emulator detected\n"
          "(see docs/emulator.md); 2 for a bad command line or a program that cannot run.\n";
+  return text.c_str();
 }
 
 namespace {
@@ -49,6 +57,7 @@ DriverArgs parse_driver_args(const std::vector<std::string> &args) {
     r.error = std::move(msg);
     return r;
   };
+  std::string allow; // every --allow, joined
   size_t i = 0;
   for (; i < args.size(); ++i) {
     const std::string &a = args[i];
@@ -70,6 +79,15 @@ DriverArgs parse_driver_args(const std::vector<std::string> &args) {
       r.env.emplace_back("EXG_EMU_MISALIGN_DSMEM", "1");
     } else if (a == "--trace") {
       r.env.emplace_back("EXG_EMU_TRACE", "1");
+    } else if (a == "--allow" || a.rfind("--allow=", 0) == 0) {
+      if (a == "--allow" && i + 1 == args.size())
+        return fail("option '--allow' needs a detector name (" + emu::detector_names() + ")");
+      std::string list = a == "--allow" ? args[++i] : a.substr(8);
+      uint32_t bits = 0;
+      std::string bad;
+      if (!emu::parse_detectors(list, bits, bad))
+        return fail("option '--allow': '" + bad + "' is not a detector (known: " + emu::detector_names() + ")");
+      allow += (allow.empty() ? "" : ",") + list;
     } else if (a == "--seed" || a == "--quantum" || a == "--max-instructions") {
       if (i + 1 == args.size())
         return fail("option '" + a + "' needs a number");
@@ -86,6 +104,8 @@ DriverArgs parse_driver_args(const std::vector<std::string> &args) {
   }
   if (i == args.size())
     return fail("no program to run; write: exg-emu [options] -- ./program [args...]");
+  if (!allow.empty())
+    r.env.emplace_back("EXG_EMU_ALLOW", allow);
   r.program.assign(args.begin() + i, args.end());
   r.action = DriverArgs::Action::Run;
   return r;

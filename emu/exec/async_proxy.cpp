@@ -92,7 +92,11 @@ void proxy_check_read(Exec &x, Cta &owner, uint32_t off, uint32_t n, int lane, c
                   what, off + i + kSmemBase, owner.rank, t % r.block[0], t / r.block[0] % r.block[1],
                   t / (r.block[0] * r.block[1]), writer / owner.nthreads,
                   wi.src ? wi.src->ptx_line : 0, wi.src ? wi.src->text.c_str() : "?");
-    fail(x, lane, Hazard::AsyncHazard, b);
+    detected(x, lane, Detector::AsyncProxy, Hazard::AsyncHazard, b);
+    // Allowed (exg-emu --allow=async-proxy): one count per read.
+    for (uint32_t k = i; k < n && size_t(off) + k < owner.proxy_shadow.size(); ++k)
+      owner.proxy_shadow[off + k] = 0;
+    return;
   }
 }
 

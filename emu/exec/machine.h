@@ -213,6 +213,9 @@ struct Exec {
 
 /// A located report for `lane` of the executing warp (lane < 0: no thread).
 [[noreturn]] void fail(Exec &x, int lane, Hazard h, const std::string &what);
+/// A hazard that detector `d` found, for `lane`: fail() unless the run's
+/// options allow `d` (exg-emu --allow); then it is counted and this returns.
+void detected(Exec &x, int lane, Detector d, Hazard h, const std::string &what);
 /// The location fields of a report, for callers that build their own.
 Where where_of(Exec &x, int lane);
 

@@ -71,7 +71,8 @@ void check_init_released(Exec &x, const Cta &owner, uint32_t off, int lane, cons
                   "fence.mbarrier_init.release.cluster (or another release at cluster scope, such as "
                   "barrier.cluster.arrive without .relaxed) before another CTA uses the object",
                   what, x.cta->rank, off + kSmemBase, owner.rank, e.second);
-    fail(x, lane, Hazard::BarrierMisuse, b);
+    detected(x, lane, Detector::MbarrierInitRelease, Hazard::BarrierMisuse, b);
+    return;
   }
 }
 

@@ -42,10 +42,20 @@ Found find(Exec &x, const DInstr &in, int lane) {
   return f;
 }
 
+std::string where_text(const Found &f);
+
 [[noreturn]] void misuse(Exec &x, int lane, const Found &f, const std::string &what) {
+  fail(x, lane, Hazard::BarrierMisuse, what + where_text(f));
+}
+
+std::string where_text(const Found &f) {
   char b[64];
   std::snprintf(b, sizeof b, " (mbarrier at shared 0x%x of CTA rank %u)", f.off + kSmemBase, f.cta->rank);
-  fail(x, lane, Hazard::BarrierMisuse, what + b);
+  return b;
+}
+
+void detected_at(Exec &x, int lane, const Found &f, Detector d, const std::string &what) {
+  detected(x, lane, d, Hazard::BarrierMisuse, what + where_text(f));
 }
 
 void check(Exec &x, int lane, const Found &f, const sm90::MbarrierResult &r) {
@@ -79,14 +89,14 @@ void saw_phase(Exec &x, int lane, const Found &f, bool parity_form, uint32_t par
     return;
   int64_t need = (uint64_t(last + 1) & 1) == parity ? last + 1 : last + 2;
   if (observed >= need + 2)
-    misuse(x, lane, f,
-           "a parity wait was lapped: " +
-               (last == -2 ? std::string("this thread had not waited on this mbarrier before")
-                           : "this thread's last wait saw phase " + std::to_string(last) + " complete") +
-               ", so its wait for parity " + std::to_string(parity) + " is for phase " +
-               std::to_string(need) + ", but phases up to " + std::to_string(observed) +
-               " have completed and parity cannot tell them apart (phases count from 0 at "
-               "mbarrier.init)");
+    detected_at(x, lane, f, Detector::AliasedPhase,
+                "a parity wait was lapped: " +
+                    (last == -2 ? std::string("this thread had not waited on this mbarrier before")
+                                : "this thread's last wait saw phase " + std::to_string(last) + " complete") +
+                    ", so its wait for parity " + std::to_string(parity) + " is for phase " +
+                    std::to_string(need) + ", but phases up to " + std::to_string(observed) +
+                    " have completed and parity cannot tell them apart (phases count from 0 at "
+                    "mbarrier.init)");
 }
 
 void count_phase(Cluster &cl, uint64_t key, const sm90::MbarrierResult &r) {

@@ -44,8 +44,8 @@ std::string hex(uint32_t v) {
   return b;
 }
 
-[[noreturn]] void mask_misuse(Exec &x, int lane, const std::string &what) {
-  fail(x, lane, Hazard::BarrierMisuse, what);
+void mask_misuse(Exec &x, int lane, const std::string &what) {
+  detected(x, lane, Detector::ShflMask, Hazard::BarrierMisuse, what);
 }
 
 // Reads each active lane's member mask into mm, waits for the lanes they name,
@@ -114,7 +114,7 @@ void h_shfl(Exec &x, const DInstr &in, uint32_t m) {
                                       : "is not in its member mask " + hex(mm[l])) +
                                " (the PTX ISA leaves the value undefined)");
     }
-    uint64_t v = val[j];
+    uint64_t v = m >> j & 1 ? val[j] : val[lane]; // (an allowed misuse: the own value)
     wr(x, d, l, uint32_t(v));
     if (p)
       wr(x, *p, l, pv);

@@ -122,4 +122,8 @@ Where where_of(Exec &x, int lane) {
 
 void fail(Exec &x, int lane, Hazard h, const std::string &what) { report(h, where_of(x, lane), what); }
 
+void detected(Exec &x, int lane, Detector d, Hazard h, const std::string &what) {
+  report_detected(*x.run->opt, d, h, where_of(x, lane), what);
+}
+
 } // namespace emu::exec

@@ -49,11 +49,13 @@ void wgmma_reg_access(Exec &x, const DInstr &in, uint32_t active) {
   Warp &w = *x.warp;
   if (w.locked)
     for (uint32_t r : in.regs)
-      if (r < w.reg_locks.size() && w.reg_locks[r])
-        fail(x, __builtin_ctz(active), Hazard::AsyncHazard,
-             "the instruction accesses " + reg_name(x, r) +
-                 ", an accumulator or A register of a wgmma.mma_async still in flight (PTX line " +
-                 line_of(x, w.lock_pc[r]) + "): a wgmma.wait_group must cover its group first");
+      if (r < w.reg_locks.size() && w.reg_locks[r]) {
+        detected(x, __builtin_ctz(active), Detector::WgmmaRegisters, Hazard::AsyncHazard,
+                 "the instruction accesses " + reg_name(x, r) +
+                     ", an accumulator or A register of a wgmma.mma_async still in flight (PTX line " +
+                     line_of(x, w.lock_pc[r]) + "): a wgmma.wait_group must cover its group first");
+        break; // allowed: once per instruction
+      }
   if (w.reg_access.empty()) {
     w.reg_access.assign(x.run->k->nslots, 0);
     w.reg_access_pc.assign(x.run->k->nslots, 0);
@@ -67,9 +69,9 @@ void wgmma_reg_access(Exec &x, const DInstr &in, uint32_t active) {
 void wgmma_regs_issue(Exec &x, const DInstr &in) {
   Warp &w = *x.warp;
   if (w.wg_fences == 0)
-    fail(x, 0, Hazard::AsyncHazard,
-         "wgmma.mma_async before any wgmma.fence in this warp: the ISA requires wgmma.fence before "
-         "the first mma_async of a warpgroup");
+    detected(x, 0, Detector::WgmmaFence, Hazard::AsyncHazard,
+             "wgmma.mma_async before any wgmma.fence in this warp: the ISA requires wgmma.fence before "
+             "the first mma_async of a warpgroup");
   const uint32_t n = x.run->k->nslots;
   if (w.reg_locks.empty()) {
     w.reg_locks.assign(n, 0);
@@ -84,23 +86,28 @@ void wgmma_regs_issue(Exec &x, const DInstr &in) {
       if (e.kind == Opd::R)
         slots.push_back(e.slot);
   // Accessed since the last fence by something other than a wgmma?
-  if (!w.reg_access.empty())
+  if (!w.reg_access.empty() && w.wg_fences)
     for (size_t i = 0; i < slots.size(); ++i)
-      if (w.reg_access[slots[i]] == w.wg_fences)
-        fail(x, 0, Hazard::AsyncHazard,
-             "missing wgmma.fence: " + reg_name(x, slots[i]) + ", " + (i < nd ? "an accumulator" : "an A") +
-                 " register of this wgmma.mma_async, was accessed at PTX line " +
-                 line_of(x, w.reg_access_pc[slots[i]]) + " after the warp's last wgmma.fence");
+      if (w.reg_access[slots[i]] == w.wg_fences) {
+        detected(x, 0, Detector::WgmmaFence, Hazard::AsyncHazard,
+                 "missing wgmma.fence: " + reg_name(x, slots[i]) + ", " + (i < nd ? "an accumulator" : "an A") +
+                     " register of this wgmma.mma_async, was accessed at PTX line " +
+                     line_of(x, w.reg_access_pc[slots[i]]) + " after the warp's last wgmma.fence");
+        break; // allowed: once per mma_async
+      }
   // A chain continues on registers all locked by the same accumulators; a partial overlap is not one.
   uint32_t held = 0;
   for (size_t i = 0; i < nd; ++i)
     held += w.reg_locks[slots[i]] != 0;
   if (held && held != nd)
     for (size_t i = 0; i < nd; ++i)
-      if (w.reg_locks[slots[i]])
-        fail(x, 0, Hazard::AsyncHazard,
-             "wgmma.mma_async writes " + reg_name(x, slots[i]) + ", held by another wgmma.mma_async in flight (PTX line " +
-                 line_of(x, w.lock_pc[slots[i]]) + ") whose accumulators differ from this one's");
+      if (w.reg_locks[slots[i]]) {
+        detected(x, 0, Detector::WgmmaRegisters, Hazard::AsyncHazard,
+                 "wgmma.mma_async writes " + reg_name(x, slots[i]) +
+                     ", held by another wgmma.mma_async in flight (PTX line " + line_of(x, w.lock_pc[slots[i]]) +
+                     ") whose accumulators differ from this one's");
+        break; // allowed: once per mma_async
+      }
   for (uint32_t s : slots) {
     if (w.reg_locks[s]++ == 0)
       w.locked++;

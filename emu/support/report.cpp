@@ -24,8 +24,113 @@ const char *hazard_name(Hazard kind) {
 
 static bool known(const int v[3]) { return v[0] >= 0; }
 
+const char *detector_name(Detector d) {
+  switch (d) {
+  case Detector::AsyncProxy: return "async-proxy";
+  case Detector::WgmmaFence: return "wgmma-fence";
+  case Detector::WgmmaRegisters: return "wgmma-registers";
+  case Detector::AliasedPhase: return "aliased-phase";
+  case Detector::ShflMask: return "shfl-mask";
+  case Detector::MbarrierInitRelease: return "mbarrier-init-release";
+  }
+  return "?";
+}
+
+std::string detector_names() {
+  std::string s;
+  for (int i = 0; i < kDetectorCount; ++i)
+    s += std::string(i ? ", " : "") + detector_name(Detector(i));
+  return s;
+}
+
+bool parse_detectors(const std::string &list, uint32_t &bits, std::string &bad) {
+  size_t start = 0;
+  for (;;) {
+    size_t end = list.find(',', start);
+    std::string word = list.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    int found = -1;
+    for (int i = 0; i < kDetectorCount; ++i)
+      if (word == detector_name(Detector(i)))
+        found = i;
+    if (found < 0) {
+      bad = word;
+      return false;
+    }
+    bits |= 1u << found;
+    if (end == std::string::npos)
+      return true;
+    start = end + 1;
+  }
+}
+
+namespace {
+
+// Allowed detections of this process: the first one's text and the count.
+struct Allowed {
+  std::string first[kDetectorCount];
+  uint64_t count[kDetectorCount] = {};
+  bool registered = false;
+};
+Allowed &allowed() {
+  static Allowed a;
+  return a;
+}
+
+void print_allowed() {
+  Allowed &a = allowed();
+  for (int i = 0; i < kDetectorCount; ++i) {
+    if (!a.count[i])
+      continue;
+    std::string line = "exg-emu: allowed " + std::string(detector_name(Detector(i))) + ": " + a.first[i] +
+                       " (first of " + std::to_string(a.count[i]) + ")\n";
+    std::fputs(line.c_str(), stderr);
+    a.count[i] = 0;
+  }
+  std::fflush(stderr);
+}
+
+// The report's location on one line: "kernel K, CTA (..), thread (..), PTX line N: I, source S".
+std::string one_line(const Where &where) {
+  std::string s;
+  auto add = [&s](const std::string &part) { s += (s.empty() ? "" : ", ") + part; };
+  if (!where.kernel.empty())
+    add("kernel " + where.kernel);
+  char b[160];
+  if (known(where.cta)) {
+    std::snprintf(b, sizeof b, "CTA (%d, %d, %d)", where.cta[0], where.cta[1], where.cta[2]);
+    add(b);
+  }
+  if (known(where.thread)) {
+    std::snprintf(b, sizeof b, "thread (%d, %d, %d)", where.thread[0], where.thread[1], where.thread[2]);
+    add(b);
+  }
+  if (where.ptx_line)
+    add("PTX line " + std::to_string(where.ptx_line) + (where.instr.empty() ? "" : ": " + where.instr));
+  if (!where.source.empty())
+    add("source " + where.source);
+  return s;
+}
+
+} // namespace
+
+void report_detected(const Options &opt, Detector d, Hazard kind, const Where &where, const std::string &what) {
+  if (!opt.allows(d))
+    report(kind, where, what);
+  Allowed &a = allowed();
+  int i = int(d);
+  if (a.count[i]++ == 0) {
+    std::string loc = one_line(where);
+    a.first[i] = what + (loc.empty() ? "" : " [" + loc + "]");
+  }
+  if (!a.registered) {
+    a.registered = true;
+    std::atexit(print_allowed);
+  }
+}
+
 void report(Hazard kind, const Where &where, const std::string &what) {
   std::fflush(stdout);
+  print_allowed();
   std::string msg = "exg-emu: " + std::string(hazard_name(kind)) + ": " + what + "\n";
   if (!where.kernel.empty())
     msg += "  kernel " + where.kernel + "\n";
@@ -69,6 +174,12 @@ Options Options::from_environment() {
     o.max_instructions = std::strtoull(v, nullptr, 0);
   if (const char *v = env("EXG_EMU_TRACE"))
     o.trace = std::strcmp(v, "0") != 0;
+  if (const char *v = env("EXG_EMU_ALLOW")) {
+    std::string bad;
+    if (!parse_detectors(v, o.allow, bad))
+      report(Hazard::BadProgram, Where{},
+             "EXG_EMU_ALLOW names '" + bad + "', which is not a detector (known: " + detector_names() + ")");
+  }
   return o;
 }
 

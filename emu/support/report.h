@@ -42,6 +42,25 @@ struct Where {
 /// The name of a hazard kind as reports print it ("out-of-bounds", "deadlock", ...).
 const char *hazard_name(Hazard kind);
 
+/// Detectors that `exg-emu --allow=KIND[,KIND...]` (EXG_EMU_ALLOW) turns from
+/// a stop into a warning, for third-party kernels with known issues (like a
+/// sanitizer's suppressions). Each has a name for the command line.
+enum class Detector : uint8_t {
+  AsyncProxy,          ///< "async-proxy": the async proxy reads generic writes without fence.proxy.async
+  WgmmaFence,          ///< "wgmma-fence": a wgmma.mma_async without the wgmma.fence it needs
+  WgmmaRegisters,      ///< "wgmma-registers": D/A registers of an in-flight wgmma touched
+  AliasedPhase,        ///< "aliased-phase": a parity wait lapped by two or more phases
+  ShflMask,            ///< "shfl-mask": member-mask misuse of shfl/vote/match/redux/elect/bar.warp.sync
+  MbarrierInitRelease, ///< "mbarrier-init-release": another CTA uses an mbarrier.init never released
+};
+constexpr int kDetectorCount = 6;
+const char *detector_name(Detector d);
+/// "async-proxy, wgmma-fence, ..." (for help texts and errors).
+std::string detector_names();
+/// Parses "KIND[,KIND...]" into `bits` (bit i: Detector i). False, with `bad`
+/// set to the offending word, for an unknown or empty name.
+bool parse_detectors(const std::string &list, uint32_t &bits, std::string &bad);
+
 /// Options of one emulated run. `exg-emu` sets EXG_EMU_* variables; the runtime
 /// reads them once (Options::from_environment).
 struct Options {
@@ -52,7 +71,16 @@ struct Options {
                                    ///< scheduler may switch (0: seeded random 1..64)
   uint64_t max_instructions = 0;   ///< EXG_EMU_MAX_INSTRUCTIONS: per launch, 0 = unlimited
   bool trace = false;              ///< EXG_EMU_TRACE=1: print each launch
+  uint32_t allow = 0;              ///< EXG_EMU_ALLOW=KIND[,KIND...]: detectors that only warn
+  bool allows(Detector d) const { return allow >> unsigned(d) & 1; }
+  /// Reads EXG_EMU_*; an unknown EXG_EMU_ALLOW name stops the run (Hazard::BadProgram).
   static Options from_environment();
 };
+
+/// A hazard found by detector `d`: report() unless `opt` allows `d`. When it
+/// does, the hazard is counted and the run goes on; at process exit (or before
+/// a later report) one line per allowed detector goes to stderr:
+/// "exg-emu: allowed async-proxy: <the first one's report, on one line> (first of N)".
+void report_detected(const Options &opt, Detector d, Hazard kind, const Where &where, const std::string &what);
 
 } // namespace emu

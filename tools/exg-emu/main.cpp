@@ -2,7 +2,9 @@
 // `exg-emu [options] -- ./prog args...` execs the program with the stand-in
 // libcudart.so.13 / libcuda.so.1 first on LD_LIBRARY_PATH and the run's
 // options in EXG_EMU_* variables (emu/support/report.h); the program then
-// runs on the emulated H200. `exg-emu --nvcc-flags` prints how to build it.
+// runs on the emulated H200. `exg-emu --nvcc-flags` prints how to build it;
+// `--allow=KIND,...` lets a third-party kernel with known issues run on past
+// the hazards of those detectors (emu/support/report.h, Detector).
 // Exit status: the program's own; 101-108 when the emulator stops it on a
 // hazard (docs/emulator.md); 2 for a bad command line, missing libraries or a
 // program that cannot be started.

@@ -58,3 +58,24 @@ TEST(DriverArgs, NvccFlagsKeepPlainSm90aPtx) {
   EXPECT_NE(flags.find("-no-compress"), std::string::npos);
   EXPECT_NE(flags.find("-lineinfo"), std::string::npos);
 }
+
+TEST(DriverArgs, AllowNamesDetectors) {
+  DriverArgs a = parse_driver_args({"--allow=async-proxy,shfl-mask", "--allow", "wgmma-fence", "./p"});
+  ASSERT_EQ(a.action, Action::Run) << a.error;
+  std::vector<std::pair<std::string, std::string>> env = {{"EXG_EMU_ALLOW", "async-proxy,shfl-mask,wgmma-fence"}};
+  EXPECT_EQ(a.env, env);
+  for (const char *kind : {"async-proxy", "wgmma-fence", "wgmma-registers", "aliased-phase", "shfl-mask",
+                           "mbarrier-init-release"}) {
+    EXPECT_EQ(parse_driver_args({std::string("--allow=") + kind, "./p"}).action, Action::Run) << kind;
+    EXPECT_NE(std::string(driver_usage()).find(kind), std::string::npos) << kind;
+  }
+  EXPECT_NE(std::string(driver_usage()).find("--allow=KIND[,KIND...]"), std::string::npos);
+  a = parse_driver_args({"--allow=async-proxy,races", "./p"});
+  EXPECT_EQ(a.action, Action::Error);
+  EXPECT_NE(a.error.find("'races' is not a detector (known: async-proxy, wgmma-fence"), std::string::npos) << a.error;
+  a = parse_driver_args({"--allow=", "./p"});
+  EXPECT_EQ(a.action, Action::Error);
+  a = parse_driver_args({"--allow"});
+  EXPECT_EQ(a.action, Action::Error);
+  EXPECT_NE(a.error.find("'--allow' needs a detector name"), std::string::npos) << a.error;
+}
