@@ -197,6 +197,7 @@ LaunchError DeviceImpl::launch(const std::string &name, const LaunchConfig &cfg,
   run.k = dec.get();
   run.opt = &opt_;
   run.kernel = name;
+  run.pool = &pool_;
   run.grid[0] = g.x, run.grid[1] = g.y, run.grid[2] = g.z;
   run.block[0] = b.x, run.block[1] = b.y, run.block[2] = b.z;
   run.cluster_dim[0] = cl.x, run.cluster_dim[1] = cl.y, run.cluster_dim[2] = cl.z;

@@ -4,6 +4,7 @@
 // kernel's decoded form (made on first launch) and launch validation.
 #pragma once
 
+#include "emu/exec/buffer_pool.h"
 #include "emu/exec/decoded.h"
 #include "emu/exec/device.h"
 
@@ -56,6 +57,7 @@ private:
   std::map<uint64_t, uint64_t> live_; ///< start -> end of each allocation and variable
   std::map<std::string, std::pair<void *, size_t>> vars_;
   std::vector<void *> var_storage_;
+  exec::BufferPool pool_; ///< CTA and warp buffers between launches (buffer_pool.h)
 };
 
 } // namespace emu

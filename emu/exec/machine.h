@@ -20,6 +20,7 @@
 //   below 1 << 24 names the executing CTA. mapa produces the encoded form.
 #pragma once
 
+#include "emu/exec/buffer_pool.h"
 #include "emu/exec/decoded.h"
 #include "emu/support/report.h"
 
@@ -189,6 +190,7 @@ struct Run {
   uint64_t instructions = 0;
   uint32_t regs_per_thread = 0; ///< the starting count (setmaxnreg's pool)
   std::string kernel;
+  BufferPool *pool = nullptr;   ///< buffers reused across clusters and launches (the Device's)
   uint64_t next() { // xorshift64*
     rng ^= rng >> 12;
     rng ^= rng << 25;

@@ -48,6 +48,12 @@ void mask_misuse(Exec &x, int lane, const std::string &what) {
   detected(x, lane, Detector::ShflMask, Hazard::BarrierMisuse, what);
 }
 
+// "shfl", "vote", ..., "bar.warp" (for reports).
+std::string op_name(Exec &x) {
+  const std::string opc = x.cur && x.cur->src ? x.cur->src->opcode : "";
+  return opc == "bar" ? "bar.warp" : opc;
+}
+
 // Reads each active lane's member mask into mm, waits for the lanes they name,
 // then checks them (see the top of the file). False: the lanes wait.
 bool gather(Exec &x, const Opd &o, uint32_t active, uint32_t mm[32]) {
@@ -60,22 +66,26 @@ bool gather(Exec &x, const Opd &o, uint32_t active, uint32_t mm[32]) {
     return false;
   const Warp &w = *x.warp;
   const uint32_t live = w.lanes & ~w.exited;
-  const std::string opc = x.cur && x.cur->src ? x.cur->src->opcode : "";
-  const std::string op = opc == "bar" ? "bar.warp" : opc;
+  // The common case: one mask, naming exactly the lanes that execute.
+  const uint32_t first = mm[__builtin_ctz(active)];
+  bool uniform = true;
+  FOR_LANES(active, l) uniform = uniform && mm[l] == first;
+  if (uniform && (first & live) == active)
+    return true;
   FOR_LANES(active, l) {
     const uint32_t m = mm[l];
     if (!(m >> l & 1))
-      mask_misuse(x, int(l), "lane " + std::to_string(l) + " executes " + op + ".sync with member mask " + hex(m) +
+      mask_misuse(x, int(l), "lane " + std::to_string(l) + " executes " + op_name(x) + ".sync with member mask " + hex(m) +
                                  ", which does not include the lane itself (undefined in the PTX ISA)");
     if (uint32_t off = m & live & ~active) {
       uint32_t k = uint32_t(__builtin_ctz(off));
       mask_misuse(x, int(l), "lane " + std::to_string(l) + "'s member mask " + hex(m) + " names lane " +
-                                 std::to_string(k) + ", which reaches this " + op +
+                                 std::to_string(k) + ", which reaches this " + op_name(x) +
                                  ".sync with its guard predicate false and so never executes it");
     }
     FOR_LANES(m & active, k) {
       if (mm[k] != m)
-        mask_misuse(x, int(l), "lanes " + std::to_string(l) + " and " + std::to_string(k) + " meet at this " + op +
+        mask_misuse(x, int(l), "lanes " + std::to_string(l) + " and " + std::to_string(k) + " meet at this " + op_name(x) +
                                    ".sync with different member masks (" + hex(m) + " and " + hex(mm[k]) +
                                    "); every thread in a member mask must use the same mask");
     }

@@ -28,6 +28,7 @@ void build_cluster(Run &run, Cluster &cl, const uint32_t cid[3]) {
   uint32_t threads = run.block[0] * run.block[1] * run.block[2];
   uint32_t smem_bytes = k.dyn_smem_offset - kSmemBase + run.dyn_smem;
   uint8_t fill = run.opt->adversarial ? kPoison : 0;
+  BufferPool &pool = *run.pool;
   for (uint32_t r = 0; r < n; ++r) {
     auto cta = std::make_unique<Cta>();
     cta->cluster = &cl;
@@ -38,9 +39,13 @@ void build_cluster(Run &run, Cluster &cl, const uint32_t cid[3]) {
     for (int d = 0; d < 3; ++d)
       cta->ctaid[d] = cid[d] * run.cluster_dim[d] + cta->cluster_ctaid[d];
     cta->nthreads = threads;
-    cta->smem.assign(smem_bytes, fill);
     // Shared and local memory start undefined on the GPU: poisoned under the adversary.
-    cta->local.assign(size_t(k.local_bytes) * threads, fill);
+    size_t local_bytes = size_t(k.local_bytes) * threads;
+    cta->smem = pool.bytes.take(smem_bytes);
+    cta->smem.assign(smem_bytes, fill);
+    cta->local = pool.bytes.take(local_bytes);
+    cta->local.assign(local_bytes, fill);
+    cta->proxy_shadow = pool.words.take(smem_bytes); // sized on first use (async_proxy.cpp)
     uint32_t nwarps = (threads + 31) / 32;
     for (uint32_t w = 0; w < nwarps; ++w) {
       auto wp = std::make_unique<Warp>();
@@ -48,7 +53,9 @@ void build_cluster(Run &run, Cluster &cl, const uint32_t cid[3]) {
       wp->id = w;
       uint32_t count = std::min<uint32_t>(32, threads - w * 32);
       wp->lanes = count == 32 ? 0xffffffffu : ((1u << count) - 1);
-      wp->regs.assign(size_t(k.nslots) * 32, 0);
+      // Registers start undefined too: all ones (NaN, -1) under the adversary.
+      wp->regs = pool.words.take(size_t(k.nslots) * 32);
+      wp->regs.assign(size_t(k.nslots) * 32, run.opt->adversarial ? ~0ull : 0);
       for (uint32_t l = 0; l < count; ++l) {
         uint32_t t = w * 32 + l;
         wp->tid[0][l] = t % run.block[0];
@@ -62,6 +69,17 @@ void build_cluster(Run &run, Cluster &cl, const uint32_t cid[3]) {
     cl.ctas.push_back(std::move(cta));
   }
   cl.nthreads = n * threads;
+}
+
+// Hands a finished cluster's buffers back for the next one.
+void recycle(Run &run, Cluster &cl) {
+  for (auto &cta : cl.ctas) {
+    run.pool->bytes.give(std::move(cta->smem));
+    run.pool->bytes.give(std::move(cta->local));
+    run.pool->words.give(std::move(cta->proxy_shadow));
+    for (auto &w : cta->warps)
+      run.pool->words.give(std::move(w->regs));
+  }
 }
 
 bool satisfied(Cluster &cl, Warp &w, const Wait &wt);
@@ -358,6 +376,7 @@ void run_cluster(Run &run, const uint32_t cid[3]) {
     if (!live) {
       while (!cl.events.empty()) // stores still in flight land before the launch ends
         land_one(run, cl);
+      recycle(run, cl);
       return;
     }
     if (ready.empty()) {
@@ -406,6 +425,9 @@ void thread_exit(Exec &x, uint32_t mask) {
 }
 
 void execute(Run &run) {
+  BufferPool own; // a Run made without a Device (tests) reuses within the launch
+  if (!run.pool)
+    run.pool = &own;
   uint32_t n[3];
   for (int d = 0; d < 3; ++d)
     n[d] = run.grid[d] / run.cluster_dim[d];
@@ -419,6 +441,8 @@ void execute(Run &run) {
     uint32_t cid[3] = {id % n[0], id / n[0] % n[1], id / (n[0] * n[1])};
     run_cluster(run, cid);
   }
+  if (run.pool == &own)
+    run.pool = nullptr;
 }
 
 } // namespace emu::exec

@@ -147,7 +147,7 @@ TEST(EmuExecArith, CvtRoundingAndSaturation) {
   EXPECT_EQ(bf[0], 0x3f80c000u);
   auto tf = run_pairs("cvt.rna.tf32.f32 %r7, %f5;\ncvt.u64.u32 %rd7, %r7;", {{0x3f801000u, 0}});
   EXPECT_EQ(tf[0], 0x3f802000u); // the half-way bit rounds away from zero
-  auto f2 = run_pairs("cvt.f32.f16 %f7, %h1;\nmov.b32 %r7, %f7;\ncvt.u64.u32 %rd7, %r7;", {{0, 0}});
+  auto f2 = run_pairs("mov.b16 %h1, 0;\ncvt.f32.f16 %f7, %h1;\nmov.b32 %r7, %f7;\ncvt.u64.u32 %rd7, %r7;", {{0, 0}});
   EXPECT_EQ(bitsf(f2[0]), 0.0f);
   auto i2f = run_pairs("cvt.rz.f32.u32 %f7, %r5;\nmov.b32 %r7, %f7;\ncvt.u64.u32 %rd7, %r7;", {{0xffffffffu, 0}});
   EXPECT_EQ(bitsf(i2f[0]), 4294967040.0f);
