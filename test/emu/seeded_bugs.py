@@ -90,10 +90,6 @@ LONG_BF16 = "130x128x576"
 RAW_WAIT = r"exg::sm90::mbarrier_wait_parity\(exg_raw_bar [^;]*\(\(({k}) \+ exg_raw_used - 0\)[^;]*;"
 WAR_WAIT = r"exg::sm90::mbarrier_wait_parity\(exg_war_bar [^;]*\(\(({k}) \+ exg_war_used - \d\)[^;]*;"
 REMOVED = "/* seeded bug: removed */;"
-SHFL_GAP = ("emulator gap: shfl.sync takes the member mask of the first active lane only, "
-            "never checks that a lane is in its own mask, and reads a source lane outside "
-            "the mask as if it were in it (emu/exec/ops_warp.cpp member_mask, h_shfl)")
-
 MUTANTS = [
     # ---- gemm_tf32_sm90a: TMA ring (raw: full, war: free) + wgmma ------------
     Mutant("raw_wait_removed", "gemm_tf32_sm90a", "gemm_tf32_sm90a",
@@ -133,9 +129,7 @@ MUTANTS = [
     Mutant("wgmma_fence_removed", "gemm_tf32_sm90a", "gemm_tf32_sm90a",
            "wgmma.fence removed before the k-steps' wgmma",
            "async hazard (no wgmma.fence before the first wgmma.mma_async)",
-           (Edit(r"exg::sm90::wgmma_fence\(\);", REMOVED, 2),), must_catch=False,
-           note="no detector: wgmma.fence is only a rendezvous in the emulator, and nothing "
-                "writes the accumulator between wgmmas here, so no value changes"),
+           (Edit(r"exg::sm90::wgmma_fence\(\);", REMOVED, 2),)),
     Mutant("wgmma_commit_removed", "gemm_tf32_sm90a", "gemm_tf32_sm90a",
            "wgmma.commit_group removed in the steady loop (the waits count no group)",
            "wrong result (accumulator stored while in flight)",
@@ -179,8 +173,9 @@ MUTANTS = [
            "fence.mbarrier_init removed after the mbarrier inits",
            "barrier misuse (async proxy completes tx on an unfenced init)",
            (Edit(r"exg::sm90::fence_mbarrier_init\(\);", REMOVED),), must_catch=False,
-           note="no detector: fences are no-ops in the emulator (it is sequentially "
-                "consistent); the __syncthreads after the inits orders them for the threads"),
+           note="benign here: no other CTA uses these mbarriers, and the __syncthreads after the "
+                "inits orders them before every use in the CTA (CUTLASS fences inits only "
+                "for clusters); the emulator checks the cluster case"),
     Mutant("init_syncthreads_removed", "gemm_tf32_sm90a", "gemm_tf32_sm90a",
            "__syncthreads after the mbarrier inits removed",
            "barrier misuse (uninitialized mbarrier)",
@@ -208,9 +203,7 @@ MUTANTS = [
     Mutant("proxy_fence_removed", "gemm_tf32_sm90a_tmastore", "gemm_tf32_sm90a_tmastore",
            "fence.proxy.async removed before the TMA store of the epilogue tile",
            "async hazard (async proxy reads generic writes without fence.proxy.async)",
-           (Edit(r"exg::sm90::fence_proxy_async\(\);", REMOVED),), must_catch=False,
-           note="no detector yet: fences are no-ops in the emulator; the ISA's proxy rule "
-                "needs shared-memory bytes tagged with the proxy that last wrote them"),
+           (Edit(r"exg::sm90::fence_proxy_async\(\);", REMOVED),)),
     Mutant("bulk_wait_read_removed", "gemm_tf32_sm90a_tmastore", "gemm_tf32_sm90a_tmastore",
            "cp.async.bulk.wait_group.read removed (the tile is rewritten while the store reads it)",
            "async hazard (TMA-store source changed before it was read)",
@@ -248,18 +241,16 @@ MUTANTS = [
            "fence.mbarrier_init removed (inits not released to the cluster)",
            "barrier misuse (remote arrive on an unfenced init)",
            (Edit(r"exg::sm90::fence_mbarrier_init\(\);", REMOVED),), must_catch=False,
-           note="no detector: fences are no-ops; barrier.cluster.arrive.release orders the "
-                "inits in the emulator's sequentially consistent memory"),
+           note="benign: the barrier.cluster.arrive.release that follows the inits releases "
+                "them at cluster scope before any peer uses them, which the emulator's rule "
+                "accepts as it accepts fence.mbarrier_init"),
     Mutant("cluster_tile_sync_removed", "gemm_tf32_sm90a_cluster", "gemm_tf32_sm90a_cluster",
            "end-of-tile cluster barrier removed in both roles (a CTA may exit while its peer "
            "still arrives on its mbarriers)",
            "out-of-bounds (distributed shared memory of an exited CTA)",
            (Edit(r"exg::sm90::cluster_arrive\(\);(?= // Arrive\(cuda_in_order\) >> cluster_sync)", REMOVED, 2),
             Edit(r"exg::sm90::cluster_wait\(\);(?= // Await\(cluster_sync, cuda_in_order, 0\))", REMOVED, 2)),
-           must_catch=False,
-           note="emulator gap: a remote arrive (mapa + shared::cluster) into a CTA that has "
-                "exited is not checked (emu/exec/ops_mem.cpp smem_owner/smem_ptr); the last "
-                "free-slot arrives of one CTA reach its peer after the peer may have exited"),
+           ),
     Mutant("remote_war_arrive_removed", "gemm_tf32_sm90a_cluster", "gemm_tf32_sm90a_cluster",
            "consumer's remote arrive on CTA 1's free-slot mbarrier removed (steady loop)",
            "deadlock",
@@ -308,12 +299,12 @@ MUTANTS = [
            "butterfly shuffle mask narrowed to the calling lane (its partner is not in the mask)",
            "barrier misuse (source lane outside the mask) or wrong result",
            (Edit(r"return \(1u \| 1u << l\) << \(lane & \(31u & ~l\)\);", "return 1u << lane;"),),
-           header="runtime.h", must_catch=False, note=SHFL_GAP),
+           header="runtime.h"),
     Mutant("shfl_mask_half_warp", "gemv_f32", "gemv_f32",
            "shuffle mask narrowed to lanes 0-15 while all 32 lanes shuffle",
            "barrier misuse (a lane outside its own mask)",
            (Edit(r"return \(1u \| 1u << l\) << \(lane & \(31u & ~l\)\);", "return 0x0000ffffu;"),),
-           header="runtime.h", must_catch=False, note=SHFL_GAP),
+           header="runtime.h"),
 ]
 
 
