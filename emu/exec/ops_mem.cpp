@@ -63,8 +63,10 @@ uint8_t *smem_ptr(Exec &x, uint32_t addr, uint32_t bytes, int lane, bool cta_onl
     oob(x, lane, "shared::cluster", addr, bytes, false,
         "names CTA rank " + std::to_string((addr >> kClusterShift) - 1) + ", outside the cluster of " +
             std::to_string(x.cluster->ctas.size()));
-  if (c != x.cta && cta_exited(*c))
-    oob(x, lane, "shared::cluster", addr, bytes, false, "(" + exited_cta_text(*c) + ")");
+  if (c != x.cta && cta_exited(*c)) // allowed, the CTA's memory stays until its cluster ends
+    detected(x, lane, Detector::ExitedCta, Hazard::OutOfBounds,
+             "read of " + std::to_string(bytes) + " bytes at shared::cluster address " + hex(addr) + " (" +
+                 exited_cta_text(*c) + ")");
   if (cta_only && c != x.cta)
     oob(x, lane, "shared::cta", addr, bytes, false, "names another CTA of the cluster (a shared::cluster address)");
   uint32_t low = addr & ((1u << kClusterShift) - 1);

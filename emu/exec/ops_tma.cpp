@@ -54,7 +54,7 @@ struct GlobalAccess {
   void check_alive(Cluster &cl, uint32_t rank, uint32_t issuer, const char *what) const {
     const Cta *c = cl.cta_of_rank(rank);
     if (rank != issuer && c && cta_exited(*c))
-      report(Hazard::OutOfBounds, where,
+      report_detected(*cl.run->opt, Detector::ExitedCta, Hazard::OutOfBounds, where,
              std::string(what) + " of CTA rank " + std::to_string(issuer) + " reaches shared memory of " +
                  "another CTA after it exited (" + exited_cta_text(*c) + ")");
   }

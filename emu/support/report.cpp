@@ -32,6 +32,7 @@ const char *detector_name(Detector d) {
   case Detector::AliasedPhase: return "aliased-phase";
   case Detector::ShflMask: return "shfl-mask";
   case Detector::MbarrierInitRelease: return "mbarrier-init-release";
+  case Detector::ExitedCta: return "exited-cta";
   }
   return "?";
 }

@@ -52,8 +52,10 @@ enum class Detector : uint8_t {
   AliasedPhase,        ///< "aliased-phase": a parity wait lapped by two or more phases
   ShflMask,            ///< "shfl-mask": member-mask misuse of shfl/vote/match/redux/elect/bar.warp.sync
   MbarrierInitRelease, ///< "mbarrier-init-release": another CTA uses an mbarrier.init never released
+  ExitedCta,           ///< "exited-cta": shared memory of a cluster CTA that has exited (an
+                       ///< out-of-bounds access; allowed, it reaches the memory as it was)
 };
-constexpr int kDetectorCount = 6;
+constexpr int kDetectorCount = 7;
 const char *detector_name(Detector d);
 /// "async-proxy, wgmma-fence, ..." (for help texts and errors).
 std::string detector_names();

@@ -65,7 +65,7 @@ TEST(DriverArgs, AllowNamesDetectors) {
   std::vector<std::pair<std::string, std::string>> env = {{"EXG_EMU_ALLOW", "async-proxy,shfl-mask,wgmma-fence"}};
   EXPECT_EQ(a.env, env);
   for (const char *kind : {"async-proxy", "wgmma-fence", "wgmma-registers", "aliased-phase", "shfl-mask",
-                           "mbarrier-init-release"}) {
+                           "mbarrier-init-release", "exited-cta"}) {
     EXPECT_EQ(parse_driver_args({std::string("--allow=") + kind, "./p"}).action, Action::Run) << kind;
     EXPECT_NE(std::string(driver_usage()).find(kind), std::string::npos) << kind;
   }
