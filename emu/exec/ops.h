@@ -162,4 +162,20 @@ bool mbarrier_parity_done(Cluster &cl, Cta &own, uint64_t addr, uint32_t parity)
 /// "pending arrivals 3 of 4, tx-count 128, parity 1" for an mbarrier word (ops_mbarrier.cpp).
 std::string mbarrier_state_text(uint64_t word);
 
+/// The handler H<T>::get() for an integer or bit type (b8..b64, u8..u64,
+/// s8..s64; bN as uN), or null for any other type.
+template <template <class> class H> Handler by_int_type(Ty t) {
+  switch (t) {
+  case Ty::U8: case Ty::B8: return H<uint8_t>::get();
+  case Ty::S8: return H<int8_t>::get();
+  case Ty::U16: case Ty::B16: return H<uint16_t>::get();
+  case Ty::S16: return H<int16_t>::get();
+  case Ty::U32: case Ty::B32: return H<uint32_t>::get();
+  case Ty::S32: return H<int32_t>::get();
+  case Ty::U64: case Ty::B64: return H<uint64_t>::get();
+  case Ty::S64: return H<int64_t>::get();
+  default: return nullptr;
+  }
+}
+
 } // namespace emu::exec

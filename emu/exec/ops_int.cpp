@@ -318,19 +318,7 @@ template <class T> void h_sad(Exec &x, const DInstr &in, uint32_t m) {
   }
 }
 
-template <template <class> class H> Handler by_type(Ty t) {
-  switch (t) {
-  case Ty::U8: case Ty::B8: return H<uint8_t>::get();
-  case Ty::S8: return H<int8_t>::get();
-  case Ty::U16: case Ty::B16: return H<uint16_t>::get();
-  case Ty::S16: return H<int16_t>::get();
-  case Ty::U32: case Ty::B32: return H<uint32_t>::get();
-  case Ty::S32: return H<int32_t>::get();
-  case Ty::U64: case Ty::B64: return H<uint64_t>::get();
-  case Ty::S64: return H<int64_t>::get();
-  default: return nullptr;
-  }
-}
+template <template <class> class H> Handler by_type(Ty t) { return by_int_type<H>(t); }
 #define WRAP(Name, expr)                                                                           \
   template <class T> struct Name {                                                                 \
     static Handler get() { return expr; }                                                          \
