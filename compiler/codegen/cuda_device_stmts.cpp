@@ -300,8 +300,8 @@ void DeviceStmtEmitter::emit_with(const With *w) {
 
 void DeviceStmtEmitter::emit_sync(const Stmt &s) {
   const auto *f = s.as<Fence>();
-  const bool to_async = f && f->second == "cuda_generic_and_async_proxy";
-  if (!f || f->first != "cuda_in_order" || (f->second != "cuda_in_order" && !to_async)) {
+  if (!f || f->first != "cuda_in_order" ||
+      (f->second != "cuda_in_order" && f->second != "cuda_generic_and_async_proxy")) {
     if (!sync_.stmt(s, w_))
       ok_ = false;
     return;
@@ -317,10 +317,15 @@ void DeviceStmtEmitter::emit_sync(const Stmt &s) {
   // Each thread first orders its own generic-proxy shared-memory accesses
   // before later async-proxy ones; the barrier then carries that to the
   // thread that issues the TMA store.
-  if (to_async)
+  if (sync::needs_proxy_fence(*sync::lookup_sync_tl(f->first), *sync::lookup_sync_tl(f->second)))
     sync_.emit_proxy_fence(w_);
   switch (scope->second) {
-  case gpu::FenceScope::Cta: return w_.line("__syncthreads(); // " + text);
+  case gpu::FenceScope::Cta:
+    // Under a warp role each role's copy of the task body has its own
+    // barrier instruction: only the non-.aligned form is defined there.
+    if (role_ >= 0)
+      return w_.line("exg::cuda::cta_sync_divergent(); // " + text);
+    return w_.line("__syncthreads(); // " + text);
   case gpu::FenceScope::Warpgroup: return w_.line("exg::cuda::warpgroup_sync(); // " + text);
   case gpu::FenceScope::Warp: return w_.line("__syncwarp(); // " + text);
   case gpu::FenceScope::Thread: return w_.line("// " + text + ": one thread, in order already");

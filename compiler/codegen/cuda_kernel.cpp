@@ -331,6 +331,11 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
          std::to_string(cfg.blocks_per_sm) + ", " + ctas + ")) " + ctx.error_return);
   if (cfg.cluster_dim > 1) {
     std::string cd = std::to_string(cfg.cluster_dim);
+    // Clusters above 8 CTAs are not portable: sm_90 launches them only
+    // after the kernel opts in (CUDA programming guide, thread block clusters).
+    if (cfg.cluster_dim > 8)
+      h.line("if (cudaError_t exg_err = cudaFuncSetAttribute(" + ctx.kernel_name +
+             ", cudaFuncAttributeNonPortableClusterSizeAllowed, 1)) " + ctx.error_return);
     h.line(grid + " = " + grid + " < " + cd + " ? " + cd + " : " + grid + " / " + cd + " * " + cd +
            ";");
     h.line("cudaLaunchConfig_t exg_cfg = {};");

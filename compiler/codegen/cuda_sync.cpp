@@ -5,6 +5,7 @@
 #include "compiler/codegen/abi.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/sync/quals.h"
 
 namespace exgc::codegen {
 
@@ -20,12 +21,23 @@ int64_t SmemAllocator::place(const Alloc *a, int64_t bytes, int64_t align) {
 
 namespace {
 
-/// Every Arrive of a task body, by the barrier allocation it names.
+/// Every Arrive of a task body, by the barrier allocation it names, and the
+/// second sync-timelines of the Awaits of each.
 class ArriveFinder : public IRVisitor {
 public:
   std::map<uint32_t, std::vector<const Arrive *>> arrives;
+  std::map<uint32_t, sync::SyncTl> await_second;
 
 protected:
+  void visit_node(const Await *a) override {
+    const Sym *s = named_buffer(a->bar);
+    std::optional<sync::SyncTl> tl = sync::lookup_sync_tl(a->timeline);
+    if (!s || !tl)
+      return;
+    sync::SyncTl &acc = await_second[s->id];
+    acc.full |= tl->full;
+    acc.temp |= tl->temp;
+  }
   void visit_node(const Arrive *a) override {
     for (const Expr &b : a->barriers)
       if (const Sym *s = named_buffer(b)) {
@@ -90,13 +102,13 @@ bool SyncLowering::plan(const Block &task_body) {
           return fail(arr->loc, "Arrives on '" + a->name.name +
                                     "' by collectives of different sizes");
         r.arrive_count = n->second * r.arriving_ctas;
-        r.async_arrive |= arr->timeline != "cuda_temporal";
       }
       r.offset = smem_.place(a, 8 * r.ring, 8);
     } else if (r.mech != "Sm90_WgmmaCommitGroup" && r.mech != "Sm90_TmaCommitGroup" &&
                r.mech != "CudaClusterSync") {
       return fail(mem ? mem->loc : a->loc, "'" + r.mech + "' barriers");
     }
+    r.await_second = af.await_second[a->name.id];
     uses_sm90_ = true;
     rings_[a->name.id] = r;
     order_.push_back(a->name.id);
@@ -197,7 +209,7 @@ std::string SyncLowering::slot_address(const Expr &bar) {
 
 void SyncLowering::emit_proxy_fence(Writer &w) {
   uses_sm90_ = true;
-  w.line("exg::sm90::fence_proxy_async(); // generic-proxy writes -> async proxy");
+  w.line("exg::sm90::fence_proxy_async(); // generic-proxy writes -> async proxy (all state spaces)");
 }
 
 bool SyncLowering::stmt(const Stmt &s, Writer &w) {
@@ -209,6 +221,21 @@ bool SyncLowering::stmt(const Stmt &s, Writer &w) {
     return true;
   }
   if (const auto *a = s.as<Arrive>()) {
+    // The writers' half of what an Await on these barriers grants: their
+    // generic writes reach a later async-proxy access only through a proxy
+    // fence before the release (sync::needs_proxy_fence decides it for the
+    // checker's visibility rule and here alike).
+    std::optional<sync::SyncTl> first = sync::lookup_sync_tl(a->timeline);
+    for (const Expr &bar : a->barriers) {
+      std::string j;
+      const Ring *r = ring_of(bar, j);
+      if (!r)
+        return false;
+      if (first && sync::needs_proxy_fence(*first, r->await_second)) {
+        emit_proxy_fence(w);
+        break;
+      }
+    }
     if (auto remote = facts_.remote_arrives.find(a); remote != facts_.remote_arrives.end()) {
       // `>> bar[cta, k] >> bar[:, k]`: element k of every listed CTA's ring.
       std::string slot = slot_address(a->barriers[0]);
@@ -257,6 +284,10 @@ bool SyncLowering::stmt(const Stmt &s, Writer &w) {
     if (!const_int(aw->n, n) || n < 0 || n > 63)
       return fail(aw->n->loc, "a bulk-group wait count other than 0 to 63");
     w.line("exg::sm90::bulk_wait_group_read<" + std::to_string(n) + ">(); // " + text);
+    // The wait covers the executing thread's bulk groups only, and only the
+    // lane that issued a store committed one; the model lets the whole warp
+    // (the group's native unit, which the GPU stage requires here) go on.
+    w.line("__syncwarp(); // the other lanes wait for the issuing lane's wait");
     return true;
   }
   if (r->mech == "CudaClusterSync") {
@@ -270,10 +301,6 @@ bool SyncLowering::stmt(const Stmt &s, Writer &w) {
   w.open("if (" + j + " >= 0)");
   w.line("exg::sm90::mbarrier_wait_parity(" + slot_address(aw->bar) + ", exg::sm90::ring_parity(" +
          j + ", " + ring + ")); // " + text);
-  // Generic-proxy writes released by the arrivers become visible to this
-  // thread's async-proxy accesses only through the proxy fence.
-  if (r->async_arrive && aw->timeline.find("async_proxy") != std::string::npos)
-    w.line("exg::sm90::fence_proxy_async();");
   w.close();
   return true;
 }

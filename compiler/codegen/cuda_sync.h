@@ -16,6 +16,7 @@
 
 #include "compiler/codegen/stmt_emitter.h"
 #include "compiler/gpu/facts.h"
+#include "compiler/sync/quals.h"
 
 namespace exgc::codegen {
 
@@ -53,8 +54,8 @@ public:
   /// `{bar}` of an instruction call: the shared address of this CTA's slot of
   /// the barrier element `bar`; empty after reporting.
   std::string slot_address(const Expr &bar);
-  /// `fence.proxy.async.shared::cta` (the async-proxy half of a
-  /// Fence(cuda_in_order, cuda_generic_and_async_proxy)).
+  /// `fence.proxy.async` (the async-proxy half of a Fence or Arrive for
+  /// which sync::needs_proxy_fence holds).
   void emit_proxy_fence(Writer &w);
   bool uses_sm90() const { return uses_sm90_; }
 
@@ -66,7 +67,7 @@ private:
     int64_t offset = 0;
     Expr extent;
     std::string base, used; // C names: slot 0's shared address, the counter
-    bool async_arrive = false; // an Arrive other than cuda_temporal
+    sync::SyncTl await_second; // every Await's second sync-tl, together
     int cta_dims = 0;          // 1 in a cluster: dimension 0 is the CTA
     int64_t arriving_ctas = 1; // CTAs whose Arrives reach one element
   };

@@ -1,6 +1,8 @@
 // warp_roles.cpp - warp roles of a device function and `CudaWarps` ranges --//
 #include "compiler/gpu/warp_roles.h"
 
+#include <algorithm>
+
 #include "compiler/gpu/units.h"
 #include "compiler/ir/printer.h"
 #include "compiler/support/identifier.h"
@@ -47,9 +49,15 @@ bool read_role(const Expr &e, DiagEngine &diag, WarpRole &role, int64_t &nwarps)
 
 } // namespace
 
-int64_t launch_registers(int64_t block_dim, int64_t blocks_per_sm) {
-  int64_t r = kRegistersPerSm / (block_dim * blocks_per_sm) / 8 * 8;
-  return r > 255 ? 248 : r; // 255 is not a multiple of 8: the allocation unit
+int64_t launch_registers(int64_t block_dim, int64_t blocks_per_sm,
+                         const std::vector<WarpRole> &roles) {
+  int64_t limit = std::min<int64_t>(255, kRegistersPerSm / (block_dim * blocks_per_sm) / 8 * 8);
+  // ptxas (CUDA 13, measured with -v) launches a kernel that uses setmaxnreg
+  // with its largest setmaxnreg count when that is below the limit.
+  int64_t largest = 0;
+  for (const WarpRole &r : roles)
+    largest = std::max(largest, r.setmaxnreg);
+  return largest ? std::min(limit, largest) : limit;
 }
 
 bool read_warp_roles(const Expr &list, int64_t blocks_per_sm, DiagEngine &diag,
@@ -83,19 +91,30 @@ bool read_warp_roles(const Expr &list, int64_t blocks_per_sm, DiagEngine &diag,
   for (const WarpRole &r : roles)
     if (r.setmaxnreg && (r.lo % 4 != 0 || r.hi % 4 != 0))
       return diag.report(r.loc, DiagKind::WarpRoleNotAligned, r.name, r.lo, r.hi);
-  // setmaxnreg.inc waits until the SM has the registers: more than the SM
-  // holds would hang. A role without it keeps what the launch gave it.
+  // The registers setmaxnreg moves between warps are the CTA's own: the
+  // launch gives every thread `launch` (ptxas's limit under
+  // __launch_bounds__(blockDim, blocks_per_sm)), `.dec` may only lower a
+  // warp's count and `.inc` only raise it, and an `.inc` the CTA's pool cannot
+  // cover waits forever (PTX ISA, setmaxnreg).
+  const int64_t launch = launch_registers(block_dim, blocks_per_sm, roles);
+  for (const WarpRole &r : roles)
+    if (r.setmaxnreg && (r.increase ? r.setmaxnreg < launch : r.setmaxnreg > launch))
+      return diag.report(r.loc, DiagKind::WarpRegisterDirection, r.name,
+                         r.increase ? "setmaxnreg_inc" : "setmaxnreg_dec", r.setmaxnreg,
+                         r.increase ? "below" : "above", launch, block_dim, blocks_per_sm);
   int64_t total = 0;
   std::string parts;
   for (const WarpRole &r : roles) {
-    int64_t regs = r.setmaxnreg ? r.setmaxnreg : launch_registers(block_dim, blocks_per_sm);
+    int64_t regs = r.setmaxnreg ? r.setmaxnreg : launch;
     total += regs * 32 * (r.hi - r.lo);
     parts += (parts.empty() ? "" : " + ") + std::to_string(32 * (r.hi - r.lo)) + " x " +
              std::to_string(regs) + " for '" + r.name + "'";
   }
-  if (total * blocks_per_sm > kRegistersPerSm)
-    return diag.report(list->loc, DiagKind::WarpRegisterBudget, total, parts,
-                       kRegistersPerSm / blocks_per_sm, blocks_per_sm);
+  // Registers are allocated to warps in units of 8 per thread: 255 holds 256.
+  const int64_t held = (launch + 7) / 8 * 8;
+  if (total > block_dim * held)
+    return diag.report(list->loc, DiagKind::WarpRegisterBudget, total, parts, block_dim * held,
+                       block_dim, held);
   return true;
 }
 

@@ -29,8 +29,12 @@ bool read_warp_roles(const Expr &list, int64_t blocks_per_sm, DiagEngine &diag,
 bool read_warps_block(const Call &ctx, const std::vector<WarpRole> &roles, int64_t cta_warps,
                       DiagEngine &diag, WarpsBlockFacts &out);
 
-/// Registers per thread ptxas may give each thread at launch (a multiple of
-/// 8, at most 255): what a role without setmaxnreg keeps.
-int64_t launch_registers(int64_t block_dim, int64_t blocks_per_sm);
+/// Registers ptxas gives each thread at launch under
+/// __launch_bounds__(block_dim, blocks_per_sm): the SM's registers shared out
+/// (a multiple of 8, at most 255), or the roles' largest setmaxnreg count when
+/// lower. A role without setmaxnreg keeps it; `.dec` must not exceed it, nor
+/// `.inc` fall below it, and the CTA's pool is block_dim times it.
+int64_t launch_registers(int64_t block_dim, int64_t blocks_per_sm,
+                         const std::vector<WarpRole> &roles);
 
 } // namespace exgc::gpu

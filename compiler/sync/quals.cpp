@@ -79,6 +79,14 @@ const char *flag_name(int f) {
   return names[f];
 }
 
+bool needs_proxy_fence(const SyncTl &first, const SyncTl &second) {
+  // Shared and global memory only: register quals (cuda1, wgA, wgD, wg0)
+  // belong to no memory proxy.
+  const QualMask generic = q({Qual::Cuda2, Qual::Sm80});
+  const QualMask async = q({Qual::TmaS, Qual::TmaG, Qual::WgS, Qual::Async, Qual::TmaGW});
+  return (first.full & generic) && (second.full & async);
+}
+
 std::optional<SyncTl> lookup_sync_tl(const std::string &name) {
   int n = 0;
   const NamedTl *t = table(n);

@@ -47,6 +47,14 @@ struct SyncTl {
   bool operator==(const SyncTl &o) const { return full == o.full && temp == o.temp; }
 };
 
+/// Does ordering first -> second make generic-proxy memory accesses fully
+/// visible to async-proxy ones (TMA, wgmma)? The model grants that from the
+/// tables above (a generic qual witnessed on `first`, an async-proxy qual in
+/// `second`'s full set); on hardware it takes a `fence.proxy.async` by the
+/// generic writer, so codegen emits one exactly where this is true.
+/// (Temporal order -- a generic read before an async write -- needs none.)
+bool needs_proxy_fence(const SyncTl &first, const SyncTl &second);
+
 /// The named sync-timelines of the reference's table 3.4; nullopt if unknown.
 std::optional<SyncTl> lookup_sync_tl(const std::string &name);
 /// The table name when `tl` is one, else the explicit form `{full}~{temp-only}`.

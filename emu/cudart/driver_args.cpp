@@ -26,6 +26,8 @@ const char *driver_usage() {
          "  --quantum N               instructions a warp runs before a switch (0: random)\n"
          "  --max-instructions N      stop a launch after N instructions (0: no limit)\n"
          "  --trace                   print each launch\n"
+         "  --sms N                   report N SMs (1 to 132, default 132): a persistent\n"
+         "                            kernel's CTAs then run several tasks each\n"
          "  --allow=KIND[,KIND...]    a known issue of a third-party kernel: count the hazards\n"
          "                            of these detectors and go on; one line per detector at\n"
          "                            exit (\"exg-emu: allowed KIND: <first> (first of N)\"). KIND:\n"
@@ -88,6 +90,13 @@ DriverArgs parse_driver_args(const std::vector<std::string> &args) {
       if (!emu::parse_detectors(list, bits, bad))
         return fail("option '--allow': '" + bad + "' is not a detector (known: " + emu::detector_names() + ")");
       allow += (allow.empty() ? "" : ",") + list;
+    } else if (a == "--sms") {
+      if (i + 1 == args.size())
+        return fail("option '--sms' needs a number");
+      const std::string &v = args[++i];
+      if (!is_count(v) || v.size() > 3 || std::stoi(v) < 1 || std::stoi(v) > 132)
+        return fail("option '--sms' needs a number from 1 to 132, not '" + v + "'");
+      r.env.emplace_back("EXG_EMU_SMS", v);
     } else if (a == "--seed" || a == "--quantum" || a == "--max-instructions") {
       if (i + 1 == args.size())
         return fail("option '" + a + "' needs a number");

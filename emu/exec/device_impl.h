@@ -17,7 +17,7 @@ namespace emu {
 
 class DeviceImpl final : public Device {
 public:
-  explicit DeviceImpl(const Options &opt) : opt_(opt) {}
+  explicit DeviceImpl(const Options &opt) : opt_(opt) { props_.sm_count = opt.sm_count; }
   ~DeviceImpl() override;
 
   void add_module(const std::string &ptx_text, const std::string &origin) override;

@@ -173,6 +173,13 @@ Options Options::from_environment() {
     o.quantum = static_cast<uint32_t>(std::strtoul(v, nullptr, 0));
   if (const char *v = env("EXG_EMU_MAX_INSTRUCTIONS"))
     o.max_instructions = std::strtoull(v, nullptr, 0);
+  if (const char *v = env("EXG_EMU_SMS")) {
+    long n = std::strtol(v, nullptr, 0);
+    if (n < 1 || n > 132)
+      report(Hazard::BadProgram, Where{},
+             std::string("EXG_EMU_SMS is '") + v + "'; an H200 has 1 to 132 SMs to report");
+    o.sm_count = static_cast<int>(n);
+  }
   if (const char *v = env("EXG_EMU_TRACE"))
     o.trace = std::strcmp(v, "0") != 0;
   if (const char *v = env("EXG_EMU_ALLOW")) {

@@ -73,6 +73,8 @@ struct Options {
                                    ///< scheduler may switch (0: seeded random 1..64)
   uint64_t max_instructions = 0;   ///< EXG_EMU_MAX_INSTRUCTIONS: per launch, 0 = unlimited
   bool trace = false;              ///< EXG_EMU_TRACE=1: print each launch
+  int sm_count = 132;              ///< EXG_EMU_SMS: the SM count the device reports (1..132),
+                                   ///< so that persistent kernels loop over several tasks
   uint32_t allow = 0;              ///< EXG_EMU_ALLOW=KIND[,KIND...]: detectors that only warn
   bool allows(Detector d) const { return allow >> unsigned(d) & 1; }
   /// Reads EXG_EMU_*; an unknown EXG_EMU_ALLOW name stops the run (Hazard::BadProgram).

@@ -100,4 +100,12 @@ __device__ __forceinline__ void warpgroup_sync() {
   asm volatile("bar.sync %0, 128;" ::"r"(1u + threadIdx.x / 128u) : "memory");
 }
 
+/// A CTA barrier that warps may reach from different branches (the copies of
+/// a task body under each warp role): `barrier.sync` without `.aligned`, as
+/// the PTX ISA requires when not every thread runs the same instruction
+/// (__syncthreads is `barrier.sync.aligned 0`).
+__device__ __forceinline__ void cta_sync_divergent() {
+  asm volatile("barrier.sync 0;" ::: "memory");
+}
+
 } // namespace exg::cuda

@@ -96,9 +96,10 @@ EXG_DEV void mbarrier_wait_parity(uint32_t bar, uint32_t parity) {
   }
 }
 
-/// Orders this thread's generic-proxy shared-memory accesses with later
-/// async-proxy ones (TMA, wgmma).
-EXG_DEV void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+/// Orders this thread's generic-proxy accesses with later async-proxy ones
+/// (TMA, wgmma) in every state space: a TMA load may read global memory this
+/// kernel wrote, which `.shared::cta` would not cover.
+EXG_DEV void fence_proxy_async() { asm volatile("fence.proxy.async;" ::: "memory"); }
 
 // ---- Warp and cluster control -------------------------------------------------
 

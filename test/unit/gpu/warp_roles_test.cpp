@@ -49,9 +49,17 @@ TEST_F(WarpRoles, GemmRolesAndTheirCudaWarps) {
 }
 
 TEST_F(WarpRoles, LaunchRegistersOfRolesWithoutSetmaxnreg) {
-  EXPECT_EQ(launch_registers(384, 1), 168); // 65536 / 384 = 170.7, down to a multiple of 8
-  EXPECT_EQ(launch_registers(32, 1), 248);  // capped below 255
-  // 2 CTAs x (128 x 200 + 128 x launch(256, 2) = 128) = 83,968 > 65,536.
+  // ptxas 13 -v: __launch_bounds__(384, 1) gives 168, (256, 1) 255, and a
+  // kernel whose largest setmaxnreg is lower launches with that count.
+  EXPECT_EQ(launch_registers(384, 1, {}), 168); // 65536 / 384 = 170.7, down to a multiple of 8
+  EXPECT_EQ(launch_registers(32, 1, {}), 255);  // at most 255
+  EXPECT_EQ(launch_registers(256, 1, {}), 255);
+  WarpRole inc;
+  inc.setmaxnreg = 232;
+  inc.increase = true;
+  EXPECT_EQ(launch_registers(256, 1, {inc}), 232);
+  EXPECT_EQ(launch_registers(384, 1, {inc}), 168);
+  // The CTA's pool: 256 threads x launch(256, 2) = 128 is 32,768 < 128 x 200 + 128 x 128.
   std::vector<WarpRole> roles;
   int64_t block_dim = 0;
   Expr list = ListExpr::make({role("a", 4, "setmaxnreg_inc", 200), role("b", 4)});
