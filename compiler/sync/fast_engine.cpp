@@ -584,8 +584,10 @@ bool FastEngine::free(int tensor, const Ctx &c, bool has_check, QualMask check) 
   State &S = *st_;
   const TensorInfo &t = (*tensors_)[tensor];
   RegionStore &store = S.store(tensor, t);
-  const bool ring = t.ring_dim >= 0;
-  if (ring || has_check) {
+  // A ring's slots must all have been freed by their Arrives; a checked free
+  // needs every thread ordered after every access (a ring of data slots is
+  // exempt: its Arrives free them; a barrier ring is not: see machine.h).
+  auto fails = [&](bool ring) {
     int64_t best_lin = -1;
     uint32_t best_ar = 0;
     store.for_each([&](const Region &rg) {
@@ -598,23 +600,28 @@ bool FastEngine::free(int tensor, const Ctx &c, bool has_check, QualMask check) 
         best_ar = rg.ar;
       }
     });
-    if (best_lin >= 0) {
-      State::Failure f;
-      S.check_free_ar(best_ar, *c.threads, ring, check, f);
-      hazard_ = Hazard();
-      hazard_.kind = ring ? HazardKind::FreeWithoutArrive : HazardKind::FreeWithoutSync;
-      hazard_.tensor_id = tensor;
-      hazard_.linear = best_lin;
-      hazard_.has_prior = true;
-      hazard_.prior = f.rec->origin;
-      hazard_.prior_thread = f.best.tid;
-      hazard_.missing_threads = f.missing;
-      hazard_.need_flag = ring ? 0 : Temp;
-      hazard_.need_quals = ring ? 0 : check;
-      hazard_.prior_quals = f.rec->own_quals;
+    if (best_lin < 0)
       return false;
-    }
-  }
+    State::Failure f;
+    S.check_free_ar(best_ar, *c.threads, ring, check, f);
+    hazard_ = Hazard();
+    hazard_.kind = ring ? HazardKind::FreeWithoutArrive : HazardKind::FreeWithoutSync;
+    hazard_.tensor_id = tensor;
+    hazard_.linear = best_lin;
+    hazard_.has_prior = true;
+    hazard_.prior = f.rec->origin;
+    hazard_.prior_thread = f.best.tid;
+    hazard_.missing_threads = f.missing;
+    hazard_.need_flag = ring ? 0 : Temp;
+    hazard_.need_quals = ring ? 0 : check;
+    hazard_.prior_quals = f.rec->own_quals;
+    return true;
+  };
+  const bool ring = t.ring_dim >= 0;
+  if (ring && fails(true))
+    return false;
+  if (has_check && (!ring || t.is_barrier) && fails(false))
+    return false;
   store.for_each([&](const Region &rg) { S.unref_ar(rg.ar); });
   S.live_regions -= store.size();
   store.clear();

@@ -647,7 +647,8 @@ struct FastEngine::State {
             if (r.foa < 0 || p.freed)
               continue;
             tid = p.family() ? static_cast<int64_t>(p.members.min()) : -1;
-          } else if (!part_fails(p, c, q, Temp, false, tid, miss)) {
+          } else if (p.freed || !part_fails(p, c, q, Temp, false, tid, miss)) {
+            // A part its ring's Arrive freed is ordered by the ring protocol.
             continue;
           }
           consider(f, o, p, tid, miss, true);

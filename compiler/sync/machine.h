@@ -189,7 +189,12 @@ public:
 
   /// A new allocation instance (ring slots get their allocation records).
   virtual void alloc(int tensor, const Ctx &c) = 0;
-  /// Free checks; false on a hazard (then `hazard()` holds it).
+  /// Free checks; false on a hazard (then `hazard()` holds it). A ring's
+  /// records must all be freed by their Arrives (FreeWithoutArrive); then,
+  /// with `has_check`, every thread of `c` must hold Temp on one of `check`
+  /// in every record (FreeWithoutSync). Rings of data slots skip the second
+  /// rule (their Arrives free them); barrier rings do not: a persistent
+  /// kernel's next task reuses the barrier words and their phases.
   virtual bool free(int tensor, const Ctx &c, bool has_check, QualMask check) = 0;
   virtual bool access(const AccessEvent &e) = 0;
   virtual void fence(const Ctx &c, QualMask l1, const SyncTl &l2) = 0;

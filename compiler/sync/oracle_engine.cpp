@@ -284,42 +284,52 @@ void OracleEngine::join(const Ctx &c) {
 
 bool OracleEngine::free(int tensor, const Ctx &c, bool has_check, QualMask check) {
   const TensorInfo &t = (*tensors_)[tensor];
-  const bool ring = t.ring_dim >= 0;
   auto lo = st_->elems.lower_bound({tensor, INT64_MIN});
   auto hi = st_->elems.lower_bound({tensor + 1, INT64_MIN});
-  for (auto it = lo; it != hi && (ring || has_check); ++it) {
-    Culprit best;
-    const ORec *culprit = nullptr;
-    ThreadSet culprit_missing;
-    for (int pass = 0; pass < 2; ++pass)
-      for (const ORec &r : pass == 0 ? it->second.mutates : it->second.reads) {
-        ThreadSet miss;
-        bool bad = ring ? (r.foa >= 0 && !r.freed)
-                        : !visible(r, *c.threads, check, Temp, false, &miss);
-        if (!bad)
-          continue;
-        Culprit cand{true, r.origin.seq, r.tid};
-        if (cand.better_than(best)) {
-          best = cand;
-          culprit = &r;
-          culprit_missing = std::move(miss);
+  // The ring rule first (every slot freed by its Arrive), then the checked
+  // free (every thread ordered after every access), which a ring of data
+  // slots skips and a barrier ring does not (machine.h).
+  auto fails = [&](bool ring) {
+    for (auto it = lo; it != hi; ++it) {
+      Culprit best;
+      const ORec *culprit = nullptr;
+      ThreadSet culprit_missing;
+      for (int pass = 0; pass < 2; ++pass)
+        for (const ORec &r : pass == 0 ? it->second.mutates : it->second.reads) {
+          ThreadSet miss;
+          bool bad = ring ? (r.foa >= 0 && !r.freed)
+                          : !r.freed && !visible(r, *c.threads, check, Temp, false, &miss);
+          if (!bad)
+            continue;
+          Culprit cand{true, r.origin.seq, r.tid};
+          if (cand.better_than(best)) {
+            best = cand;
+            culprit = &r;
+            culprit_missing = std::move(miss);
+          }
         }
-      }
-    if (!culprit)
-      continue;
-    hazard_ = Hazard();
-    hazard_.kind = ring ? HazardKind::FreeWithoutArrive : HazardKind::FreeWithoutSync;
-    hazard_.tensor_id = tensor;
-    hazard_.linear = it->first.second;
-    hazard_.has_prior = true;
-    hazard_.prior = culprit->origin;
-    hazard_.prior_thread = culprit->tid;
-    hazard_.missing_threads = culprit_missing;
-    hazard_.need_flag = ring ? 0 : Temp;
-    hazard_.need_quals = ring ? 0 : check;
-    hazard_.prior_quals = culprit->own;
+      if (!culprit)
+        continue;
+      hazard_ = Hazard();
+      hazard_.kind = ring ? HazardKind::FreeWithoutArrive : HazardKind::FreeWithoutSync;
+      hazard_.tensor_id = tensor;
+      hazard_.linear = it->first.second;
+      hazard_.has_prior = true;
+      hazard_.prior = culprit->origin;
+      hazard_.prior_thread = culprit->tid;
+      hazard_.missing_threads = culprit_missing;
+      hazard_.need_flag = ring ? 0 : Temp;
+      hazard_.need_quals = ring ? 0 : check;
+      hazard_.prior_quals = culprit->own;
+      return true;
+    }
     return false;
-  }
+  };
+  const bool ring = t.ring_dim >= 0;
+  if (ring && fails(true))
+    return false;
+  if (has_check && (!ring || t.is_barrier) && fails(false))
+    return false;
   st_->elems.erase(lo, hi);
   return true;
 }

@@ -364,7 +364,7 @@ private:
 
   void free_buffer(const Sym &name, SrcLoc loc) {
     std::string sync_name;
-    bool shared = false;
+    bool shared = false, mbarrier = false;
     if (auto b = bufs_.find(name.id); b != bufs_.end()) {
       if (!b->second.tracked)
         return;
@@ -372,6 +372,7 @@ private:
       shared = b->second.mem->space == MemSpace::Shared;
     } else if (auto bar = barriers_.find(name.id); bar != barriers_.end()) {
       sync_name = bar->second;
+      mbarrier = mbarriers_.count(name.id) != 0;
     } else {
       return;
     }
@@ -381,6 +382,17 @@ private:
     // must be ordered after every access (reference 4.7).
     f->has_check = shared;
     f->check = shared ? sync::bit(sync::Qual::Cuda2) : 0;
+    // An mbarrier of a task is the same physical barrier in the CTA's next
+    // task (the kernel is persistent, and phases carry over): every thread
+    // must be ordered after every Arrive and Await on it, or a producer that
+    // runs ahead completes a phase its consumer has not tested yet, which
+    // parity waits cannot tell apart. With that order and every element
+    // arrived exactly once (one-shot), the next task starts from the state
+    // the model gives a fresh barrier.
+    if (mbarrier) {
+      f->has_check = true;
+      f->check = sync::bit(sync::Qual::Mbar);
+    }
     emit(std::move(f));
   }
 
@@ -450,6 +462,7 @@ private:
     if (mname == "CudaMbarrier") {
       b->one_shot_arrive = true;
       b->checked = true;
+      mbarriers_.insert(a->name.id);
       if (const Expr *pre = mech.kwarg("pre_arrive"); pre && *pre) {
         const auto *i = pre->as<IntImm>();
         if (!i)
@@ -731,6 +744,7 @@ private:
   std::map<uint32_t, Buffer> bufs_;
   std::map<uint32_t, View> views_;
   std::map<uint32_t, std::string> barriers_;
+  std::set<uint32_t> mbarriers_; // CudaMbarrier allocations, by Sym id
   std::set<uint32_t> written_;
   std::map<const ProcNode *, std::map<uint32_t, ParamUse>> param_uses_;
   sync::Block *block_ = nullptr;
