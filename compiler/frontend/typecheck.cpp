@@ -329,6 +329,16 @@ void Checker::check_stmt(const Stmt &s) {
       diag_.report(s->loc, DiagKind::UnknownTimeline, "synchronization", a->timeline);
     for (const Expr &b : a->barriers)
       check_barrier_ref(b, "'Arrive'", true);
+    // One Arrive is one arrival on one barrier; several expressions list its
+    // elements in several CTAs of a cluster (`>> bar[cta, k] >> bar[:, k]`).
+    for (const Expr &b : a->barriers) {
+      const Sym *first = named_buffer(a->barriers[0]), *here = named_buffer(b);
+      if (first && here && first->id != here->id) {
+        diag_.report(b->loc, DiagKind::ArriveBarriersDiffer, here->name, first->name)
+            .note(a->barriers[0]->loc, "'" + first->name + "' is named here");
+        break;
+      }
+    }
     return;
   }
   case StmtKind::Await: {

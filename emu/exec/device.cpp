@@ -178,7 +178,9 @@ LaunchError DeviceImpl::launch(const std::string &name, const LaunchConfig &cfg,
   if (!cl.x || !cl.y || !cl.z)
     return kErrInvalidClusterSize;
   uint64_t csize = uint64_t(cl.x) * cl.y * cl.z;
-  if (csize > 8 || g.x % cl.x || g.y % cl.y || g.z % cl.z)
+  // 16 is sm_90's largest (non-portable) cluster; the runtime layer admits
+  // more than 8 only for a kernel with cudaFuncAttributeNonPortableClusterSizeAllowed.
+  if (csize > 16 || g.x % cl.x || g.y % cl.y || g.z % cl.z)
     return kErrInvalidClusterSize;
   // Shared memory: dynamic within the kernel's attribute, total within 227 KiB.
   std::unique_ptr<exec::Decoded> &dec = k->decoded;

@@ -104,7 +104,8 @@ TEST(EmuExecLaunch, ConfigurationErrorsReturnTheRuntimeCodes) {
   EXPECT_EQ(launch(*dev, {1, 1, 1}, {1025, 1, 1}, {&z, &z}), 9);     // cudaErrorInvalidConfiguration
   EXPECT_EQ(launch(*dev, {1, 1, 1}, {1, 1, 65}, {&z, &z}), 9);
   EXPECT_EQ(launch(*dev, {3, 1, 1}, {32, 1, 1}, {&z, &z}, 0, {2, 1, 1}), 912); // grid not a multiple
-  EXPECT_EQ(launch(*dev, {16, 1, 1}, {32, 1, 1}, {&z, &z}, 0, {16, 1, 1}), 912);
+  EXPECT_EQ(launch(*dev, {32, 1, 1}, {32, 1, 1}, {&z, &z}, 0, {32, 1, 1}), 912);
+  EXPECT_EQ(launch(*dev, {16, 1, 1}, {32, 1, 1}, {&z, &z}, 0, {16, 1, 1}), 0); // non-portable
   EXPECT_EQ(launch(*dev, {1, 1, 1}, {32, 1, 1}, {&z, &z}, 64 * 1024), 1); // over the 48 KiB default
   dev->set_max_dynamic_smem("k", 100 * 1024);
   EXPECT_EQ(launch(*dev, {1, 1, 1}, {32, 1, 1}, {&z, &z}, 64 * 1024), 0);
