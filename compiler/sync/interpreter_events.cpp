@@ -252,7 +252,8 @@ int Interpreter::barrier_elems(const Stmt &s, const std::vector<BarrierRef> &ref
   return tid;
 }
 
-void Interpreter::barrier_read(const Stmt &s, int tid, const std::vector<uint64_t> &elems, bool conv) {
+void Interpreter::barrier_read(const Stmt &s, int tid, const std::vector<uint64_t> &elems, bool conv,
+                               bool expect_tx) {
   const TensorInfo &t = tensors_[tid];
   if (!t.checked || elems.empty())
     return;
@@ -273,7 +274,12 @@ void Interpreter::barrier_read(const Stmt &s, int tid, const std::vector<uint64_
     }
   }
   e.trailing.clear();
-  e.mutate = e.write_only = e.ooo = false;
+  // An async instruction's trailing barrier raises the phase's transaction
+  // count (expect_tx): a write of the barrier word, so that an Arrive that
+  // may complete the phase must be ordered after it (else the phase can
+  // complete with a count of 0, before the data lands).
+  e.mutate = e.write_only = expect_tx;
+  e.ooo = false;
   e.atomic = 0;
   e.initial = Qual::Mbar;
   e.ext = bit(Qual::Mbar);
@@ -320,7 +326,9 @@ void Interpreter::exec_access(const Stmt &s) {
                        "take one Arrive, so the access must come before it");
     for (uint64_t b : trail)
       e.trailing.push_back({b, bars_[b].arrives});
-    barrier_read(s, btid, trail, false);
+    // One elected thread raises it for the collective that issues the
+    // instruction: the record is the collective's (convergent).
+    barrier_read(s, btid, trail, true, /*expect_tx=*/true);
   }
   if (!access_boxes(s, tid, e.boxes))
     return;
@@ -356,13 +364,13 @@ int Interpreter::sync_barrier(const Stmt &s, bool await, uint64_t &home_elem) {
   int tid = barrier_elems(s, s.bars, elems_, &home_);
   const TensorInfo &t = tensors_[tid];
   home_elem = t.bar_base + t.linear(home_);
-  barrier_read(s, tid, elems_, await);
   return tid;
 }
 
 void Interpreter::exec_arrive(const Stmt &s) {
   uint64_t h;
   int tid = sync_barrier(s, false, h);
+  barrier_read(s, tid, elems_, false);
   const TensorInfo &t = tensors_[tid];
   int64_t k = bars_[h].arrives;
   m_.arrive(ctx(s), s.l1.full, elems_, k);
@@ -386,6 +394,9 @@ void Interpreter::exec_await(const Stmt &s) {
                  "one-shot-await barrier awaited " + std::to_string(st.awaits + 1) + " times");
   m_.await(ctx(s), b, st.arrives - 1 - s.n, s.l2);
   ++st.awaits;
+  // The waiting threads read the barrier word as the phase completes: after
+  // what the Await orders for them (an expect_tx before the phase's Arrive).
+  barrier_read(s, tid, elems_, true);
 }
 
 } // namespace exgc::sync::detail

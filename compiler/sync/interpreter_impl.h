@@ -151,7 +151,8 @@ private:
 
   // The mbarrier words of checked barriers are read by Arrive, Await and
   // trailing barriers (reference section 4.1): qual mbar.
-  void barrier_read(const Stmt &s, int tid, const std::vector<uint64_t> &elems, bool conv);
+  void barrier_read(const Stmt &s, int tid, const std::vector<uint64_t> &elems, bool conv,
+                    bool expect_tx = false);
 
   // The boxes an access of tensor `tid` gives the engine; false when none
   // (an unchecked tensor, or empty windows).

@@ -31,6 +31,11 @@ std::string remedy(sync::QualMask prior, sync::QualMask need) {
         return true;
     return false;
   };
+  if (prior == sync::bit(Qual::Mbar))
+    return "an instruction's trailing barrier raises the phase's transaction count (expect_tx): "
+           "an Arrive that may complete the phase must be ordered after it (made by the "
+           "issuing threads, or after they arrive on another barrier this one awaits), or the "
+           "phase completes before the data lands";
   if (has({Qual::TmaGW}))
     return "a TMA store's global writes complete only when the kernel ends (its bulk group is "
            "awaited with '.read'); read the result after the kernel";
