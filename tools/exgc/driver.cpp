@@ -26,6 +26,7 @@
 #include "compiler/codegen/difftest.h"
 #include "compiler/frontend/load.h"
 #include "compiler/frontend/typecheck.h"
+#include "compiler/gpu/kernel_calls.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/interpreter.h"
@@ -281,6 +282,18 @@ bool add_difftest_pairs(const Program &prog, const DriverOptions &opts, DiagEngi
   return ok;
 }
 
+/// A call that passes one buffer to two parameters of a kernel-launching proc
+/// (one written) runs a program its check never saw: refused.
+bool check_kernel_calls(const Program &prog, const std::vector<Proc> &procs, DiagEngine &diag) {
+  bool ok = true;
+  for (const Proc &p : procs)
+    ok = gpu::check_kernel_call_aliasing(
+             *p, [&](const ProcNode *from, const std::string &n) { return prog.lookup_from(from, n); },
+             diag) &&
+         ok;
+  return ok;
+}
+
 /// A compiled parallel proc that no `check` covers was not verified: say so.
 void warn_unverified(const std::vector<Proc> &procs, const SyncChecks &checks,
                      DiagEngine &diag) {
@@ -330,6 +343,7 @@ int verify(const Program &prog, const DriverOptions &opts, schedule::Interpreter
   SyncChecks checks(prog, opts, diag);
   for (const Proc &p : procs)
     checks.facts(p);
+  check_kernel_calls(prog, procs, diag);
   stats.stage("GPU semantics");
   checks.run_all(nullptr);
   stats.stage("synchronization checks");
@@ -441,6 +455,7 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   // Nothing unchecked is written: every `check` passes first.
   SyncChecks checks(*prog, opts, diag);
   bool checks_passed = checks.run_all(nullptr);
+  checks_passed = check_kernel_calls(*prog, procs, diag) && checks_passed;
   stats.stage("synchronization checks");
   if (!checks_passed)
     return 1;
