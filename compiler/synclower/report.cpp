@@ -31,6 +31,10 @@ std::string remedy(sync::QualMask prior, sync::QualMask need) {
         return true;
     return false;
   };
+  if (prior == 0)
+    return "this ring slot still holds an earlier element: the Await that hands the slot to this "
+           "element (on the barrier its earlier users arrive on as they release it) must come "
+           "before the access";
   if (prior == sync::bit(Qual::Mbar))
     return "an instruction's trailing barrier raises the phase's transaction count (expect_tx): "
            "an Arrive that may complete the phase must be ordered after it (made by the "
@@ -161,8 +165,12 @@ void report_hazard(const sync::Hazard &h, const Lowered &lowered, const std::str
     std::string by = h.prior_thread >= 0
                          ? threads_in_words(sync::ThreadSet::single(h.prior_thread), kernel)
                          : (h.prior.threads ? threads_in_words(*h.prior.threads, kernel) : "?");
-    std::string text = h.kind == HazardKind::UseBeforeAlloc
-                           ? "the slot is allocated here"
+    // A record on no qual is a ring slot's allocation: the slot's earlier
+    // element, which the ring must release before this one uses the slot.
+    std::string text = h.kind == HazardKind::UseBeforeAlloc ? "the slot is allocated here"
+                       : h.prior_quals == 0
+                           ? "the ring slot, allocated here: it holds an earlier element "
+                             "until the ring's allocating Await hands it on"
                            : "the earlier access, by " + by + ", on " +
                                  sync::qual_set_string(h.prior_quals);
     diag.report(prior ? prior->loc : check_loc, DiagKind::SyncPriorAccess, text);
