@@ -1,10 +1,13 @@
 // checks.cpp - the synchronization checks of one exgc run ------------------//
 #include "tools/exgc/checks.h"
 
+#include <chrono>
+#include <cstdio>
 #include <set>
 
 #include "compiler/gpu/device_calls.h"
 #include "compiler/gpu/gpu_check.h"
+#include "compiler/ir/printer.h"
 
 namespace exgc {
 
@@ -62,11 +65,25 @@ bool SyncChecks::run_all(std::string *sync_text) {
       ok = false;
       continue;
     }
-    ok = synclower::run_check(
-             *inlined_.at(p.get()), r, *f,
-             [&](const std::string &name) { return prog_.lookup_from(p.get(), name); },
-             copts, diag_.sources(), diag_, sync_text) &&
-         ok;
+    auto start = std::chrono::steady_clock::now();
+    bool passed = synclower::run_check(
+        *inlined_.at(p.get()), r, *f,
+        [&](const std::string &name) { return prog_.lookup_from(p.get(), name); }, copts,
+        diag_.sources(), diag_, sync_text);
+    ok = passed && ok;
+    if (!passed)
+      continue;
+    std::string sizes;
+    for (const KwArg &k : r.sizes)
+      sizes += (sizes.empty() ? "" : ", ") + k.key + "=" + print_expr(k.value);
+    std::string line = r.proc + "(" + sizes + ")";
+    if (opts_.stats) {
+      std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+      char buf[32];
+      std::snprintf(buf, sizeof buf, " in %.3f s", took.count());
+      line += buf;
+    }
+    passed_.push_back(line);
   }
   return ok;
 }

@@ -28,12 +28,16 @@ public:
   bool run_all(std::string *sync_text);
   /// Whether some check names the proc `name`.
   bool has_check(const std::string &name) const;
+  /// Each check that passed, as `proc(M=1, N=2)` (with its time under
+  /// --print-stats), in the order run.
+  const std::vector<std::string> &passed() const { return passed_; }
 
 private:
   const Program &prog_;
   const DriverOptions &opts_;
   DiagEngine &diag_;
   std::vector<synclower::CheckRequest> requests_;
+  std::vector<std::string> passed_;
   /// Per proc checked so far: its facts, or null when the stage reported errors.
   std::map<const ProcNode *, std::unique_ptr<gpu::GpuFacts>> facts_;
   /// Per proc checked so far: the proc with its device calls inlined.

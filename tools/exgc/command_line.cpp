@@ -62,6 +62,11 @@ cl::opt<bool> Verify("verify",
                      cl::desc("Run every check (types, bounds, schedules, GPU semantics, "
                               "'check' declarations) and write nothing; exit 0 when all pass"),
                      cl::cat(Category));
+cl::opt<bool> RequireCheck(
+    "require-check",
+    cl::desc("Make a proc with a kernel and no 'check' (or --check-size) an error, not a "
+             "warning: for CI, where nothing unverified may be built"),
+    cl::cat(Category));
 cl::opt<bool> PrintIncludeDir("print-include-dir",
                               cl::desc("Print the directory of exgc's runtime headers and exit"),
                               cl::cat(Category));
@@ -211,6 +216,8 @@ int exgc_main(int argc, const char *const *argv) {
   job.opts.show_diag_kind = ShowDiagKind;
   job.opts.stats = Stats;
   job.opts.verify = Verify;
+  job.opts.report_checks = Verify;
+  job.opts.require_check = RequireCheck;
   job.opts.solver_rlimit = SolverRlimit;
   job.opts.dep_file = dep_file;
   job.opts.difftest_pairs.assign(DifftestPairs.begin(), DifftestPairs.end());

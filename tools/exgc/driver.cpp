@@ -294,15 +294,22 @@ bool check_kernel_calls(const Program &prog, const std::vector<Proc> &procs, Dia
   return ok;
 }
 
-/// A compiled parallel proc that no `check` covers was not verified: say so.
-void warn_unverified(const std::vector<Proc> &procs, const SyncChecks &checks,
-                     DiagEngine &diag) {
+/// A compiled parallel proc that no `check` covers was not verified: say so
+/// (an error under --require-check). False when that was an error.
+bool warn_unverified(const std::vector<Proc> &procs, const SyncChecks &checks,
+                     const DriverOptions &opts, DiagEngine &diag) {
+  bool ok = true;
   for (const Proc &p : procs) {
     HasDeviceFunction v;
     v.visit(p->body);
-    if (v.found && !checks.has_check(p->name))
-      diag.report(p->loc, DiagKind::SyncNotVerified, p->name);
+    if (v.found && !checks.has_check(p->name)) {
+      diag.report(p->loc,
+                  opts.require_check ? DiagKind::SyncCheckRequired : DiagKind::SyncNotVerified,
+                  p->name);
+      ok = !opts.require_check && ok;
+    }
   }
+  return ok;
 }
 
 /// Runs a backend (`emit`) on `procs`; what it reports at code that a
@@ -364,7 +371,10 @@ int verify(const Program &prog, const DriverOptions &opts, schedule::Interpreter
     std::ostringstream cu, h;
     generate_cuda(prog, gpu_procs, interp, "verify.h", cu, h, diag, stats);
   }
-  warn_unverified(procs, checks, diag);
+  warn_unverified(procs, checks, opts, diag);
+  if (opts.report_checks)
+    for (const std::string &line : checks.passed())
+      std::cout << "exgc: checked " << line << "\n";
   return diag.has_errors() ? 1 : 0;
 }
 
@@ -465,7 +475,8 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   std::ostringstream cu, h;
   if (!generate_cuda(*prog, procs, interp, h_name, cu, h, diag, stats))
     return 1;
-  warn_unverified(procs, checks, diag);
+  if (!warn_unverified(procs, checks, opts, diag))
+    return 1;
   if (!write_file(cu_path, cu.str(), diag) || !write_file(h_path, h.str(), diag))
     return 1;
   stats.stage("writing files");

@@ -32,6 +32,8 @@ struct DriverOptions {
   bool show_diag_kind = false;
   bool stats = false; // --print-stats: time per stage and solver queries on stderr
   bool verify = false; // --verify: run every check, write nothing
+  bool report_checks = false; // print each check that passed, with its sizes (exgc --verify)
+  bool require_check = false; // --require-check: a parallel proc with no check is an error
   std::string dep_file; // -MD/-MF: a Make-style list of the files read, after a write; empty: none
   std::vector<std::string> difftest_pairs; // --difftest-pair=REF:CAND, checked to have a ':'
   schedule::ScriptBudget script_budget; // --script-budget
