@@ -78,7 +78,7 @@ bool run_check(const ProcNode &proc, const CheckRequest &req, const gpu::GpuFact
   sync::CheckResult r = sync::check_program(lowered.program, opts);
   if (r.ok)
     return true;
-  report_hazard(r.hazard, lowered, check_text(req), req.loc, diag);
+  report_hazard(r.hazard, lowered, check_text(req), req.derived, req.loc, diag);
   return false;
 }
 

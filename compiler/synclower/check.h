@@ -18,6 +18,7 @@ struct CheckRequest {
   std::string proc;
   std::vector<KwArg> sizes; // integer literals, by control-argument name
   SrcLoc loc;               // the declaration; invalid for --check-size
+  std::string derived;      // non-empty: sizes exgc derived from the declared ones, and why
 };
 
 /// Runs `req` on `proc`. `facts` are the GPU semantics stage's for `proc`.

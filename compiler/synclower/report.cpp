@@ -116,6 +116,7 @@ void note_call_site(const Origin *o, DiagEngine &diag) {
 } // namespace
 
 void report_hazard(const sync::Hazard &h, const Lowered &lowered, const std::string &check_text,
+                   const std::string &derived,
                    SrcLoc check_loc, DiagEngine &diag) {
   const Origin *here = origin_of(lowered, h.stmt);
   const SrcLoc loc = here ? here->loc : check_loc;
@@ -189,7 +190,8 @@ void report_hazard(const sync::Hazard &h, const Lowered &lowered, const std::str
   }
   for (const std::string &n : h.notes)
     diag.report(loc, DiagKind::SyncExplain, n);
-  diag.report(check_loc.valid() ? check_loc : loc, DiagKind::SyncCheckContext, check_text);
+  diag.report(check_loc.valid() ? check_loc : loc, DiagKind::SyncCheckContext, check_text,
+              derived.empty() ? "" : ", at sizes derived from the declared ones (" + derived + ")");
 }
 
 } // namespace exgc::synclower

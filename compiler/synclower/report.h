@@ -15,7 +15,9 @@ namespace exgc::synclower {
 
 /// `check_text` is the check as written (`gemm(M=900, N=700)`); `check_loc`
 /// its declaration (invalid for --check-size).
+/// `derived`: why exgc chose the sizes (derived_sizes.h); empty for declared ones.
 void report_hazard(const sync::Hazard &h, const Lowered &lowered, const std::string &check_text,
+                   const std::string &derived,
                    SrcLoc check_loc, DiagEngine &diag);
 
 /// `threads` in words, e.g. "warp 1 of CTA 0" or "threads 0..63"; `kernel`

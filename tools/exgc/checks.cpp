@@ -8,6 +8,7 @@
 #include "compiler/gpu/device_calls.h"
 #include "compiler/gpu/gpu_check.h"
 #include "compiler/ir/printer.h"
+#include "compiler/synclower/derived_sizes.h"
 
 namespace exgc {
 
@@ -50,8 +51,6 @@ const gpu::GpuFacts *SyncChecks::facts(const Proc &p) {
 }
 
 bool SyncChecks::run_all(std::string *sync_text) {
-  sync::CheckOptions copts;
-  copts.budget = opts_.check_budget;
   bool ok = true;
   for (const synclower::CheckRequest &r : requests_) {
     Proc p = prog_.main().find_proc(r.proc);
@@ -65,27 +64,46 @@ bool SyncChecks::run_all(std::string *sync_text) {
       ok = false;
       continue;
     }
-    auto start = std::chrono::steady_clock::now();
-    bool passed = synclower::run_check(
-        *inlined_.at(p.get()), r, *f,
-        [&](const std::string &name) { return prog_.lookup_from(p.get(), name); }, copts,
-        diag_.sources(), diag_, sync_text);
-    ok = passed && ok;
-    if (!passed)
+    // The declared sizes, then those at which the proc's rings wrap (the
+    // first failure is enough to report).
+    if (!run_one(p, r, *f, sync_text)) {
+      ok = false;
       continue;
-    std::string sizes;
-    for (const KwArg &k : r.sizes)
-      sizes += (sizes.empty() ? "" : ", ") + k.key + "=" + print_expr(k.value);
-    std::string line = r.proc + "(" + sizes + ")";
-    if (opts_.stats) {
-      std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-      char buf[32];
-      std::snprintf(buf, sizeof buf, " in %.3f s", took.count());
-      line += buf;
     }
-    passed_.push_back(line);
+    for (const synclower::CheckRequest &d : synclower::derived_checks(*inlined_.at(p.get()), r))
+      if (!run_one(p, d, *f, sync_text)) {
+        ok = false;
+        break;
+      }
   }
   return ok;
+}
+
+bool SyncChecks::run_one(const Proc &p, const synclower::CheckRequest &r,
+                         const gpu::GpuFacts &f, std::string *sync_text) {
+  sync::CheckOptions copts;
+  copts.budget = opts_.check_budget;
+  auto start = std::chrono::steady_clock::now();
+  bool passed = synclower::run_check(
+      *inlined_.at(p.get()), r, f,
+      [&](const std::string &name) { return prog_.lookup_from(p.get(), name); }, copts,
+      diag_.sources(), diag_, sync_text);
+  if (!passed)
+    return false;
+  std::string sizes;
+  for (const KwArg &k : r.sizes)
+    sizes += (sizes.empty() ? "" : ", ") + k.key + "=" + print_expr(k.value);
+  std::string line = r.proc + "(" + sizes + ")";
+  if (!r.derived.empty())
+    line += " (derived: " + r.derived + ")";
+  if (opts_.stats) {
+    std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, " in %.3f s", took.count());
+    line += buf;
+  }
+  passed_.push_back(line);
+  return true;
 }
 
 bool SyncChecks::has_check(const std::string &name) const {

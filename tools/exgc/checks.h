@@ -23,8 +23,9 @@ public:
   /// The GPU semantics stage on `p` with its device calls inlined
   /// (gpu/device_calls.h), once; null after either reported errors.
   const gpu::GpuFacts *facts(const Proc &p);
-  /// Runs every check; false when one failed or could not run. With
-  /// `sync_text`, each lowered program's text is appended.
+  /// Runs every check, each at its declared sizes and then at the sizes
+  /// derived from them (synclower/derived_sizes.h); false when one failed or
+  /// could not run. With `sync_text`, each lowered program's text is appended.
   bool run_all(std::string *sync_text);
   /// Whether some check names the proc `name`.
   bool has_check(const std::string &name) const;
@@ -33,6 +34,10 @@ public:
   const std::vector<std::string> &passed() const { return passed_; }
 
 private:
+  /// One check of `p`; false after reporting.
+  bool run_one(const Proc &p, const synclower::CheckRequest &r, const gpu::GpuFacts &f,
+               std::string *sync_text);
+
   const Program &prog_;
   const DriverOptions &opts_;
   DiagEngine &diag_;

@@ -1,0 +1,142 @@
+// derived_sizes.cpp - sizes a `check` adds to the declared ones -------------//
+#include "compiler/synclower/derived_sizes.h"
+
+#include <map>
+#include <set>
+
+#include "compiler/analysis/effects.h"
+#include "compiler/analysis/simplify.h"
+#include "compiler/ir/visitor.h"
+
+namespace exgc::synclower {
+
+namespace {
+
+/// Every ring dimension of a barrier allocation: its name, depth and extent.
+struct RingDim {
+  std::string name;
+  int64_t depth = 0;
+  Expr extent;
+};
+
+class RingFinder : public IRVisitor {
+public:
+  std::vector<RingDim> rings;
+
+protected:
+  void visit_node(const Alloc *a) override {
+    if (a->type.kind != Type::Kind::Barrier)
+      return;
+    for (size_t d = 0; d < a->type.ring.size() && d < a->type.shape.size(); ++d)
+      if (const auto *r = a->type.ring[d] ? a->type.ring[d].as<IntImm>() : nullptr)
+        rings.push_back({a->name.name, r->value, a->type.shape[d]});
+  }
+};
+
+/// `e` at the sizes `values`, when it folds to an integer (or a bool: 0/1).
+bool evaluate(const Expr &e, const std::map<uint32_t, Expr> &values, int64_t &out) {
+  Expr v = analysis::simplify_expr(analysis::substitute(e, values));
+  if (const auto *i = v.as<IntImm>())
+    return out = i->value, true;
+  if (const auto *b = v.as<BoolImm>())
+    return out = b->value, true;
+  return false;
+}
+
+class Deriver {
+public:
+  Deriver(const ProcNode &proc, const CheckRequest &declared) : proc_(proc), declared_(declared) {
+    for (const KwArg &k : declared.sizes)
+      if (const Arg *a = proc.find_arg(k.key); a && k.value.as<IntImm>())
+        values_[a->name.id] = k.value;
+  }
+
+  std::vector<CheckRequest> run() {
+    RingFinder f;
+    f.visit(proc_.body);
+    std::set<std::vector<int64_t>> seen{key(values_)};
+    std::vector<CheckRequest> out;
+    for (const RingDim &r : f.rings)
+      for (const Arg &a : proc_.args) {
+        if (a.type.kind != Type::Kind::Control || !analysis::mentions(r.extent, a.name))
+          continue;
+        for (int64_t t = 2 * r.depth; t < 3 * r.depth; ++t) {
+          std::map<uint32_t, Expr> at = values_;
+          if (!solve(r.extent, a, t, at) || !seen.insert(key(at)).second)
+            continue;
+          out.push_back(request(at, "ring '" + r.name + "' of " + std::to_string(r.depth) +
+                                        " slots holds " + std::to_string(t) + " elements"));
+        }
+      }
+    return out;
+  }
+
+private:
+  /// The smallest value of `a` (others as in `at`) where `extent` is `t` and
+  /// every precondition holds; false when there is none nearby.
+  bool solve(const Expr &extent, const Arg &a, int64_t t, std::map<uint32_t, Expr> &at) const {
+    auto extent_at = [&](int64_t v, int64_t &e) {
+      at[a.name.id] = IntImm::make(v);
+      return evaluate(extent, at, e);
+    };
+    // The first v with extent >= t, by doubling then bisection (extents of
+    // rings grow with the sizes they depend on).
+    int64_t hi = 1, e = 0;
+    while (hi < (int64_t(1) << 30) && extent_at(hi, e) && e < t)
+      hi *= 2;
+    if (!extent_at(hi, e) || e < t)
+      return false;
+    int64_t lo = 0;
+    while (hi - lo > 1) {
+      int64_t mid = lo + (hi - lo) / 2;
+      if (extent_at(mid, e) && e >= t)
+        hi = mid;
+      else
+        lo = mid;
+    }
+    for (int64_t v = hi; v < hi + 4096; ++v) {
+      if (!extent_at(v, e) || e != t)
+        return false;
+      if (preconditions_hold(at))
+        return true;
+    }
+    return false;
+  }
+
+  bool preconditions_hold(const std::map<uint32_t, Expr> &at) const {
+    for (const Expr &p : proc_.preds) {
+      int64_t v = 0;
+      if (!evaluate(p, at, v) || !v)
+        return false;
+    }
+    return true;
+  }
+
+  std::vector<int64_t> key(const std::map<uint32_t, Expr> &at) const {
+    std::vector<int64_t> k;
+    for (const auto &[id, e] : at)
+      k.push_back(e.as<IntImm>()->value);
+    return k;
+  }
+
+  CheckRequest request(const std::map<uint32_t, Expr> &at, const std::string &why) const {
+    CheckRequest r = declared_;
+    r.derived = why;
+    for (KwArg &k : r.sizes)
+      if (const Arg *a = proc_.find_arg(k.key); a && at.count(a->name.id))
+        k.value = at.at(a->name.id);
+    return r;
+  }
+
+  const ProcNode &proc_;
+  const CheckRequest &declared_;
+  std::map<uint32_t, Expr> values_;
+};
+
+} // namespace
+
+std::vector<CheckRequest> derived_checks(const ProcNode &proc, const CheckRequest &declared) {
+  return Deriver(proc, declared).run();
+}
+
+} // namespace exgc::synclower
