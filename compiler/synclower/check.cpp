@@ -76,8 +76,11 @@ bool run_check(const ProcNode &proc, const CheckRequest &req, const gpu::GpuFact
   if (sync_text)
     *sync_text += "# check " + check_text(req) + "\n" + sync::print_program(lowered.program);
   sync::CheckResult r = sync::check_program(lowered.program, opts);
-  if (r.ok)
+  if (r.ok) {
+    for (const Reassociated &a : lowered.reassociated)
+      diag.report(a.loc, DiagKind::SyncReassociated, a.instr, a.buffer, check_text(req));
     return true;
+  }
   report_hazard(r.hazard, lowered, check_text(req), req.derived, req.loc, diag);
   return false;
 }

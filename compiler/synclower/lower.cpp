@@ -721,6 +721,13 @@ private:
       EXGC_CHECK(!f.atomic || (use.reduced && !use.read && !use.written))
           << "atomic parameter " << use.param->name.name << " of " << callee->name
           << " is not only reduced into";
+      // Atomic float adds commute only up to rounding: the check accepts them
+      // in any order, so the caller says the result is defined that far.
+      const ValueType t = use.param->type.scalar;
+      if (f.atomic && t != ValueType::I8 && t != ValueType::U8 && t != ValueType::U16 &&
+          t != ValueType::I32)
+        if (const Sym *buf = named_buffer(arg))
+          out_.reassociated.push_back({c->loc, callee->name, buf->name});
       // A window is clipped to its buffer (reference 4.1): what the behaviour
       // touches of it the bounds check proved in bounds (guarded stores,
       // `out_of_bounds:` TMA boxes); the rest is never accessed.

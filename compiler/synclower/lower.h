@@ -27,9 +27,16 @@ struct Origin {
   const gpu::CallSite *call_site = nullptr; // in the inlined body of a call in device code
 };
 
+/// An instruction whose atomic float reductions may commit in any order.
+struct Reassociated {
+  SrcLoc loc;
+  std::string instr, buffer;
+};
+
 struct Lowered {
   sync::Program program;
   std::unordered_map<const sync::Stmt *, Origin> origins;
+  std::vector<Reassociated> reassociated; // one per call, in program order
 };
 
 /// Lowers `proc` with its control arguments bound to `sizes` (by name; the
