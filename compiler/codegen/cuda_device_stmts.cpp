@@ -47,13 +47,31 @@ bool DeviceStmtEmitter::shared_alloc(const Alloc *a, Binding &b) {
     return false;
   std::string name = names_.take(a->name.name);
   b.expr = name;
-  shared_bytes_ += count * element_bytes(a->type.scalar);
-  if (!a->type.is_tensor()) {
+  if (role_ >= 0) {
+    // Each warp role has its own copy of the task body: a `__shared__`
+    // declaration in each would give each role its own array. The dynamic
+    // allocator places the allocation node once, so every role sees one.
+    int64_t off = smem_.place(a, count * element_bytes(a->type.scalar), 16);
+    std::string at = "reinterpret_cast<" + b.ctype + " *>(" + smem_name_ + " + " +
+                     std::to_string(off) + ")";
+    if (!a->type.is_tensor()) {
+      w_.line("[[maybe_unused]] " + b.ctype + " &" + name + " = *" + at + "; // " +
+              print_type(a->type));
+      b.writable = true;
+      return true;
+    }
+    w_.line("[[maybe_unused]] " + b.ctype + " *const " + name + " = " + at + "; // " +
+            print_type(a->type));
+  } else if (!a->type.is_tensor()) {
+    shared_bytes_ += count * element_bytes(a->type.scalar);
     w_.line("__shared__ " + b.ctype + " " + name + ";");
     b.writable = true;
     return true;
+  } else {
+    shared_bytes_ += count * element_bytes(a->type.scalar);
+    w_.line("__shared__ __align__(16) " + b.ctype + " " + name + "[" + std::to_string(count) +
+            "];");
   }
-  w_.line("__shared__ __align__(16) " + b.ctype + " " + name + "[" + std::to_string(count) + "];");
   b.kind = Binding::Kind::View;
   b.dense = true;
   b.strides = dense_strides(a->type.shape, ex_);

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""warpspec_random.py - does the sync checker accept only programs that run right?
+
+Each case is a random small warp-specialized kernel in .exg: a producer copies
+K rows per task into a ring of S shared-memory slots guarded by a `full`
+mbarrier ring of depth R (and, when generated, an `empty` ring the producer
+awaits, pre-arrived R times), a consumer copies them on; persistent tasks;
+the roles as warp roles or as a warp loop. Random choices drop or keep each
+Await, the free-slot Arrive, the task's closing Fence and the empty ring, and
+pick R, S, K, the tasks and the declared check size.
+
+The checker's verdict (`exgc --verify`, with its derived sizes) is compared
+with an independent judgement: the kernel exgc writes for an accepted case is
+compiled with nvcc for the emulator and run under `exg-emu` with 1 and 2 SMs
+(every CTA runs several tasks, so barriers and slots carry over) and two
+seeds, at the declared sizes and at larger ones. An accepted case must run
+clean with the right result on every run (else: UNSOUND). A refused case must
+be refused with an error at a line of the kernel (else: UNEXPLAINED).
+
+Usage: warpspec_random.py BUILD_DIR --nvcc NVCC [--count N] [--seed S]
+                          [--work DIR] [--verbose]
+Exit status 0 when no case is UNSOUND or UNEXPLAINED. Prints one line per case
+and the counts (bench/README.md, "Random warp-specialized programs").
+"""
+
+import argparse
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+HARNESS = r"""
+#include "case.h"
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+int main(int argc, char **argv) {
+  const long n = atol(argv[1]), K = atol(argv[2]);
+  const size_t count = size_t(n) * K * 32;
+  std::vector<float> a(count), b(count, -1.0f);
+  for (size_t i = 0; i < count; ++i) a[i] = float(i % 1000003);
+  float *A, *B;
+  if (cudaMalloc(&A, count * 4) || cudaMalloc(&B, count * 4)) return 3;
+  cudaMemcpy(A, a.data(), count * 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(B, b.data(), count * 4, cudaMemcpyHostToDevice);
+  if (cudaError_t e = relay(0, n, K, A, B)) { printf("launch: %s\n", cudaGetErrorString(e)); return 3; }
+  if (cudaError_t e = cudaDeviceSynchronize()) { printf("sync: %s\n", cudaGetErrorString(e)); return 3; }
+  cudaMemcpy(b.data(), B, count * 4, cudaMemcpyDeviceToHost);
+  size_t bad = 0;
+  for (size_t i = 0; i < count; ++i) bad += b[i] != a[i];
+  if (bad) printf("%zu of %zu elements wrong\n", bad, count);
+  return bad ? 1 : 0;
+}
+"""
+
+
+def generate(rng):
+    """One random case: (its .exg text, a one-line description)."""
+    R = rng.randint(1, 4)
+    S = rng.choice([R, R, R, max(1, R - 1), R + 1])
+    empty = rng.random() < 0.75
+    roles = rng.random() < 0.5
+    keep = {k: rng.random() < 0.85 for k in ("await_full", "await_empty", "arrive_empty", "fence")}
+    n_check = rng.randint(1, 3)
+    k_check = rng.randint(1, 2 * R + 1)
+    desc = (f"R={R} S={S} empty={int(empty)} roles={int(roles)} check(n={n_check}, K={k_check}) "
+            + " ".join(f"{k}={int(v)}" for k, v in keep.items()))
+
+    # Both roles inside one k loop: the sequential reading interleaves the
+    # steps, as in the flagship GEMM.
+    producer = []
+    if empty and keep["await_empty"]:
+        producer.append("Await(empty[k], cuda_temporal, 0)")
+    producer += ["for t in cuda_threads(0, 32, unit=cuda_thread):",
+                 f"    s[k % {S}, t] = A[task, k, t]",
+                 "Arrive(cuda_in_order) >> full[k]"]
+    consumer = []
+    if keep["await_full"]:
+        consumer.append("Await(full[k], cuda_in_order, 0)")
+    consumer += ["for t in cuda_threads(0, 32, unit=cuda_thread):",
+                 f"    B[task, k, t] = s[k % {S}, t]"]
+    if empty and keep["arrive_empty"]:
+        consumer.append(f"Arrive(cuda_in_order) >> empty[k + {R}]")
+    lines = ["proc relay(n: size, K: size, A: f32[n, K, 32] @ CudaGmemLinear,",
+             "           B: f32[n, K, 32] @ CudaGmemLinear):"]
+    lines.append('    with CudaDeviceFunction(warps=[warp_role("producer", 1), warp_role("consumer", 1)]):'
+                 if roles else "    with CudaDeviceFunction(blockDim=64):")
+    lines += ["        for task in cuda_tasks(0, n):",
+              f"            s: f32[{S}, 32] @ CudaSmemLinear",
+              f"            full: barrier[(K) @ ring({R})] @ CudaMbarrier"]
+    if empty:
+        lines.append(f"            empty: barrier[(K + {R}) @ ring({R})] @ CudaMbarrier(pre_arrive={R})")
+    lines.append("            for k in seq(0, K):")
+    for name, body, lo in (("producer", producer, 0), ("consumer", consumer, 1)):
+        if roles:
+            lines.append(f'                with CudaWarps(name="{name}"):')
+            lines += ["                    " + l for l in body]
+        else:
+            lines.append("                for w in cuda_threads(0, 2, unit=cuda_warp):")
+            lines.append(f"                    if w == {lo}:")
+            lines += ["                        " + l for l in body]
+    if keep["fence"]:
+        lines.append("            Fence(cuda_in_order, cuda_in_order)")
+    lines += ["", f"check relay(n={n_check}, K={k_check})", ""]
+    return "\n".join(lines), desc, (n_check, k_check, R)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("build")
+    ap.add_argument("--nvcc", required=True)
+    ap.add_argument("--count", type=int, default=16)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--work")
+    ap.add_argument("--verbose", action="store_true")
+    args = ap.parse_args()
+    exgc = os.path.join(args.build, "bin", "exgc")
+    emu = os.path.join(args.build, "bin", "exg-emu")
+    include = run([exgc, "--print-include-dir"]).stdout.strip()
+    flags = run([emu, "--nvcc-flags"]).stdout.split()
+    work = args.work or tempfile.mkdtemp(prefix="warpspec_random.")
+    os.makedirs(work, exist_ok=True)
+    with open(os.path.join(work, "main.cu"), "w") as f:
+        f.write(HARNESS)
+    rng = random.Random(args.seed)
+    counts = {"accepted, ran right": 0, "refused at a kernel line": 0, "UNSOUND": 0,
+              "UNEXPLAINED": 0}
+    for i in range(args.count):
+        text, desc, (n_check, k_check, R) = generate(rng)
+        d = os.path.join(work, f"case{i:03d}")
+        os.makedirs(d, exist_ok=True)
+        src = os.path.join(d, "case.exg")
+        with open(src, "w") as f:
+            f.write(text)
+        cu = os.path.join(d, "case.cu")
+        r = run([exgc, src, "-o", cu])
+        if r.returncode != 0:
+            explained = re.search(r"case\.exg:(\d+):\d+: error: ", r.stdout)
+            verdict = "refused at a kernel line" if explained and r.returncode == 1 else "UNEXPLAINED"
+            counts[verdict] += 1
+            first = r.stdout.splitlines()[0] if r.stdout else "(no output)"
+            print(f"case {i:3d} {desc}: refused: {first}")
+            continue
+        prog = os.path.join(d, "prog")
+        b = run([args.nvcc] + flags + ["-std=c++17", "-I" + include, "-I" + d, cu,
+                                        os.path.join(work, "main.cu"), "-o", prog])
+        if b.returncode != 0:
+            print(b.stdout)
+            counts["UNEXPLAINED"] += 1
+            continue
+        failures = []
+        for n, K in ((n_check, k_check), (n_check + 5, 3 * R + 2)):
+            for sms in ("1", "2"):
+                for seed in ("1", "2"):
+                    e = run([emu, "--sms", sms, "--seed", seed, "--", prog, str(n), str(K)],
+                            timeout=600)
+                    if e.returncode != 0:
+                        failures.append(f"n={n} K={K} sms={sms} seed={seed}: exit {e.returncode}: "
+                                        + (e.stdout.splitlines() or ["?"])[0])
+        if failures:
+            counts["UNSOUND"] += 1
+            print(f"case {i:3d} {desc}: UNSOUND (accepted, failed on the emulator): {failures[0]}")
+            print(text)
+        else:
+            counts["accepted, ran right"] += 1
+            print(f"case {i:3d} {desc}: accepted, ran right (8 emulator runs)")
+    print(", ".join(f"{k}: {v}" for k, v in counts.items()))
+    if not args.work and not args.verbose:
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if counts["UNSOUND"] or counts["UNEXPLAINED"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
