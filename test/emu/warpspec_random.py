@@ -2,12 +2,14 @@
 """warpspec_random.py - does the sync checker accept only programs that run right?
 
 Each case is a random small warp-specialized kernel in .exg: a producer copies
-K rows per task into a ring of S shared-memory slots guarded by a `full`
-mbarrier ring of depth R (and, when generated, an `empty` ring the producer
-awaits, pre-arrived R times), a consumer copies them on; persistent tasks;
-the roles as warp roles or as a warp loop. Random choices drop or keep each
-Await, the free-slot Arrive, the task's closing Fence and the empty ring, and
-pick R, S, K, the tasks and the declared check size.
+K rows per task (with its threads, or with TMA into a swizzled tile) into a
+ring of S shared-memory slots guarded by a `full` mbarrier ring of depth R
+(and, when generated, an `empty` ring the producer awaits, pre-arrived R
+times), a consumer copies them on; persistent tasks; the roles as warp roles
+or as a warp loop. Random choices drop or keep each Await, the free-slot
+Arrive, the task's closing Fence and the empty ring, let the consumer (not
+the TMA's issuer) make the full Arrive, await the TMA on the generic proxy
+only, and pick R, S, K, the tasks and the declared check size.
 
 The checker's verdict (`exgc --verify`, with its derived sizes) is compared
 with an independent judgement: the kernel exgc writes for an accepted case is
@@ -41,14 +43,19 @@ HARNESS = r"""
 #include <vector>
 int main(int argc, char **argv) {
   const long n = atol(argv[1]), K = atol(argv[2]);
-  const size_t count = size_t(n) * K * 32;
+  const size_t count = size_t(n) * K * ROWS * 32;
   std::vector<float> a(count), b(count, -1.0f);
   for (size_t i = 0; i < count; ++i) a[i] = float(i % 1000003);
   float *A, *B;
   if (cudaMalloc(&A, count * 4) || cudaMalloc(&B, count * 4)) return 3;
   cudaMemcpy(A, a.data(), count * 4, cudaMemcpyHostToDevice);
   cudaMemcpy(B, b.data(), count * 4, cudaMemcpyHostToDevice);
-  if (cudaError_t e = relay(0, n, K, A, B)) { printf("launch: %s\n", cudaGetErrorString(e)); return 3; }
+#if ROWS == 8
+  cudaError_t launched = relay(0, n, A, B);  // K is the kernel's constant
+#else
+  cudaError_t launched = relay(0, n, K, A, B);
+#endif
+  if (launched) { printf("launch: %s\n", cudaGetErrorString(launched)); return 3; }
   if (cudaError_t e = cudaDeviceSynchronize()) { printf("sync: %s\n", cudaGetErrorString(e)); return 3; }
   cudaMemcpy(b.data(), B, count * 4, cudaMemcpyDeviceToHost);
   size_t bad = 0;
@@ -65,10 +72,16 @@ def generate(rng):
     S = rng.choice([R, R, R, max(1, R - 1), R + 1])
     empty = rng.random() < 0.75
     roles = rng.random() < 0.5
-    keep = {k: rng.random() < 0.85 for k in ("await_full", "await_empty", "arrive_empty", "fence")}
+    tma = rng.random() < 0.4
+    keep = {k: rng.random() < 0.85 for k in ("await_full", "await_empty", "arrive_empty", "fence",
+                                             "issuer_arrives", "proxy_await")}
     n_check = rng.randint(1, 3)
     k_check = rng.randint(1, 2 * R + 1)
-    desc = (f"R={R} S={S} empty={int(empty)} roles={int(roles)} check(n={n_check}, K={k_check}) "
+    # With TMA, K is a constant of the kernel (the tensor map's rows, n * 8K,
+    # must be affine in the sizes); it still ranges over the ring's wraps.
+    KK = str(rng.randint(1, 3 * R)) if tma else "K"
+    desc = (f"R={R} S={S} empty={int(empty)} roles={int(roles)} tma={int(tma)} "
+            f"check(n={n_check}, K={k_check}) "
             + " ".join(f"{k}={int(v)}" for k, v in keep.items()))
 
     # Both roles inside one k loop: the sequential reading interleaves the
@@ -76,26 +89,46 @@ def generate(rng):
     producer = []
     if empty and keep["await_empty"]:
         producer.append("Await(empty[k], cuda_temporal, 0)")
-    producer += ["for t in cuda_threads(0, 32, unit=cuda_thread):",
-                 f"    s[k % {S}, t] = A[task, k, t]",
-                 "Arrive(cuda_in_order) >> full[k]"]
     consumer = []
-    if keep["await_full"]:
-        consumer.append("Await(full[k], cuda_in_order, 0)")
-    consumer += ["for t in cuda_threads(0, 32, unit=cuda_thread):",
-                 f"    B[task, k, t] = s[k % {S}, t]"]
+    if tma:
+        # The producer warp's TMA raises full[k]'s transaction count; the
+        # Arrive that completes the phase is its own, or (wrong) the consumer's.
+        producer.append(f"tma_load_2d(s[k % {S}, :, :], A_map[8 * ({KK} * task + k) : 8 * ({KK} * task + k) + 8, :], "
+                        "sw=128, rows=8, cols=32) >> full[k]")
+        (producer if keep["issuer_arrives"] else consumer).append("Arrive(cuda_temporal) >> full[k]")
+        if keep["await_full"]:
+            consumer.append("Await(full[k], " + ("cuda_generic_and_async_proxy" if keep["proxy_await"]
+                                                 else "cuda_in_order") + ", 0)")
+        consumer += ["for t in cuda_threads(0, 32, unit=cuda_thread):",
+                     "    for r in seq(0, 8):",
+                     f"        B[task, k, r, t] = s[k % {S}, r, t]"]
+    else:
+        producer += ["for t in cuda_threads(0, 32, unit=cuda_thread):",
+                     f"    s[k % {S}, t] = A[task, k, t]",
+                     "Arrive(cuda_in_order) >> full[k]"]
+        if keep["await_full"]:
+            consumer.append("Await(full[k], cuda_in_order, 0)")
+        consumer += ["for t in cuda_threads(0, 32, unit=cuda_thread):",
+                     f"    B[task, k, t] = s[k % {S}, t]"]
     if empty and keep["arrive_empty"]:
         consumer.append(f"Arrive(cuda_in_order) >> empty[k + {R}]")
-    lines = ["proc relay(n: size, K: size, A: f32[n, K, 32] @ CudaGmemLinear,",
-             "           B: f32[n, K, 32] @ CudaGmemLinear):"]
+    if tma:
+        lines = ["import cuda.sm90a", "",
+                 f"proc relay(n: size, A: f32[n * {8 * int(KK)}, 32] @ CudaGmemLinear,",
+                 f"           B: f32[n, {KK}, 8, 32] @ CudaGmemLinear):",
+                 "    A_map = A[:, :] @ Sm90_tensorMap(128, 8, 32)"]
+    else:
+        lines = ["proc relay(n: size, K: size, A: f32[n, K, 32] @ CudaGmemLinear,",
+                 "           B: f32[n, K, 32] @ CudaGmemLinear):"]
     lines.append('    with CudaDeviceFunction(warps=[warp_role("producer", 1), warp_role("consumer", 1)]):'
                  if roles else "    with CudaDeviceFunction(blockDim=64):")
     lines += ["        for task in cuda_tasks(0, n):",
+              f"            s: f32[{S}, 8, 32] @ Sm90_SmemSwizzled(128)" if tma else
               f"            s: f32[{S}, 32] @ CudaSmemLinear",
-              f"            full: barrier[(K) @ ring({R})] @ CudaMbarrier"]
+              f"            full: barrier[({KK}) @ ring({R})] @ CudaMbarrier"]
     if empty:
-        lines.append(f"            empty: barrier[(K + {R}) @ ring({R})] @ CudaMbarrier(pre_arrive={R})")
-    lines.append("            for k in seq(0, K):")
+        lines.append(f"            empty: barrier[({KK} + {R}) @ ring({R})] @ CudaMbarrier(pre_arrive={R})")
+    lines.append(f"            for k in seq(0, {KK}):")
     for name, body, lo in (("producer", producer, 0), ("consumer", consumer, 1)):
         if roles:
             lines.append(f'                with CudaWarps(name="{name}"):')
@@ -106,8 +139,13 @@ def generate(rng):
             lines += ["                        " + l for l in body]
     if keep["fence"]:
         lines.append("            Fence(cuda_in_order, cuda_in_order)")
-    lines += ["", f"check relay(n={n_check}, K={k_check})", ""]
-    return "\n".join(lines), desc, (n_check, k_check, R)
+    if tma:
+        k_check = int(KK)
+        desc = desc.replace("check(n=", f"K={KK} check(n=")
+        lines += ["", f"check relay(n={n_check})", ""]
+    else:
+        lines += ["", f"check relay(n={n_check}, K={k_check})", ""]
+    return "\n".join(lines), desc, (n_check, k_check, R, 8 if tma else 1)
 
 
 def run(cmd, **kw):
@@ -135,7 +173,7 @@ def main():
     counts = {"accepted, ran right": 0, "refused at a kernel line": 0, "UNSOUND": 0,
               "UNEXPLAINED": 0}
     for i in range(args.count):
-        text, desc, (n_check, k_check, R) = generate(rng)
+        text, desc, (n_check, k_check, R, rows) = generate(rng)
         d = os.path.join(work, f"case{i:03d}")
         os.makedirs(d, exist_ok=True)
         src = os.path.join(d, "case.exg")
@@ -151,14 +189,14 @@ def main():
             print(f"case {i:3d} {desc}: refused: {first}")
             continue
         prog = os.path.join(d, "prog")
-        b = run([args.nvcc] + flags + ["-std=c++17", "-I" + include, "-I" + d, cu,
+        b = run([args.nvcc] + flags + ["-std=c++17", f"-DROWS={rows}", "-I" + include, "-I" + d, cu,
                                         os.path.join(work, "main.cu"), "-o", prog])
         if b.returncode != 0:
             print(b.stdout)
             counts["UNEXPLAINED"] += 1
             continue
         failures = []
-        for n, K in ((n_check, k_check), (n_check + 5, 3 * R + 2)):
+        for n, K in ((n_check, k_check), (n_check + 5, k_check if rows == 8 else 3 * R + 2)):
             for sms in ("1", "2"):
                 for seed in ("1", "2"):
                     e = run([emu, "--sms", sms, "--seed", seed, "--", prog, str(n), str(K)],
