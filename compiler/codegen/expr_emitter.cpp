@@ -324,6 +324,12 @@ std::string ExprEmitter::call(const Call *c, const std::string &ctype) {
       return fail(c->loc, "'" + f + "' on index values");
     return "exg_" + f + "<" + (ctype.empty() ? "int64_t" : ctype) + ">(" + arg(c->args[0]) + ")";
   }
+  if (f == "tf32_truncate") {
+    if (!arity(1))
+      return "0";
+    return "exg_tf32_truncate<" + (ctype.empty() ? std::string("float") : ctype) + ">(" +
+           arg(c->args[0]) + ")";
+  }
   return fail(c->loc, "the function '" + f + "'");
 }
 

@@ -283,6 +283,22 @@ ValueType Checker::check_builtin(const Call &c, const Expr &self, Use use) {
     ValueType t = check_expr(c.args[0], use);
     return t == ValueType::Int ? ValueType::R : t;
   }
+  if (c.func == "tf32_truncate") {
+    // What wgmma's .tf32 operands read (PTX ISA 9.7.15.5.2): an f32 value.
+    if (!arity(1))
+      return ValueType::Meta;
+    if (is_control_use(use)) {
+      diag_.report(self->loc, DiagKind::DataInControl, show(self), use_name(use));
+      return ValueType::Meta;
+    }
+    ValueType t = check_expr(c.args[0], use);
+    if (t != ValueType::F32 && t != ValueType::R && t != ValueType::Meta) {
+      diag_.report(c.args[0]->loc, DiagKind::BuiltinArgs, c.func,
+                   std::string("takes an f32 value, not '") + value_type_name(t) + "'");
+      return ValueType::Meta;
+    }
+    return t == ValueType::R ? ValueType::F32 : t;
+  }
   diag_.report(self->loc, DiagKind::UnknownBuiltin, c.func);
   return ValueType::Meta;
 }

@@ -259,7 +259,8 @@ void Call::finish() {
     type = join(0, 1);
   else if (func == "select")
     type = join(2, 3);
-  else if ((func == "sqrt" || func == "relu" || func == "abs") && args.size() == 1 && args[0])
+  else if ((func == "sqrt" || func == "relu" || func == "abs" || func == "tf32_truncate") &&
+           args.size() == 1 && args[0])
     type = args[0]->type;
   else
     type = ValueType::Meta;

@@ -29,6 +29,18 @@ template <typename T> EXG_HD T exg_max(T a, T b) { return a < b ? b : a; }
 template <typename T> EXG_HD T exg_sqrt(T a) { return static_cast<T>(sqrt(a)); }
 template <typename T> EXG_HD T exg_relu(T a) { return a > T(0) ? a : T(0); }
 template <typename T> EXG_HD T exg_abs(T a) { return a < T(0) ? -a : a; }
+// tf32_truncate: the value wgmma reads for a .tf32 operand ("will truncate
+// lower 13 bits of the 32-bit input data", PTX ISA 9.7.15.5.2): the f32 with
+// its 13 low mantissa bits cleared. On a double (f32 computed in f64) the
+// value is first rounded to f32, as the operand in memory is.
+template <typename T> EXG_HD T exg_tf32_truncate(T a) {
+  float f = static_cast<float>(a);
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  u &= 0xFFFFE000u;
+  memcpy(&f, &u, 4);
+  return static_cast<T>(f);
+}
 template <typename T> struct exg_unsigned { using type = typename std::make_unsigned<T>::type; };
 // Integer data division truncates toward zero and is total: x / 0 == 0,
 // x % 0 == x, MIN / -1 == MIN and MIN % -1 == 0 (so x == (x / y) * y + x % y
