@@ -19,11 +19,18 @@ struct RingDim {
   Expr extent;
 };
 
+/// Every mbarrier ring and every `cuda_tasks` loop's extent.
 class RingFinder : public IRVisitor {
 public:
   std::vector<RingDim> rings;
+  std::vector<std::pair<std::string, Expr>> task_loops; // iterator name, hi - lo
 
 protected:
+  void visit_node(const For *f) override {
+    if (f->mode.name == "cuda_tasks")
+      task_loops.push_back({f->iter.name, BinOp::make(BinOpKind::Sub, f->hi, f->lo)});
+    IRVisitor::visit_node(f);
+  }
   void visit_node(const Alloc *a) override {
     if (a->type.kind != Type::Kind::Barrier)
       return;
@@ -62,19 +69,36 @@ public:
           continue;
         for (int64_t t = 2 * r.depth; t < 3 * r.depth; ++t) {
           std::map<uint32_t, Expr> at = values_;
-          if (!solve(r.extent, a, t, at) || !seen.insert(key(at)).second)
+          if (!solve(r.extent, a, t, at, false) || !seen.insert(key(at)).second)
             continue;
           out.push_back(request(at, "ring '" + r.name + "' of " + std::to_string(r.depth) +
                                         " slots holds " + std::to_string(t) + " elements"));
+        }
+      }
+    // Edges: two tasks along each task loop, the second as small as it gets
+    // (a ragged tile) and as large (whole tiles).
+    for (const auto &[iter, extent] : f.task_loops)
+      for (const Arg &a : proc_.args) {
+        if (a.type.kind != Type::Kind::Control || !analysis::mentions(extent, a.name))
+          continue;
+        for (bool largest : {false, true}) {
+          std::map<uint32_t, Expr> at = values_;
+          if (!solve(extent, a, 2, at, largest) || !seen.insert(key(at)).second)
+            continue;
+          out.push_back(request(at, std::string(largest ? "the largest " : "the smallest ") +
+                                        a.name.name + " with 2 tasks of '" + iter + "' (" +
+                                        (largest ? "whole tiles" : "a ragged last task") + ")"));
         }
       }
     return out;
   }
 
 private:
-  /// The smallest value of `a` (others as in `at`) where `extent` is `t` and
-  /// every precondition holds; false when there is none nearby.
-  bool solve(const Expr &extent, const Arg &a, int64_t t, std::map<uint32_t, Expr> &at) const {
+  /// The smallest (or largest) value of `a` (others as in `at`) where
+  /// `extent` is `t` and every precondition holds; false when there is none
+  /// nearby.
+  bool solve(const Expr &extent, const Arg &a, int64_t t, std::map<uint32_t, Expr> &at,
+             bool largest) const {
     auto extent_at = [&](int64_t v, int64_t &e) {
       at[a.name.id] = IntImm::make(v);
       return evaluate(extent, at, e);
@@ -94,9 +118,16 @@ private:
       else
         lo = mid;
     }
-    for (int64_t v = hi; v < hi + 4096; ++v) {
-      if (!extent_at(v, e) || e != t)
-        return false;
+    // [first, last]: the values where the extent is t (at most 4096 of them).
+    const int64_t first = hi;
+    int64_t last = first;
+    while (last < first + 4096 && extent_at(last + 1, e) && e == t)
+      ++last;
+    if (!extent_at(first, e) || e != t)
+      return false;
+    for (int64_t i = 0; i <= last - first; ++i) {
+      int64_t v = largest ? last - i : first + i;
+      extent_at(v, e);
       if (preconditions_hold(at))
         return true;
     }

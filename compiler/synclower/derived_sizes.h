@@ -6,7 +6,9 @@
 // sizes at which every ring wraps at least twice, once for each residue of R:
 // per ring whose extent depends on one size, that size set to the smallest
 // value giving the extent 2R, 2R + 1, ..., 3R - 1 at which the preconditions
-// hold, the other sizes as declared.
+// hold, the other sizes as declared. Also the edges of the tiles: per
+// `cuda_tasks` loop whose trip count depends on a size, the smallest and the
+// largest value of it giving 2 tasks (a ragged last tile, and whole tiles).
 #pragma once
 #include <string>
 #include <vector>
