@@ -176,16 +176,30 @@ namespace {
 
 using GemmAbtF32 = int (*)(int64_t, int64_t, int64_t, const float *, const float *, float *);
 
-/// C = A @ B^T by `gemm` (B stored N x K) against reference_matmul.
+/// The TF32 value wgmma reads for an f32 operand: the 13 low mantissa bits
+/// cleared (PTX ISA 9.7.15.5.2), written here apart from the generated code's.
+float tf32(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, 4);
+  u &= ~uint32_t(0x1FFF);
+  std::memcpy(&x, &u, 4);
+  return x;
+}
+
+/// C = A @ B^T by `gemm` (B stored N x K) against reference_matmul of the
+/// TF32 operands, the algorithm's products (`tf32_truncate(A[m, k]) *
+/// tf32_truncate(B[n, k])`).
 void expect_gemm_abt(GemmAbtF32 gemm, const MatSizes &s) {
   std::vector<float> A = random_vector(s.M * s.K, 11), Bt = random_vector(s.N * s.K, 12);
-  std::vector<float> B(s.K * s.N); // B^T, as reference_matmul reads it
+  std::vector<float> A32(A.size()), B(s.K * s.N); // B^T, as reference_matmul reads it
+  for (size_t i = 0; i < A.size(); ++i)
+    A32[i] = tf32(A[i]);
   for (int64_t n = 0; n < s.N; ++n)
     for (int64_t k = 0; k < s.K; ++k)
-      B[k * s.N + n] = Bt[n * s.K + k];
+      B[k * s.N + n] = tf32(Bt[n * s.K + k]);
   std::vector<float> C(s.M * s.N, -5.0f);
   ASSERT_EQ(gemm(s.M, s.N, s.K, A.data(), Bt.data(), C.data()), 0);
-  expect_close(C, reference_matmul(s, A, B), s.K);
+  expect_close(C, reference_matmul(s, A32, B), s.K);
 }
 
 } // namespace
