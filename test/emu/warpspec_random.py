@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """warpspec_random.py - does the sync checker accept only programs that run right?
 
-Each case is a random small warp-specialized kernel in .exg: a producer copies
+Each case is a random small warp-specialized kernel in .exg (a quarter of them
+on 2-CTA clusters with remote arrives and the cluster's split barrier, see
+generate_cluster): a producer copies
 K rows per task (with its threads, or with TMA into a swizzled tile) into a
 ring of S shared-memory slots guarded by a `full` mbarrier ring of depth R
 (and, when generated, an `empty` ring the producer awaits, pre-arrived R
@@ -66,8 +68,61 @@ int main(int argc, char **argv) {
 """
 
 
+def generate_cluster(rng):
+    """A relay on a 2-CTA cluster: each CTA's producer fills its own slots and
+    arrives on both CTAs' full barriers; each consumer releases the slot on
+    both CTAs' empty barriers (remote arrives); the task ends with the
+    cluster's split barrier. Random choices drop the remote halves, replace
+    the cluster barrier with each CTA's own Fence, or drop it."""
+    R = rng.randint(1, 3)
+    S = rng.choice([R, R, max(1, R - 1)])
+    keep = {k: rng.random() < 0.8 for k in ("remote_full", "remote_empty", "await_full",
+                                            "await_empty", "cluster_sync")}
+    cta_fence = not keep["cluster_sync"] and rng.random() < 0.5
+    n_check = rng.randint(1, 3)
+    k_check = rng.randint(1, 2 * R + 1)
+    desc = (f"cluster=2 R={R} S={S} check(n={n_check}, K={k_check}) cta_fence={int(cta_fence)} "
+            + " ".join(f"{k}={int(v)}" for k, v in keep.items()))
+    full_arrive = "Arrive(cuda_in_order) >> full[cta, k]" + (" >> full[:, k]" if keep["remote_full"] else "")
+    empty_arrive = (f"Arrive(cuda_in_order) >> empty[cta, k + {R}]"
+                    + (f" >> empty[:, k + {R}]" if keep["remote_empty"] else ""))
+    lines = ["proc relay(n: size, K: size, A: f32[n, 2, K, 32] @ CudaGmemLinear,",
+             "           B: f32[n, 2, K, 32] @ CudaGmemLinear):",
+             '    with CudaDeviceFunction(clusterDim=2, warps=[warp_role("producer", 1), warp_role("consumer", 1)]):',
+             "        for task in cuda_tasks(0, n):",
+             f"            s: f32[2, {S}, 32] @ CudaSmemLinear",
+             f"            full: barrier[2, (K) @ ring({R})] @ CudaMbarrier",
+             f"            empty: barrier[2, (K + {R}) @ ring({R})] @ CudaMbarrier(pre_arrive={R})",
+             "            for k in seq(0, K):",
+             '                with CudaWarps(name="producer"):',
+             "                    for cta in cuda_threads(0, 2, unit=cuda_cta_in_cluster):"]
+    if keep["await_empty"]:
+        lines.append("                        Await(empty[cta, k], cuda_temporal, 0)")
+    lines += ["                        for t in cuda_threads(0, 32, unit=cuda_thread):",
+              f"                            s[cta, k % {S}, t] = A[task, cta, k, t]",
+              "                        " + full_arrive,
+              '                with CudaWarps(name="consumer"):',
+              "                    for cta in cuda_threads(0, 2, unit=cuda_cta_in_cluster):"]
+    if keep["await_full"]:
+        lines.append("                        Await(full[cta, k], cuda_in_order, 0)")
+    lines += ["                        for t in cuda_threads(0, 32, unit=cuda_thread):",
+              f"                            B[task, cta, k, t] = s[cta, k % {S}, t]",
+              "                        " + empty_arrive]
+    if keep["cluster_sync"]:
+        lines += ["            cluster_sync: barrier @ CudaClusterSync",
+                  "            Arrive(cuda_in_order) >> cluster_sync",
+                  "            Await(cluster_sync, cuda_in_order, 0)"]
+    elif cta_fence:
+        lines += ["            for cta in cuda_threads(0, 2, unit=cuda_cta_in_cluster):",
+                  "                Fence(cuda_in_order, cuda_in_order)"]
+    lines += ["", f"check relay(n={n_check}, K={k_check})", ""]
+    return "\n".join(lines), desc, (n_check, k_check, R, 2)
+
+
 def generate(rng):
     """One random case: (its .exg text, a one-line description)."""
+    if rng.random() < 0.25:
+        return generate_cluster(rng)
     R = rng.randint(1, 4)
     S = rng.choice([R, R, R, max(1, R - 1), R + 1])
     empty = rng.random() < 0.75
