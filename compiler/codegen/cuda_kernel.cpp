@@ -1,6 +1,7 @@
 // cuda_kernel.cpp - one `with CudaDeviceFunction` as a persistent kernel ---//
 #include "compiler/codegen/cuda_kernel.h"
 
+#include <functional>
 #include <map>
 
 #include "compiler/codegen/cuda_device_stmts.h"
@@ -230,6 +231,20 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
   sync.emit_setup(kbody, tid, smem);
   bool ok = true;
   int64_t static_shared = 0;
+  // Whether the task body issues wgmma (an instruction on the wgmma_async timeline).
+  struct WgmmaFinder : IRVisitor {
+    std::function<bool(const std::string &)> is_wgmma;
+    bool found = false;
+    void visit_node(const CallStmt *c) override { found |= is_wgmma(c->callee); }
+  } wf;
+  wf.is_wgmma = [&](const std::string &name) {
+    Proc callee = ctx.fx.callee(&ctx.proc, name);
+    const InstrAttr *tl = callee ? callee->attr("timeline") : nullptr;
+    return tl && !tl->values.empty() && print_expr(tl->values[0]) == "wgmma_async";
+  };
+  for (const Stmt &s : *body)
+    wf.visit(s);
+  const bool uses_wgmma = wf.found;
   // One copy of the task loop per warp role, each under its role's warp
   // range and setmaxnreg (reference: deviceMainLoop); the task body's
   // CudaWarps blocks of other roles drop out of a copy.
@@ -261,6 +276,15 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
         kbody.line(rest + " /= " + kn[k] + ";");
       }
       kenv.bind(tasks[k]->iter, b);
+    }
+    // The ISA wants wgmma.fence before a warpgroup's first wgmma.mma_async
+    // and between its register accesses and a later wgmma on them: the
+    // checker orders what a task does, and this fence at each task's start
+    // orders the task before (its epilogue's accumulator reads) and the very
+    // first wgmma.
+    if (uses_wgmma) {
+      *ctx.uses_sm90 = true;
+      kbody.line("exg::sm90::wgmma_fence(); // before this task's first wgmma (PTX ISA, wgmma.fence)");
     }
     DeviceStmtEmitter de(kx, kbody, knames, ctx.fx, ctx.proc, facts, tid, sync, alloc, smem, role);
     de.block(*body);

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """warpspec_random.py - does the sync checker accept only programs that run right?
 
-Each case is a random small warp-specialized kernel in .exg (a quarter of them
-on 2-CTA clusters with remote arrives and the cluster's split barrier, see
-generate_cluster): a producer copies
+Each case is a random small warp-specialized kernel in .exg (a fifth of them on
+2-CTA clusters with remote arrives and the cluster's split barrier, see
+generate_cluster; a fifth pipelined wgmma tile GEMMs, see generate_wgmma):
+a producer copies
 K rows per task (with its threads, or with TMA into a swizzled tile) into a
 ring of S shared-memory slots guarded by a `full` mbarrier ring of depth R
 (and, when generated, an `empty` ring the producer awaits, pre-arrived R
@@ -68,6 +69,101 @@ int main(int argc, char **argv) {
 """
 
 
+WGMMA_HARNESS = r"""
+#include "case.h"
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+// C = A @ B^T per task of 64 rows; small integer inputs, so TF32 and every
+// order of the sums are exact.
+int main(int argc, char **argv) {
+  const long n = atol(argv[1]), KT = atol(argv[2]);
+  std::vector<float> a(64 * n * KT), b(8 * KT), c(64 * n * 8, -1.0f), want(64 * n * 8, 0.0f);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = float(int((i * 7 + i / 3) % 7) - 3);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = float(int((i * 3 + i / 7) % 5) - 2);
+  for (long m = 0; m < 64 * n; ++m)
+    for (long j = 0; j < 8; ++j)
+      for (long k = 0; k < KT; ++k) want[m * 8 + j] += a[m * KT + k] * b[j * KT + k];
+  float *A, *B, *C;
+  if (cudaMalloc(&A, a.size() * 4) || cudaMalloc(&B, b.size() * 4) || cudaMalloc(&C, c.size() * 4))
+    return 3;
+  cudaMemcpy(A, a.data(), a.size() * 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(B, b.data(), b.size() * 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(C, c.data(), c.size() * 4, cudaMemcpyHostToDevice);
+  if (cudaError_t e = relay(0, n, A, B, C)) { printf("launch: %s\n", cudaGetErrorString(e)); return 3; }
+  if (cudaError_t e = cudaDeviceSynchronize()) { printf("sync: %s\n", cudaGetErrorString(e)); return 3; }
+  cudaMemcpy(c.data(), C, c.size() * 4, cudaMemcpyDeviceToHost);
+  size_t bad = 0;
+  for (size_t i = 0; i < c.size(); ++i) bad += c[i] != want[i];
+  if (bad) printf("%zu of %zu elements wrong\n", bad, c.size());
+  return bad ? 1 : 0;
+}
+"""
+
+
+def generate_wgmma(rng):
+    """A pipelined tile GEMM: a producer warpgroup's warp 0 TMA-loads A and B
+    tiles into a ring, a consumer warpgroup runs 4 wgmma per K step on them
+    (wgmma fence, commit group, wait) and releases the slot, then stores its
+    64 x 8 accumulator. Random choices drop the wgmma fence, any Await, wait
+    with one group still in flight, release the slot before the wait, await
+    the data on the generic proxy only, and drop the task's closing Fence."""
+    R = rng.randint(1, 3)
+    S = rng.choice([R, R, max(1, R - 1)])
+    KK = rng.randint(1, 3 * R)
+    keep = {k: rng.random() < 0.85 for k in ("await_empty", "await_full", "proxy_await",
+                                             "wgmma_fence", "wait_all", "release_after_wait",
+                                             "fence")}
+    n_check = rng.randint(1, 3)
+    desc = (f"wgmma R={R} S={S} K={KK} check(n={n_check}) "
+            + " ".join(f"{k}={int(v)}" for k, v in keep.items()))
+    kt = 32 * KK
+    consumer = ["Await(full[k], " + ("cuda_generic_and_async_proxy" if keep["proxy_await"]
+                                     else "cuda_in_order") + ", 0)"] if keep["await_full"] else []
+    if keep["wgmma_fence"]:
+        consumer.append("Fence(wgmma_fence_1, wgmma_fence_2)")
+    consumer += ["for kk in seq(0, 4):",
+                 f"    wgmma_tf32_m64nNk8(acc[:, :], A_s[k % {S}, :, 8 * kk : 8 * kk + 8],",
+                 f"                       B_s[k % {S}, :, 8 * kk : 8 * kk + 8], N=8)",
+                 "Arrive(wgmma_async) >> cg"]
+    release = f"Arrive(cuda_in_order) >> empty[k + {R}]"
+    wait = "Await(cg, cuda_in_order, " + ("0" if keep["wait_all"] else "1") + ")"
+    consumer += [wait, release] if keep["release_after_wait"] else [release, wait]
+    lines = ["import cuda.sm90a", "",
+             f"proc relay(n: size, A: f32[64 * n, {kt}] @ CudaGmemLinear, B: f32[8, {kt}] @ CudaGmemLinear,",
+             "           C: f32[64 * n, 8] @ CudaGmemLinear):",
+             "    A_map = A[:, :] @ Sm90_tensorMap(128, 64, 32)",
+             "    B_map = B[:, :] @ Sm90_tensorMap(128, 8, 32)",
+             '    with CudaDeviceFunction(warps=[warp_role("producer", 4), warp_role("consumer", 4)]):',
+             "        for task in cuda_tasks(0, n):",
+             "            acc: f32[64, 8] @ Sm90_RmemMatrixD",
+             f"            full: barrier[({KK}) @ ring({R})] @ CudaMbarrier",
+             f"            empty: barrier[({KK} + {R}) @ ring({R})] @ CudaMbarrier(pre_arrive={R})",
+             "            cg: barrier @ Sm90_WgmmaCommitGroup",
+             f"            A_s: f32[{S}, 64, 32] @ Sm90_SmemSwizzled(128)",
+             f"            B_s: f32[{S}, 8, 32] @ Sm90_SmemSwizzled(128)",
+             '            with CudaWarps(name="consumer"):',
+             "                wgmma_zero_scale_d(acc[:, :], N=8)",
+             f"            for k in seq(0, {KK}):",
+             '                with CudaWarps(0, 1, name="producer"):']
+    if keep["await_empty"]:
+        lines.append("                    Await(empty[k], cuda_temporal, 0)")
+    lines += [f"                    tma_load_2d_sw128(A_s[k % {S}, :, :], A_map[64 * task : 64 * task + 64, 32 * k : 32 * k + 32],",
+              "                                      rows=64, cols=32) >> full[k]",
+              f"                    tma_load_2d_sw128(B_s[k % {S}, :, :], B_map[0:8, 32 * k : 32 * k + 32],",
+              "                                      rows=8, cols=32) >> full[k]",
+              "                    Arrive(cuda_temporal) >> full[k]",
+              '                with CudaWarps(name="consumer"):']
+    lines += ["                    " + l for l in consumer]
+    lines += ['            with CudaWarps(name="consumer"):',
+              "                Await(cg, cuda_in_order, 0)",
+              "                wgmma_store_d_row_major_f32(C[64 * task : 64 * task + 64, 0:8], acc[:, :], 64, 8, N=8)"]
+    if keep["fence"]:
+        lines.append("            Fence(cuda_in_order, cuda_in_order)")
+    lines += ["", f"check relay(n={n_check})", ""]
+    return "\n".join(lines), desc, (n_check, kt, R, 0)
+
+
 def generate_cluster(rng):
     """A relay on a 2-CTA cluster: each CTA's producer fills its own slots and
     arrives on both CTAs' full barriers; each consumer releases the slot on
@@ -121,8 +217,11 @@ def generate_cluster(rng):
 
 def generate(rng):
     """One random case: (its .exg text, a one-line description)."""
-    if rng.random() < 0.25:
+    pick = rng.random()
+    if pick < 0.2:
         return generate_cluster(rng)
+    if pick < 0.4:
+        return generate_wgmma(rng)
     R = rng.randint(1, 4)
     S = rng.choice([R, R, R, max(1, R - 1), R + 1])
     empty = rng.random() < 0.75
@@ -222,8 +321,9 @@ def main():
     flags = run([emu, "--nvcc-flags"]).stdout.split()
     work = args.work or tempfile.mkdtemp(prefix="warpspec_random.")
     os.makedirs(work, exist_ok=True)
-    with open(os.path.join(work, "main.cu"), "w") as f:
-        f.write(HARNESS)
+    for name, text in (("main.cu", HARNESS), ("main_wgmma.cu", WGMMA_HARNESS)):
+        with open(os.path.join(work, name), "w") as f:
+            f.write(text)
     rng = random.Random(args.seed)
     counts = {"accepted, ran right": 0, "refused at a kernel line": 0, "UNSOUND": 0,
               "UNEXPLAINED": 0}
@@ -244,14 +344,16 @@ def main():
             print(f"case {i:3d} {desc}: refused: {first}")
             continue
         prog = os.path.join(d, "prog")
+        # rows 0: a wgmma case (C = A @ B^T, K columns); else rows per element.
+        harness = "main_wgmma.cu" if rows == 0 else "main.cu"
         b = run([args.nvcc] + flags + ["-std=c++17", f"-DROWS={rows}", "-I" + include, "-I" + d, cu,
-                                        os.path.join(work, "main.cu"), "-o", prog])
+                                        os.path.join(work, harness), "-o", prog])
         if b.returncode != 0:
             print(b.stdout)
             counts["UNEXPLAINED"] += 1
             continue
         failures = []
-        for n, K in ((n_check, k_check), (n_check + 5, k_check if rows == 8 else 3 * R + 2)):
+        for n, K in ((n_check, k_check), (n_check + 5, k_check if rows in (0, 8) else 3 * R + 2)):
             for sms in ("1", "2"):
                 for seed in ("1", "2"):
                     e = run([emu, "--sms", sms, "--seed", seed, "--", prog, str(n), str(K)],
