@@ -62,13 +62,13 @@ bool DeviceStmtEmitter::shared_alloc(const Alloc *a, Binding &b) {
     }
     w_.line("[[maybe_unused]] " + b.ctype + " *const " + name + " = " + at + "; // " +
             print_type(a->type));
-  } else if (!a->type.is_tensor()) {
-    shared_bytes_ += count * element_bytes(a->type.scalar);
-    w_.line("__shared__ " + b.ctype + " " + name + ";");
-    b.writable = true;
-    return true;
   } else {
     shared_bytes_ += count * element_bytes(a->type.scalar);
+    if (!a->type.is_tensor()) {
+      w_.line("__shared__ " + b.ctype + " " + name + ";");
+      b.writable = true;
+      return true;
+    }
     w_.line("__shared__ __align__(16) " + b.ctype + " " + name + "[" + std::to_string(count) +
             "];");
   }

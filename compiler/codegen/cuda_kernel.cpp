@@ -1,7 +1,6 @@
 // cuda_kernel.cpp - one `with CudaDeviceFunction` as a persistent kernel ---//
 #include "compiler/codegen/cuda_kernel.h"
 
-#include <functional>
 #include <map>
 
 #include "compiler/codegen/cuda_device_stmts.h"
@@ -81,6 +80,23 @@ public:
 protected:
   void visit_node(const Var *op) override { syms.push_back(op->name); }
 };
+
+/// Does `body` call an instruction on the wgmma_async timeline?
+bool issues_wgmma(const Block &body, KernelContext &ctx) {
+  struct Finder : IRVisitor {
+    KernelContext &ctx;
+    bool found = false;
+    explicit Finder(KernelContext &c) : ctx(c) {}
+    void visit_node(const CallStmt *c) override {
+      Proc callee = ctx.fx.callee(&ctx.proc, c->callee);
+      const InstrAttr *tl = callee ? callee->attr("timeline") : nullptr;
+      found |= tl && !tl->values.empty() && print_expr(tl->values[0]) == "wgmma_async";
+    }
+  } f(ctx);
+  for (const Stmt &s : body)
+    f.visit(s);
+  return f.found;
+}
 
 } // namespace
 
@@ -231,20 +247,7 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
   sync.emit_setup(kbody, tid, smem);
   bool ok = true;
   int64_t static_shared = 0;
-  // Whether the task body issues wgmma (an instruction on the wgmma_async timeline).
-  struct WgmmaFinder : IRVisitor {
-    std::function<bool(const std::string &)> is_wgmma;
-    bool found = false;
-    void visit_node(const CallStmt *c) override { found |= is_wgmma(c->callee); }
-  } wf;
-  wf.is_wgmma = [&](const std::string &name) {
-    Proc callee = ctx.fx.callee(&ctx.proc, name);
-    const InstrAttr *tl = callee ? callee->attr("timeline") : nullptr;
-    return tl && !tl->values.empty() && print_expr(tl->values[0]) == "wgmma_async";
-  };
-  for (const Stmt &s : *body)
-    wf.visit(s);
-  const bool uses_wgmma = wf.found;
+  const bool uses_wgmma = issues_wgmma(*body, ctx);
   // One copy of the task loop per warp role, each under its role's warp
   // range and setmaxnreg (reference: deviceMainLoop); the task body's
   // CudaWarps blocks of other roles drop out of a copy.

@@ -221,21 +221,16 @@ bool SyncLowering::stmt(const Stmt &s, Writer &w) {
     return true;
   }
   if (const auto *a = s.as<Arrive>()) {
-    // The writers' half of what an Await on these barriers grants: their
-    // generic writes reach a later async-proxy access only through a proxy
-    // fence before the release (sync::needs_proxy_fence decides it for the
-    // checker's visibility rule and here alike).
-    std::optional<sync::SyncTl> first = sync::lookup_sync_tl(a->timeline);
-    for (const Expr &bar : a->barriers) {
-      std::string j;
-      const Ring *r = ring_of(bar, j);
-      if (!r)
-        return false;
-      if (first && sync::needs_proxy_fence(*first, r->await_second)) {
-        emit_proxy_fence(w);
-        break;
-      }
-    }
+    // The writers' half of what an Await on this barrier grants (one
+    // barrier: the typecheck's ArriveBarriersDiffer): their generic writes
+    // reach a later async-proxy access only through a proxy fence before the
+    // release. sync::needs_proxy_fence decides it here and in the checker.
+    std::string j;
+    const Ring *r = ring_of(a->barriers[0], j);
+    if (!r)
+      return false;
+    if (sync::needs_proxy_fence(*sync::lookup_sync_tl(a->timeline), r->await_second))
+      emit_proxy_fence(w);
     if (auto remote = facts_.remote_arrives.find(a); remote != facts_.remote_arrives.end()) {
       // `>> bar[cta, k] >> bar[:, k]`: element k of every listed CTA's ring.
       std::string slot = slot_address(a->barriers[0]);

@@ -273,7 +273,7 @@ ValueType Checker::check_builtin(const Call &c, const Expr &self, Use use) {
     }
     return result == ValueType::Size ? ValueType::Index : result;
   }
-  if (c.func == "sqrt" || c.func == "relu" || c.func == "abs") {
+  if (c.func == "sqrt" || c.func == "relu" || c.func == "abs" || c.func == "tf32_truncate") {
     if (!arity(1))
       return ValueType::Meta;
     if (is_control_use(use)) {
@@ -281,17 +281,9 @@ ValueType Checker::check_builtin(const Call &c, const Expr &self, Use use) {
       return ValueType::Meta;
     }
     ValueType t = check_expr(c.args[0], use);
-    return t == ValueType::Int ? ValueType::R : t;
-  }
-  if (c.func == "tf32_truncate") {
+    if (c.func != "tf32_truncate")
+      return t == ValueType::Int ? ValueType::R : t;
     // What wgmma's .tf32 operands read (PTX ISA 9.7.15.5.2): an f32 value.
-    if (!arity(1))
-      return ValueType::Meta;
-    if (is_control_use(use)) {
-      diag_.report(self->loc, DiagKind::DataInControl, show(self), use_name(use));
-      return ValueType::Meta;
-    }
-    ValueType t = check_expr(c.args[0], use);
     if (t != ValueType::F32 && t != ValueType::R && t != ValueType::Meta) {
       diag_.report(c.args[0]->loc, DiagKind::BuiltinArgs, c.func,
                    std::string("takes an f32 value, not '") + value_type_name(t) + "'");

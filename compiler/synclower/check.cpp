@@ -55,14 +55,14 @@ bool bind_sizes(const ProcNode &proc, const CheckRequest &req, DiagEngine &diag,
   return ok;
 }
 
+} // namespace
+
 std::string check_text(const CheckRequest &req) {
   std::string s = req.proc + "(";
   for (size_t i = 0; i < req.sizes.size(); ++i)
     s += (i ? ", " : "") + req.sizes[i].key + "=" + print_expr(req.sizes[i].value);
   return s + ")";
 }
-
-} // namespace
 
 bool run_check(const ProcNode &proc, const CheckRequest &req, const gpu::GpuFacts &facts,
                const gpu::CalleeLookup &callee, const sync::CheckOptions &opts,

@@ -21,6 +21,9 @@ struct CheckRequest {
   std::string derived;      // non-empty: sizes exgc derived from the declared ones, and why
 };
 
+/// `gemm(M=900, N=700, K=272)`: the check as written.
+std::string check_text(const CheckRequest &req);
+
 /// Runs `req` on `proc`. `facts` are the GPU semantics stage's for `proc`.
 /// With `sync_text`, the lowered program's text form is appended to it.
 /// False after reporting (bad sizes, a hazard, a construct the lowering

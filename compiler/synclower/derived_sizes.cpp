@@ -20,7 +20,7 @@ struct RingDim {
 };
 
 /// Every mbarrier ring and every `cuda_tasks` loop's extent.
-class RingFinder : public IRVisitor {
+class ExtentFinder : public IRVisitor {
 public:
   std::vector<RingDim> rings;
   std::vector<std::pair<std::string, Expr>> task_loops; // iterator name, hi - lo
@@ -59,17 +59,15 @@ public:
   }
 
   std::vector<CheckRequest> run() {
-    RingFinder f;
+    ExtentFinder f;
     f.visit(proc_.body);
     std::set<std::vector<int64_t>> seen{key(values_)};
     std::vector<CheckRequest> out;
     for (const RingDim &r : f.rings)
-      for (const Arg &a : proc_.args) {
-        if (a.type.kind != Type::Kind::Control || !analysis::mentions(r.extent, a.name))
-          continue;
+      for (const Arg *a : sizes_in(r.extent)) {
         for (int64_t t = 2 * r.depth; t < 3 * r.depth; ++t) {
           std::map<uint32_t, Expr> at = values_;
-          if (!solve(r.extent, a, t, at, false) || !seen.insert(key(at)).second)
+          if (!solve(r.extent, *a, t, at, false) || !seen.insert(key(at)).second)
             continue;
           out.push_back(request(at, "ring '" + r.name + "' of " + std::to_string(r.depth) +
                                         " slots holds " + std::to_string(t) + " elements"));
@@ -78,15 +76,13 @@ public:
     // Edges: two tasks along each task loop, the second as small as it gets
     // (a ragged tile) and as large (whole tiles).
     for (const auto &[iter, extent] : f.task_loops)
-      for (const Arg &a : proc_.args) {
-        if (a.type.kind != Type::Kind::Control || !analysis::mentions(extent, a.name))
-          continue;
+      for (const Arg *a : sizes_in(extent)) {
         for (bool largest : {false, true}) {
           std::map<uint32_t, Expr> at = values_;
-          if (!solve(extent, a, 2, at, largest) || !seen.insert(key(at)).second)
+          if (!solve(extent, *a, 2, at, largest) || !seen.insert(key(at)).second)
             continue;
           out.push_back(request(at, std::string(largest ? "the largest " : "the smallest ") +
-                                        a.name.name + " with 2 tasks of '" + iter + "' (" +
+                                        a->name.name + " with 2 tasks of '" + iter + "' (" +
                                         (largest ? "whole tiles" : "a ragged last task") + ")"));
         }
       }
@@ -94,6 +90,15 @@ public:
   }
 
 private:
+  /// The control arguments `extent` depends on.
+  std::vector<const Arg *> sizes_in(const Expr &extent) const {
+    std::vector<const Arg *> out;
+    for (const Arg &a : proc_.args)
+      if (a.type.kind == Type::Kind::Control && analysis::mentions(extent, a.name))
+        out.push_back(&a);
+    return out;
+  }
+
   /// The smallest (or largest) value of `a` (others as in `at`) where
   /// `extent` is `t` and every precondition holds; false when there is none
   /// nearby.

@@ -135,20 +135,20 @@ void report_hazard(const sync::Hazard &h, const Lowered &lowered, const std::str
     if (!h.tensor.empty())
       what += " on '" + element(h) + "'";
     std::string msg = h.message.empty() ? "executed by " + who : h.message;
+    const bool cluster = kernel && kernel->env.cluster_dim > 1;
     const bool barrier_words = h.need_quals == sync::bit(sync::Qual::Mbar);
     if (h.kind == HazardKind::FreeWithoutSync && barrier_words)
       // The persistent kernel's next task reuses the mbarrier and its phases.
-      msg = std::string("the ") + (kernel && kernel->env.cluster_dim > 1 ? "cluster" : "CTA") +
+      msg = std::string("the ") + (cluster ? "cluster" : "CTA") +
             "'s next task reuses this mbarrier with its phase, but not every thread is ordered "
             "after this Arrive or Await on it; " +
-            (kernel && kernel->env.cluster_dim > 1
-                 ? "a CudaClusterSync Arrive and Await by the whole cluster"
-                 : "a Fence(cuda_in_order, cuda_in_order) by the whole CTA") +
+            (cluster ? "a CudaClusterSync Arrive and Await by the whole cluster"
+                     : "a Fence(cuda_in_order, cuda_in_order) by the whole CTA") +
             " after the last one is missing";
     else if (h.kind == HazardKind::FreeWithoutSync)
       // In a cluster the neighbours' multicasts also write this memory, so
       // the order must be cluster-wide (a CTA barrier is not enough).
-      msg = kernel && kernel->env.cluster_dim > 1
+      msg = cluster
                 ? "the cluster's next task may reuse this shared memory, but not every thread "
                   "of the cluster is ordered after this access; a Fence(cuda_in_order, "
                   "cuda_in_order) or a CudaClusterSync Arrive and Await by the whole cluster "

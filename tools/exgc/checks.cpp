@@ -7,7 +7,6 @@
 
 #include "compiler/gpu/device_calls.h"
 #include "compiler/gpu/gpu_check.h"
-#include "compiler/ir/printer.h"
 #include "compiler/synclower/derived_sizes.h"
 
 namespace exgc {
@@ -90,10 +89,7 @@ bool SyncChecks::run_one(const Proc &p, const synclower::CheckRequest &r,
       diag_.sources(), diag_, sync_text);
   if (!passed)
     return false;
-  std::string sizes;
-  for (const KwArg &k : r.sizes)
-    sizes += (sizes.empty() ? "" : ", ") + k.key + "=" + print_expr(k.value);
-  std::string line = r.proc + "(" + sizes + ")";
+  std::string line = synclower::check_text(r);
   if (!r.derived.empty())
     line += " (derived: " + r.derived + ")";
   if (opts_.stats) {
