@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh - build and run the GPU benchmark of exgc's kernels against cuBLAS ----------#
 #
-#   bench/gpu/run.sh [--prepare | --build-only] [--emulate [--exg-emu=PATH] [--seed=N]]
+#   bench/gpu/run.sh [--prepare | --build-only | --prebuilt]
+#                    [--emulate [--exg-emu=PATH] [--seed=N]]
 #                    [--exgc=PATH] [--gen=DIR] [--build=DIR] [--results=DIR]
 #                    [--time-limit=SECONDS] [--jobs=N] [-- HARNESS_ARGS...]
 #
@@ -26,6 +27,8 @@
 #
 #   --prepare      step 1 only
 #   --build-only   steps 1 and 2, then `harness --list` (the ctest gpu_bench_build)
+#   --prebuilt     skip step 2: BUILD/harness was built elsewhere from these sources
+#                  (bench/gpu/device.sh --prepare) and carried here with GEN
 #   --emulate      run on exg-emu instead of a GPU (above)
 #   --exg-emu=PATH default: build/bin/exg-emu of this checkout
 #   --seed=N       exg-emu's seed (scheduler and adversary; default 1)
@@ -45,6 +48,7 @@
 # present, so nothing ran; 77 (--build-only, or --emulate) nvcc or cuBLAS is missing here,
 # or with --emulate exg-emu or its cuBLAS stand-in (ctest counts it as skipped).
 set -uo pipefail
+export LC_ALL=C  # one sort order (the MANIFEST) on every machine
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -57,6 +61,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --prepare) mode=prepare ;;
     --build-only) mode=build ;;
+    --prebuilt) mode=prebuilt ;;
     --emulate) emulate=1 ;;
     --exg-emu=*) emu="${1#*=}" ;;
     --seed=*) seed="${1#*=}" ;;
@@ -152,6 +157,10 @@ if [ $emulate = 1 ]; then
   say "EMULATED: kernels on exg-emu ($emu); cuBLAS is its HOST STAND-IN" \
       "($emu_lib/libcublas.so.13, FP64 loops on the host), not NVIDIA's"
 fi
+if [ "$mode" = prebuilt ]; then
+  [ -x "$build/harness" ] || { say "--prebuilt: no harness in $build"; exit 2; }
+  say "--prebuilt: using $build/harness as carried (built from these sources elsewhere)"
+fi
 mkdir -p "$build"
 inputs_hash() {  # the hash of a compile's inputs and command: an object is reused while it matches
   { cat "$@" "$root"/runtime/include/exg/* "$gen"/*.h; echo "${flags[*]} ${blas_cflags[*]}";
@@ -173,21 +182,25 @@ in_background() {  # at most $jobs_max compiles at once; each one's success is i
   "$@" &
 }
 objs=()
+[ "$mode" = prebuilt ] && exg_files=""
 for f in $exg_files; do
   stem=$(basename "$f" .exg)
   in_background compile "$build/$stem.o" "$gen/$stem.cu"
   objs+=("$build/$stem.o")
 done
-in_background compile "$build/harness.o" "$here/harness.cu" "$here"/*.cuh "$here"/*.h \
-  "$here/kernels.def" -- -I"$gen" "${blas_cflags[@]}"
-objs+=("$build/harness.o")
+if [ "$mode" != prebuilt ]; then
+  in_background compile "$build/harness.o" "$here/harness.cu" "$here"/*.cuh "$here"/*.h \
+    "$here/kernels.def" -- -I"$gen" "${blas_cflags[@]}"
+  objs+=("$build/harness.o")
+fi
 wait
 failed=0
 for o in "${objs[@]}"; do
   [ -f "$o.hash" ] || { failed=1; say "nvcc failed on ${o%.o}:"; cat "$o.log"; }
 done
 [ $failed = 0 ] || exit 2
-if [ ! -x "$build/harness" ] || [ -n "$(find "${objs[@]}" -newer "$build/harness")" ]; then
+if [ "$mode" != prebuilt ] &&
+   { [ ! -x "$build/harness" ] || [ -n "$(find "${objs[@]}" -newer "$build/harness")" ]; }; then
   "$nvcc" "${link_flags[@]}" "${objs[@]}" "${blas_lflags[@]}" \
     -o "$build/harness" || { say "link failed"; exit 2; }
 fi
@@ -275,6 +288,7 @@ if [ -z "$sanitizer" ]; then
 else
   skip_args=()
   for s in "${skips[@]}"; do skip_args+=(--skip="$s"); done
+  for a in "${harness_args[@]}"; do [[ "$a" == --skip=* ]] && skip_args+=("$a"); done
   timeout 150 "$sanitizer" --tool memcheck --error-exitcode 86 "$build/harness" --small \
     "${skip_args[@]}" > "$results/memcheck.log" 2>&1
   mrc=$?

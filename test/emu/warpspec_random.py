@@ -23,7 +23,10 @@ clean with the right result on every run (else: UNSOUND). A refused case must
 be refused with an error at a line of the kernel (else: UNEXPLAINED).
 
 Usage: warpspec_random.py BUILD_DIR --nvcc NVCC [--count N] [--seed S]
-                          [--work DIR] [--verbose]
+                          [--work DIR] [--verbose] [--gpu DIR]
+--gpu DIR also builds every accepted case for sm_90a into DIR/caseNNN and lists
+its runs (program, tasks, K) in DIR/runs.txt, for bench/gpu/device.sh to run on
+a real H200: the same verdicts judged by the hardware.
 Exit status 0 when no case is UNSOUND or UNEXPLAINED. Prints one line per case
 and the counts (bench/README.md, "Random warp-specialized programs").
 """
@@ -306,6 +309,22 @@ def run(cmd, **kw):
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
 
 
+def build_for_gpu(args, i, d, cu, harness, rows, include, sizes):
+    """The accepted case as an sm_90a program, and its runs on a real GPU: the
+    sizes the emulator runs, and many more tasks than SMs (every CTA laps)."""
+    os.makedirs(args.gpu, exist_ok=True)
+    name = f"case{i:03d}"
+    b = run([args.nvcc, "-std=c++17", "-O3", "-gencode=arch=compute_90a,code=sm_90a", "-cudart", "shared",
+             f"-DROWS={rows}", "-I" + include, "-I" + d, cu, harness,
+             "-o", os.path.join(args.gpu, name)])
+    if b.returncode != 0:
+        print(f"case {i:3d}: the sm_90a build failed:\n{b.stdout}")
+        return
+    with open(os.path.join(args.gpu, "runs.txt"), "a") as f:
+        for n, K in sizes + ((sizes[0][0] + 1000, sizes[0][1]),):
+            f.write(f"{name} {n} {K}\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("build")
@@ -314,6 +333,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--work")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--gpu")
     args = ap.parse_args()
     exgc = os.path.join(args.build, "bin", "exgc")
     emu = os.path.join(args.build, "bin", "exg-emu")
@@ -352,8 +372,11 @@ def main():
             print(b.stdout)
             counts["UNEXPLAINED"] += 1
             continue
+        sizes = ((n_check, k_check), (n_check + 5, k_check if rows in (0, 8) else 3 * R + 2))
+        if args.gpu:
+            build_for_gpu(args, i, d, cu, os.path.join(work, harness), rows, include, sizes)
         failures = []
-        for n, K in ((n_check, k_check), (n_check + 5, k_check if rows in (0, 8) else 3 * R + 2)):
+        for n, K in sizes:
             for sms in ("1", "2"):
                 for seed in ("1", "2"):
                     e = run([emu, "--sms", sms, "--seed", seed, "--", prog, str(n), str(K)],
