@@ -17,7 +17,8 @@
 # its log under $OUT: the emulator's test programs on the hardware (device.log,
 # warpspec_failures.txt), the harness's ragged small shapes (checks of every kernel;
 # device.log), then bench/gpu/run.sh: checks at every shape, timing, compute-sanitizer
-# memcheck (bench.log, bench.json, memcheck.log).
+# memcheck (bench.log, bench.json, memcheck.log), then Nsight Compute's summary of the
+# Hopper GEMMs at 4096^3 (ncu.txt).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -75,6 +76,23 @@ step() {  # step NAME SECONDS COMMAND...: one program, its exit status in the lo
 
 bench_only=0
 [ "${1:-}" = --bench-only ] && bench_only=1
+if [ "${1:-}" = --profile ]; then
+  # Stall reasons and instruction counts of the 128 x 256 and 128 x 128 TF32 GEMMs and the
+  # 2 x 1 cluster one at 4096^3 (ncu_stalls.txt), and their SASS (sass.txt).
+  ncu_bin="$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)"
+  timeout 240 "$ncu_bin" --clock-control none --launch-count 3 \
+    -k 'regex:gemm_tf32_128x(128|256)(_2x1)?_kernel' \
+    --metrics 'regex:^smsp__average_warp_latency_issue_stalled_.*\.ratio$,smsp__inst_executed.sum,smsp__inst_executed_op_shared_ld.sum,sm__cycles_elapsed.max,smsp__warps_issue_stalled_barrier_per_warp_active.pct' \
+    "$root/build/bench-gpu/harness" --squares=4096 --thin-m= --gemv= --samples=1 --warmup=0 \
+    --copy-mib=1 --skip=gemm_tf32_sm90a --skip=gemm_tf32_256x128 --skip=gemm_tf32_sm90a_cluster \
+    --skip=gemm_tf32_sm90a_tmastore --skip=gemm_tf32_256x128_2x1 --skip=gemm_tf32_128x128_2x1 \
+    > "$out/ncu_stalls.txt" 2>&1
+  say "ncu: exit $?"
+  cuobjdump -sass -fun gemm_tf32_128x128_kernel0 "$root/build/bench-gpu/gemm_hopper.o" > "$out/sass.txt" 2>&1 ||
+    cuobjdump -sass "$root/build/bench-gpu/gemm_hopper.o" > "$out/sass.txt" 2>&1
+  say "cuobjdump: exit $?"
+  exit 0
+fi
 if [ $bench_only = 0 ]; then
 # 1. The emulator's own test programs, on the hardware.
 step "tensor_map_program" 60 "$dev/tensor_map_program"
@@ -119,3 +137,21 @@ say "bench/gpu/run.sh --prebuilt -- --watchdog=10 ${skip_args[*]}"
 "$here/run.sh" --prebuilt --time-limit=240 -- --watchdog=10 "${skip_args[@]}" 2>&1 |
   tail -n 40 >> "$log"
 say "run.sh: exit ${PIPESTATUS[0]}"
+
+# 4. Where the time goes: Nsight Compute's summary sections (throughput, occupancy, warp
+# stall reasons) of the 1 x 1 and 2 x 1 Hopper GEMMs at 4096^3, one sample each (ncu.txt).
+ncu_bin="$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)"
+if [ -n "$ncu_bin" ]; then
+  s=$SECONDS
+  timeout 150 "$ncu_bin" --clock-control none -k 'regex:gemm_(tf32|bf16)_128x(128|256)(_2x1)?_kernel' \
+    --launch-count 10 --section SpeedOfLight --section Occupancy --section LaunchStats \
+    --section WarpStateStats --section SchedulerStats \
+    "$h" --squares=4096 --thin-m= --gemv= --samples=1 --warmup=0 --copy-mib=1 \
+    --skip=gemm_tf32_sm90a --skip=gemm_tf32_256x128 --skip=gemm_tf32_sm90a_cluster \
+    --skip=gemm_tf32_sm90a_tmastore --skip=gemm_f16_128x256 --skip=gemm_tf32_256x128_2x1 \
+    --skip=gemm_f16_128x256_2x1 --skip=gemm_bf16_128x256_2x1 --skip=gemm_tf32_128x128_2x1 \
+    > "$out/ncu.txt" 2>&1
+  say "ncu: exit $? ($((SECONDS - s)) s; ncu.txt)"
+else
+  say "ncu: not found"
+fi

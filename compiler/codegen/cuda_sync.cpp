@@ -95,13 +95,13 @@ bool SyncLowering::plan(const Block &task_body) {
       if (arrs.empty())
         return fail(a->loc, "an mbarrier no Arrive completes");
       for (const Arrive *arr : arrs) {
-        auto n = facts_.arrive_threads.find(arr);
-        if (n == facts_.arrive_threads.end())
+        auto n = facts_.arrives.find(arr);
+        if (n == facts_.arrives.end())
           return fail(arr->loc, "an Arrive the GPU semantics stage did not analyse");
-        if (r.arrive_count && n->second * r.arriving_ctas != r.arrive_count)
+        if (r.arrive_count && n->second.arrivals() * r.arriving_ctas != r.arrive_count)
           return fail(arr->loc, "Arrives on '" + a->name.name +
                                     "' by collectives of different sizes");
-        r.arrive_count = n->second * r.arriving_ctas;
+        r.arrive_count = n->second.arrivals() * r.arriving_ctas;
       }
       r.offset = smem_.place(a, 8 * r.ring, 8);
     } else if (r.mech != "Sm90_WgmmaCommitGroup" && r.mech != "Sm90_TmaCommitGroup" &&
@@ -231,15 +231,18 @@ bool SyncLowering::stmt(const Stmt &s, Writer &w) {
       return false;
     if (sync::needs_proxy_fence(*sync::lookup_sync_tl(a->timeline), r->await_second))
       emit_proxy_fence(w);
+    // Whole warps arrive once per warp (gpu::ArriveFacts; the count of plan()).
+    auto who = facts_.arrives.find(a);
+    const std::string per = who != facts_.arrives.end() && who->second.per_warp ? "_warp" : "";
     if (auto remote = facts_.remote_arrives.find(a); remote != facts_.remote_arrives.end()) {
       // `>> bar[cta, k] >> bar[:, k]`: element k of every listed CTA's ring.
       std::string slot = slot_address(a->barriers[0]);
       if (slot.empty())
         return false;
       for (int64_t rank : remote->second)
-        w.line("exg::sm90::mbarrier_arrive_cluster(" + slot + ", " + std::to_string(rank) +
-               "); // Arrive(" + a->timeline + ") >> " + print_expr(a->barriers[0]) +
-               " in CTA " + std::to_string(rank));
+        w.line("exg::sm90::mbarrier_arrive_cluster" + per + "(" + slot + ", " +
+               std::to_string(rank) + "); // Arrive(" + a->timeline + ") >> " +
+               print_expr(a->barriers[0]) + " in CTA " + std::to_string(rank));
       return true;
     }
     for (const Expr &bar : a->barriers) {
@@ -255,7 +258,7 @@ bool SyncLowering::stmt(const Stmt &s, Writer &w) {
       else if (r->mech == "CudaClusterSync")
         w.line("exg::sm90::cluster_arrive(); // " + text);
       else
-        w.line("exg::sm90::mbarrier_arrive(" + slot_address(bar) + "); // " + text);
+        w.line("exg::sm90::mbarrier_arrive" + per + "(" + slot_address(bar) + "); // " + text);
     }
     return true;
   }

@@ -162,6 +162,23 @@ int64_t Tiling::pitch(size_t dim) const {
 
 int64_t Tiling::threads() const { return product(domain()); }
 
+bool Tiling::whole_warps() const {
+  int64_t run = 1; // consecutive threads the box covers, from the innermost dimension out
+  for (size_t k = dims.size(); k-- > 0;) {
+    const TileDim &d = dims[k];
+    if (d.box() == d.extent) {
+      run *= d.extent;
+      continue;
+    }
+    // Part of this dimension: whole warps when every narrowing starts and ends on one.
+    for (const TileOp &op : d.ops)
+      if ((op.offset * run) % 32 != 0 || (op.box * run) % 32 != 0)
+        return false;
+    return true;
+  }
+  return run % 32 == 0;
+}
+
 std::string Tiling::str() const { return "domain=" + tuple_str(domain()) + ", box=" + tuple_str(boxes()); }
 
 namespace {

@@ -67,6 +67,9 @@ struct Tiling {
   std::vector<int64_t> boxes() const;
   int64_t pitch(size_t dim) const; // product of the extents after `dim`
   int64_t threads() const;
+  /// Whether each collective is whole warps of a CTA: its threads are runs of
+  /// consecutive threadIdx.x that start and end on multiples of 32.
+  bool whole_warps() const;
   std::string str() const; // "domain=(8, 32), box=(1, 32)"
 };
 

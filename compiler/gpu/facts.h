@@ -75,7 +75,7 @@ struct WarpsBlockFacts {
 /// 0 names the CTA whose shared memory holds each element (its shard).
 struct ClusterBarrierFacts {
   // CTAs whose Arrives reach one element (the home CTA's and the remote
-  // ones'): an mbarrier's arrive count is arrive_threads x this.
+  // ones'): an mbarrier's arrive count is an Arrive's arrivals() x this.
   int64_t arriving_ctas = 1;
 };
 
@@ -86,14 +86,25 @@ struct MulticastGroup {
   int64_t ncta = 1, stride = 1;
 };
 
+/// Who performs an Arrive on an mbarrier. A collective of whole warps arrives
+/// once per warp: its lanes meet (__syncwarp orders their earlier memory
+/// operations before lane 0's) and lane 0's release arrive covers them, as
+/// every thread's own arrive would; 32 times fewer arrivals on one shared-memory
+/// word per phase. Any other collective arrives once per thread.
+struct ArriveFacts {
+  int64_t threads = 1;   // threads of the collective that runs the Arrive
+  bool per_warp = false; // they are whole warps of a CTA
+  int64_t arrivals() const { return per_warp ? threads / 32 : threads; }
+};
+
 struct KernelFacts {
   DeviceEnv env;
   int64_t blocks_per_sm = 1;
   std::vector<WarpRole> roles; // empty when the device function gives blockDim
   std::map<const With *, WarpsBlockFacts> warps;
-  // Threads of the collective that runs each Arrive: each arrives once, so
-  // this is an mbarrier's arrive count per phase.
-  std::map<const Arrive *, int64_t> arrive_threads;
+  // The collective that runs each Arrive: its arrivals() are an mbarrier's
+  // arrive count per phase.
+  std::map<const Arrive *, ArriveFacts> arrives;
   std::map<const For *, ThreadLoopFacts> loops;
   std::map<const Fence *, FenceScope> fences;
   std::map<uint32_t, ShardFacts> shards; // by the allocation's Sym id

@@ -198,7 +198,7 @@ private:
       for (const Expr &bar : a->barriers)
         if (barrier_slices(bar, "Arrive"))
           barrier_scope(s, bar, "Arrive");
-      facts_.arrive_threads[a] = tiling_threads();
+      facts_.arrives[a] = ArriveFacts{tiling_threads(), tiling_.whole_warps()};
       if (!cluster_barriers_.arrive(a, iters_))
         fail();
     }

@@ -30,7 +30,7 @@ __global__ void __launch_bounds__(384, 1)
   if (threadIdx.x == 0) {
     for (int i = 0; i < kRing; ++i) {
       mbarrier_init(smem_addr(&s.raw[i]), 32);
-      mbarrier_init(smem_addr(&s.war[i]), 256);
+      mbarrier_init(smem_addr(&s.war[i]), 8); // one arrival per consumer warp
     }
     fence_mbarrier_init();
   }
@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(384, 1)
       wgmma_commit_group();
       wgmma_wait_group<0>();
       wgmma_fence_operands(acc);
-      mbarrier_arrive(smem_addr(&s.war[slot]));
+      mbarrier_arrive_warp(smem_addr(&s.war[slot]));
     }
     int row0 = int(blockIdx.x) * kBM + (wg - 1) * 64, col0 = int(blockIdx.y) * kBN;
     exg::Win<float, 2> dst{c + int64_t(row0) * n + col0, {n, 1}};

@@ -78,6 +78,19 @@ EXG_DEV void mbarrier_arrive_cluster(uint32_t bar, uint32_t cta) {
                "r"(cta)
                : "memory");
 }
+/// One arrival for the whole warp: __syncwarp orders every lane's earlier memory operations
+/// before lane 0's, whose release arrive then covers them (cumulativity), as 32 arrives would.
+/// Every lane of the warp must call it (exgc emits it for collectives of whole warps only).
+EXG_DEV void mbarrier_arrive_warp(uint32_t bar) {
+  __syncwarp();
+  if ((threadIdx.x & 31) == 0)
+    mbarrier_arrive(bar);
+}
+EXG_DEV void mbarrier_arrive_cluster_warp(uint32_t bar, uint32_t cta) {
+  __syncwarp();
+  if ((threadIdx.x & 31) == 0)
+    mbarrier_arrive_cluster(bar, cta);
+}
 EXG_DEV void mbarrier_expect_tx(uint32_t bar, uint32_t bytes) {
   asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(bytes)
                : "memory");
