@@ -71,8 +71,14 @@ EXG_DEV void fence_mbarrier_init() {
 EXG_DEV void mbarrier_arrive(uint32_t bar) {
   asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
-/// Arrives on the barrier at the same address in cluster CTA `cta`.
+EXG_DEV uint32_t cluster_ctarank();
+/// Arrives on the barrier at the same address in cluster CTA `cta`: with release at cluster
+/// scope for a neighbour (a cluster-scope memory barrier, the costliest part of a 2 x 1
+/// cluster GEMM's K step on an H200), at CTA scope for this CTA, whose waiting threads share
+/// the CTA with this one.
 EXG_DEV void mbarrier_arrive_cluster(uint32_t bar, uint32_t cta) {
+  if (cta == cluster_ctarank())
+    return mbarrier_arrive(bar);
   asm volatile("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
                "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}" ::"r"(bar),
                "r"(cta)

@@ -94,11 +94,18 @@ EXG_LAYOUT_FN FragmentCoord accumulator_coord(uint32_t thread, uint32_t i) {
 // before the kernel starts: element j maps to physical use j - pre_arrive,
 // and a wait on a negative use never blocks.
 
+// Every K step computes these: a j that fits in 32 bits (every real one) takes 32-bit
+// unsigned division, a few instructions for a constant ring that is no power of two,
+// where the 64-bit form costs tens (measured on an H200: bench/README.md).
 EXG_LAYOUT_FN uint32_t ring_slot(int64_t j, uint32_t ring) {
+  if (j >= 0 && j <= int64_t(0x7fffffff))
+    return uint32_t(j) % ring;
   return uint32_t(((j % int64_t(ring)) + int64_t(ring)) % int64_t(ring));
 }
 
 EXG_LAYOUT_FN uint32_t ring_parity(int64_t j, uint32_t ring) {
+  if (j >= 0 && j <= int64_t(0x7fffffff))
+    return (uint32_t(j) / ring) & 1u;
   int64_t phase = j >= 0 ? j / int64_t(ring) : -((-j + int64_t(ring) - 1) / int64_t(ring));
   return uint32_t(phase & 1);
 }

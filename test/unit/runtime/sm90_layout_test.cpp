@@ -169,6 +169,22 @@ TEST(Sm90Ring, SlotAndParityFollowAnMbarriersPhases) {
   EXPECT_EQ(ring_parity(-5, 4), 0u);
 }
 
+TEST(Sm90Ring, The32BitPathAgreesWithThe64BitDefinitionAtItsEdges) {
+  // j in [0, 2^31) takes 32-bit unsigned division; the rest the 64-bit floor form.
+  auto slot64 = [](int64_t j, int64_t r) { return uint32_t(((j % r) + r) % r); };
+  auto parity64 = [](int64_t j, int64_t r) {
+    int64_t q = j / r - ((j % r != 0 && j < 0) ? 1 : 0);
+    return uint32_t(q & 1);
+  };
+  const int64_t edges[] = {0, 1, 5, 6, 7, 0x7ffffffe, 0x7fffffff, 0x80000000LL, 0x80000005LL,
+                           0xffffffffLL, 0x100000000LL, 0x100000006LL, -1, -6, -7};
+  for (uint32_t ring : {1u, 3u, 4u, 6u, 7u})
+    for (int64_t j : edges) {
+      EXPECT_EQ(ring_slot(j, ring), slot64(j, ring)) << "ring " << ring << " j " << j;
+      EXPECT_EQ(ring_parity(j, ring), parity64(j, ring)) << "ring " << ring << " j " << j;
+    }
+}
+
 TEST(Sm90Multicast, MaskIsTheGroupOfTheRank) {
   for (uint32_t stride : {1u, 2u, 4u, 8u})
     for (uint32_t ncta : {1u, 2u, 4u, 8u, 16u}) {
