@@ -3,6 +3,9 @@
 #
 #   bench/gpu/device.sh --prepare     here, where exgc, exg-emu and nvcc are built
 #   bench/gpu/device.sh               there (the device tool), with the carried builds
+#   bench/gpu/device.sh --bench-only  there: step 3 and 4 only (the benchmark, ncu)
+#   bench/gpu/device.sh --profile     there: ncu stall reasons and instruction counts of
+#                                     three TF32 GEMMs at 4096^3 (ncu_stalls.txt), SASS
 #
 # --prepare builds every program the GPU run needs, so that the lent minutes go to
 # running, not compiling (the GPU machine has nvcc but none of exgc's dependencies):
