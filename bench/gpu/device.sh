@@ -77,12 +77,13 @@ step() {  # step NAME SECONDS COMMAND...: one program, its exit status in the lo
   return $rc
 }
 
+# Nsight Compute: on the PATH, or where the CUDA image keeps it.
+ncu_bin="$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)"
 bench_only=0
 [ "${1:-}" = --bench-only ] && bench_only=1
 if [ "${1:-}" = --profile ]; then
   # Stall reasons and instruction counts of the 128 x 256 and 128 x 128 TF32 GEMMs and the
   # 2 x 1 cluster one at 4096^3 (ncu_stalls.txt), and their SASS (sass.txt).
-  ncu_bin="$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)"
   timeout 240 "$ncu_bin" --clock-control none --launch-count 3 \
     -k 'regex:gemm_tf32_128x(128|256)(_2x1)?_kernel' \
     --metrics 'regex:^smsp__average_warp_latency_issue_stalled_.*\.ratio$,smsp__inst_executed.sum,smsp__inst_executed_op_shared_ld.sum,sm__cycles_elapsed.max,smsp__warps_issue_stalled_barrier_per_warp_active.pct' \
@@ -143,7 +144,6 @@ say "run.sh: exit ${PIPESTATUS[0]}"
 
 # 4. Where the time goes: Nsight Compute's summary sections (throughput, occupancy, warp
 # stall reasons) of the 1 x 1 and 2 x 1 Hopper GEMMs at 4096^3, one sample each (ncu.txt).
-ncu_bin="$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)"
 if [ -n "$ncu_bin" ]; then
   s=$SECONDS
   timeout 150 "$ncu_bin" --clock-control none -k 'regex:gemm_(tf32|bf16)_128x(128|256)(_2x1)?_kernel' \

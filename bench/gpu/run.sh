@@ -157,10 +157,6 @@ if [ $emulate = 1 ]; then
   say "EMULATED: kernels on exg-emu ($emu); cuBLAS is its HOST STAND-IN" \
       "($emu_lib/libcublas.so.13, FP64 loops on the host), not NVIDIA's"
 fi
-if [ "$mode" = prebuilt ]; then
-  [ -x "$build/harness" ] || { say "--prebuilt: no harness in $build"; exit 2; }
-  say "--prebuilt: using $build/harness as carried (built from these sources elsewhere)"
-fi
 mkdir -p "$build"
 inputs_hash() {  # the hash of a compile's inputs and command: an object is reused while it matches
   { cat "$@" "$root"/runtime/include/exg/* "$gen"/*.h; echo "${flags[*]} ${blas_cflags[*]}";
@@ -181,28 +177,32 @@ in_background() {  # at most $jobs_max compiles at once; each one's success is i
   while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
   "$@" &
 }
-objs=()
-[ "$mode" = prebuilt ] && exg_files=""
-for f in $exg_files; do
-  stem=$(basename "$f" .exg)
-  in_background compile "$build/$stem.o" "$gen/$stem.cu"
-  objs+=("$build/$stem.o")
-done
-if [ "$mode" != prebuilt ]; then
+build_harness() {  # compiles the objects whose inputs changed, links when one is newer
+  objs=()
+  for f in $exg_files; do
+    stem=$(basename "$f" .exg)
+    in_background compile "$build/$stem.o" "$gen/$stem.cu"
+    objs+=("$build/$stem.o")
+  done
   in_background compile "$build/harness.o" "$here/harness.cu" "$here"/*.cuh "$here"/*.h \
     "$here/kernels.def" -- -I"$gen" "${blas_cflags[@]}"
   objs+=("$build/harness.o")
-fi
-wait
-failed=0
-for o in "${objs[@]}"; do
-  [ -f "$o.hash" ] || { failed=1; say "nvcc failed on ${o%.o}:"; cat "$o.log"; }
-done
-[ $failed = 0 ] || exit 2
-if [ "$mode" != prebuilt ] &&
-   { [ ! -x "$build/harness" ] || [ -n "$(find "${objs[@]}" -newer "$build/harness")" ]; }; then
-  "$nvcc" "${link_flags[@]}" "${objs[@]}" "${blas_lflags[@]}" \
-    -o "$build/harness" || { say "link failed"; exit 2; }
+  wait
+  failed=0
+  for o in "${objs[@]}"; do
+    [ -f "$o.hash" ] || { failed=1; say "nvcc failed on ${o%.o}:"; cat "$o.log"; }
+  done
+  [ $failed = 0 ] || exit 2
+  if [ ! -x "$build/harness" ] || [ -n "$(find "${objs[@]}" -newer "$build/harness")" ]; then
+    "$nvcc" "${link_flags[@]}" "${objs[@]}" "${blas_lflags[@]}" \
+      -o "$build/harness" || { say "link failed"; exit 2; }
+  fi
+}
+if [ "$mode" = prebuilt ]; then
+  [ -x "$build/harness" ] || { say "--prebuilt: no harness in $build"; exit 2; }
+  say "--prebuilt: using $build/harness as carried (built from these sources elsewhere)"
+else
+  build_harness
 fi
 "${run_prefix[@]}" "$build/harness" --list > "$build/kernels.txt" ||
   { say "the harness does not start"; exit 2; }
