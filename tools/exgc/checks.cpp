@@ -4,9 +4,12 @@
 #include <chrono>
 #include <cstdio>
 #include <set>
+#include <sstream>
 
+#include "compiler/codegen/cuda_backend.h"
 #include "compiler/gpu/device_calls.h"
 #include "compiler/gpu/gpu_check.h"
+#include "compiler/ir/visitor.h"
 #include "compiler/synclower/derived_sizes.h"
 
 namespace exgc {
@@ -59,7 +62,7 @@ bool SyncChecks::run_all(std::string *sync_text) {
       continue;
     }
     const gpu::GpuFacts *f = facts(p);
-    if (!f) {
+    if (!f || !structure_ok(p, *f)) {
       ok = false;
       continue;
     }
@@ -76,6 +79,40 @@ bool SyncChecks::run_all(std::string *sync_text) {
       }
   }
   return ok;
+}
+
+namespace {
+/// Whether some device function of a body has no kernel facts.
+struct DeviceFunctionWithoutFacts : IRVisitor {
+  explicit DeviceFunctionWithoutFacts(const gpu::GpuFacts &f) : facts(f) {}
+  const gpu::GpuFacts &facts;
+  bool found = false;
+  void visit_node(const With *w) override {
+    const auto *c = w->ctx.as<Call>();
+    found |= c && c->func == "CudaDeviceFunction" && !facts.kernels.count(w);
+    IRVisitor::visit_node(w);
+  }
+};
+} // namespace
+
+bool SyncChecks::structure_ok(const Proc &p, const gpu::GpuFacts &f) {
+  auto it = structure_.find(p.get());
+  if (it != structure_.end())
+    return it->second;
+  DeviceFunctionWithoutFacts v(f);
+  v.visit(inlined_.at(p.get())->body);
+  bool ok = true;
+  if (v.found) {
+    // The backend's text is dropped; only its diagnostics matter here.
+    unsigned errors = diag_.num_errors();
+    size_t first = diag_.diagnostics().size();
+    std::ostringstream cu, h;
+    emit_cuda(prog_, {p}, "check.h", cu, h, diag_);
+    ok = diag_.num_errors() == errors;
+    if (!ok && on_backend_errors)
+      on_backend_errors(first, p->name);
+  }
+  return structure_[p.get()] = ok;
 }
 
 bool SyncChecks::run_one(const Proc &p, const synclower::CheckRequest &r,

@@ -385,6 +385,9 @@ int verify(const Program &prog, const DriverOptions &opts, schedule::Interpreter
   if (!select_procs(prog, opts, diag, procs))
     return 1;
   SyncChecks checks(prog, opts, diag);
+  checks.on_backend_errors = [&](size_t first, const std::string &proc) {
+    schedule::note_schedule_provenance(interp, diag, first, {proc});
+  };
   for (const Proc &p : procs)
     checks.facts(p);
   check_kernel_calls(prog, procs, diag);
@@ -501,6 +504,9 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
 
   // Nothing unchecked is written: every `check` passes first.
   SyncChecks checks(*prog, opts, diag);
+  checks.on_backend_errors = [&](size_t first, const std::string &proc) {
+    schedule::note_schedule_provenance(interp, diag, first, {proc});
+  };
   bool checks_passed = checks.run_all(nullptr);
   checks_passed = check_kernel_calls(*prog, procs, diag) && checks_passed;
   stats.stage("synchronization checks");
