@@ -30,6 +30,7 @@ std::string seconds_string(double s) {
 
 ResourceMeter::ResourceMeter(const CheckBudget &b)
     : budget_(b), start_(std::chrono::steady_clock::now()), last_memory_look_(start_),
+      last_progress_(start_),
       base_resident_(resident_bytes()) {}
 
 uint64_t ResourceMeter::grown() const {
@@ -57,6 +58,10 @@ void ResourceMeter::look(bool force) {
     if (grown() > budget_.max_memory)
       throw BudgetExceeded{"the check ran out of its memory budget of " +
                            byte_size_string(budget_.max_memory) + " (--max-check-memory)"};
+  }
+  if (progress_ && now - last_progress_ >= std::chrono::milliseconds(100)) {
+    last_progress_ = now;
+    progress_(std::chrono::duration<double>(now - start_).count());
   }
   if (budget_.max_seconds > 0) {
     std::chrono::duration<double> spent = now - start_;

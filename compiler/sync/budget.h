@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace exgc::sync {
@@ -40,11 +41,15 @@ public:
   }
   /// Checks both limits now (memory: at most every 20 ms, unless `force`).
   void look(bool force = false);
+  /// Told the seconds since the start, at most every 100 ms, from the looks
+  /// (for a progress line; it may print).
+  void set_progress(std::function<void(double)> fn) { progress_ = std::move(fn); }
 
 private:
   static constexpr uint64_t kTicksPerLook = 1024;
   CheckBudget budget_;
-  std::chrono::steady_clock::time_point start_, last_memory_look_;
+  std::chrono::steady_clock::time_point start_, last_memory_look_, last_progress_;
+  std::function<void(double)> progress_;
   uint64_t base_resident_ = 0, ticks_ = 0, next_look_ = kTicksPerLook;
   uint64_t grown() const;
 };

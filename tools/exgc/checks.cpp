@@ -11,6 +11,7 @@
 #include "compiler/gpu/gpu_check.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/synclower/derived_sizes.h"
+#include "tools/exgc/progress.h"
 
 namespace exgc {
 
@@ -119,11 +120,15 @@ bool SyncChecks::run_one(const Proc &p, const synclower::CheckRequest &r,
                          const gpu::GpuFacts &f, std::string *sync_text) {
   sync::CheckOptions copts;
   copts.budget = opts_.check_budget;
+  CheckProgress progress(opts_.progress, opts_.diag_format);
+  progress.begin(synclower::check_text(r) + (r.derived.empty() ? "" : " (derived)"));
+  copts.progress = [&](double seconds) { progress.update(seconds); };
   auto start = std::chrono::steady_clock::now();
   bool passed = synclower::run_check(
       *inlined_.at(p.get()), r, f,
       [&](const std::string &name) { return prog_.lookup_from(p.get(), name); }, copts,
       diag_.sources(), diag_, sync_text);
+  progress.end();
   if (!passed)
     return false;
   std::string line = synclower::check_text(r);
