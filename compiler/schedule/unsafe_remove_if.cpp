@@ -6,8 +6,8 @@
 // its id when it is not an if.
 // Checked: NOTHING about the meaning: the guarded code now also runs where the
 // condition was false (out-of-range elements whose values the schedule knows
-// to be harmless, as in the GEMM's TMA and wgmma steps). The driver notes
-// every unsafe step it applied (UnsafeStepApplied), and the whole result is
+// to be harmless, as in the GEMM's TMA and wgmma steps). The driver warns of
+// the unsafe steps each schedule applied (UnsafeStepsApplied), and the whole result is
 // still typechecked again, so an access the removal moved out of bounds is an
 // error at the end of the schedule.
 // Fails when: `stmt` is not an if and recursive is False

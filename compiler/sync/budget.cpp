@@ -29,7 +29,9 @@ std::string seconds_string(double s) {
 } // namespace
 
 ResourceMeter::ResourceMeter(const CheckBudget &b)
-    : budget_(b), start_(std::chrono::steady_clock::now()), base_resident_(resident_bytes()) {}
+    : budget_(b), start_(std::chrono::steady_clock::now()), last_memory_look_(start_),
+      last_progress_(start_),
+      base_resident_(resident_bytes()) {}
 
 uint64_t ResourceMeter::grown() const {
   uint64_t now = resident_bytes();
@@ -46,12 +48,23 @@ void ResourceMeter::reserve(uint64_t bytes, const std::string &what) {
                          byte_size_string(budget_.max_memory) + " (--max-check-memory)"};
 }
 
-void ResourceMeter::look() {
-  if (budget_.max_memory && grown() > budget_.max_memory)
-    throw BudgetExceeded{"the check ran out of its memory budget of " +
-                         byte_size_string(budget_.max_memory) + " (--max-check-memory)"};
+void ResourceMeter::look(bool force) {
+  next_look_ = ticks_ + kTicksPerLook;
+  auto now = std::chrono::steady_clock::now();
+  // Reading statm costs microseconds: every 20 ms is enough, since memory
+  // grows at most a few tens of MB in that time.
+  if (budget_.max_memory && (force || now - last_memory_look_ >= std::chrono::milliseconds(20))) {
+    last_memory_look_ = now;
+    if (grown() > budget_.max_memory)
+      throw BudgetExceeded{"the check ran out of its memory budget of " +
+                           byte_size_string(budget_.max_memory) + " (--max-check-memory)"};
+  }
+  if (progress_ && now - last_progress_ >= std::chrono::milliseconds(100)) {
+    last_progress_ = now;
+    progress_(std::chrono::duration<double>(now - start_).count());
+  }
   if (budget_.max_seconds > 0) {
-    std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start_;
+    std::chrono::duration<double> spent = now - start_;
     if (spent.count() > budget_.max_seconds)
       throw BudgetExceeded{"the check ran out of its time budget of " +
                            seconds_string(budget_.max_seconds) + " s (--max-check-time)"};

@@ -8,6 +8,7 @@ namespace exgc::sync {
 CheckResult check_program(const Program &p, const CheckOptions &opts) {
   CheckResult res;
   ResourceMeter meter(opts.budget);
+  meter.set_progress(opts.progress);
   RunOptions run;
   run.meter = &meter;
   if (opts.engine == EngineKind::Oracle) {

@@ -68,7 +68,7 @@ bool FastEngine::access(const AccessEvent &e) {
     hits.push_back(exact);
   else
     for (const Box &b : e.boxes)
-      store.query(b, [&](RegionRef r) { hits.push_back(r); });
+      tick(store.query(b, [&](RegionRef r) { hits.push_back(r); }));
   if (e.boxes.size() > 1) {
     std::sort(hits.begin(), hits.end());
     hits.erase(std::unique(hits.begin(), hits.end()), hits.end());

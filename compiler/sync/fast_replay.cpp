@@ -72,10 +72,10 @@ bool FastEngine::reaches(uint64_t tid) {
 bool FastEngine::untouched(int tensor, const Box &b) {
   State &S = *st_;
   bool clean = true;
-  S.store(tensor, (*tensors_)[tensor]).query(b, [&](RegionRef ref) {
+  tick(S.store(tensor, (*tensors_)[tensor]).query(b, [&](RegionRef ref) {
     const AR &a = S.ars[S.regions[tensor].at(ref).ar];
     clean = clean && a.foa < 0 && a.reads.empty() && a.mutates.empty();
-  });
+  }));
   return clean;
 }
 
@@ -108,7 +108,7 @@ std::unique_ptr<TaskEffect> FastEngine::capture(const std::vector<std::pair<int,
   for (const auto &tb : boxes) {
     const int tensor = tb.first;
     RegionStore &store = S.store(tensor, (*tensors_)[tensor]);
-    store.query(tb.second, [&](RegionRef ref) {
+    tick(store.query(tb.second, [&](RegionRef ref) {
       if (!seen.insert({tensor, ref.bucket, ref.idx}).second)
         return;
       const Region &rg = store.at(ref);
@@ -123,7 +123,7 @@ std::unique_ptr<TaskEffect> FastEngine::capture(const std::vector<std::pair<int,
       copy_entries(a.reads, reg.reads);
       copy_entries(a.mutates, reg.mutates);
       fx->regions.push_back(std::move(reg));
-    });
+    }));
   }
   if (!ok)
     return nullptr;
@@ -180,7 +180,10 @@ void FastEngine::replay(const TaskEffect &effect, const std::vector<TensorShift>
     for (const TensorShift &sh : shifts)
       if (sh.tensor == reg.tensor)
         off = &sh.offset;
-    S.put_region(reg.tensor, (*tensors_)[reg.tensor], off ? moved(reg.box, *off) : reg.box, a);
+    // A replayed task may put back thousands of regions into long buckets:
+    // the meter counts that work, or a long replay would outrun the budget.
+    tick(S.put_region(reg.tensor, (*tensors_)[reg.tensor], off ? moved(reg.box, *off) : reg.box,
+                      a));
   }
   S.stats.replayed_regions += fx.regions.size();
   S.stats.max_regions = std::max(S.stats.max_regions, S.live_regions);

@@ -178,10 +178,11 @@ struct FastEngine::State {
 
   // Makes `box` one region with assignment record `ar` (its reference
   // already counted); overlapping regions keep what lies outside it.
-  void put_region(int tensor, const TensorInfo &t, const Box &box, uint32_t ar) {
+  // Returns how many regions it examined (the work, for the meter).
+  size_t put_region(int tensor, const TensorInfo &t, const Box &box, uint32_t ar) {
     RegionStore &st = store(tensor, t);
     hits.clear();
-    st.query(box, [&](RegionRef r) { hits.push_back(r); });
+    size_t examined = st.query(box, [&](RegionRef r) { hits.push_back(r); });
     std::sort(hits.begin(), hits.end());
     out.clear();
     for (const RegionRef &h : hits) {
@@ -202,6 +203,7 @@ struct FastEngine::State {
       st.add(std::move(r));
       ++live_regions;
     }
+    return examined;
   }
 
   bool valid(const Ref &ref) const { return recs[ref.first].gen == ref.second; }

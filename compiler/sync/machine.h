@@ -233,9 +233,10 @@ protected:
   const TensorTable *tensors_ = nullptr;
   Hazard hazard_;
   ResourceMeter *meter_ = nullptr;
-  void tick() {
+  /// `work` units done (regions examined, elements visited).
+  void tick(uint64_t work = 1) {
     if (meter_)
-      meter_->tick();
+      meter_->tick(work);
   }
 };
 

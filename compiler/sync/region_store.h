@@ -145,21 +145,26 @@ public:
     buckets_.assign(static_cast<size_t>((ext + width_ - 1) / width_), {});
   }
   Region &at(const RegionRef &r) { return r.bucket < 0 ? overflow_[r.idx] : buckets_[r.bucket][r.idx]; }
-  template <typename Fn> void query(const Box &b, Fn fn) {
+  /// Calls `fn` on each region overlapping `b`; returns how many regions it
+  /// examined (the work, for the check's meter: a bucket may hold thousands).
+  template <typename Fn> size_t query(const Box &b, Fn fn) {
+    size_t examined = overflow_.size();
     for (uint32_t i = 0; i < overflow_.size(); ++i)
       if (overlaps(overflow_[i].box, b))
         fn(RegionRef{-1, i});
     if (key_ < 0)
-      return;
+      return examined;
     int64_t lo = b.lo[key_] / width_, hi = (b.hi[key_] - 1) / width_;
     for (int64_t k = lo; k <= hi; ++k) {
       std::vector<Region> &v = buckets_[k];
       if (v.size() > kIndexAfter && !indexed_)
         build_index();
+      examined += v.size();
       for (uint32_t i = 0; i < v.size(); ++i)
         if (overlaps(v[i].box, b))
           fn(RegionRef{static_cast<int32_t>(k), i});
     }
+    return examined;
   }
   /// The region whose box is exactly `b`, if any (false: none, or no index).
   bool find_exact(const Box &b, RegionRef &out) const {

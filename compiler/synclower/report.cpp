@@ -123,8 +123,18 @@ void report_hazard(const sync::Hazard &h, const Lowered &lowered, const std::str
   const gpu::KernelFacts *kernel = here ? here->kernel : nullptr;
   const std::string who = h.threads ? threads_in_words(*h.threads, kernel) : "";
   if (h.kind == HazardKind::ResourceLimit) {
-    diag.report(check_loc.valid() ? check_loc : loc, DiagKind::SyncCheckLimit, check_text,
-                h.message);
+    // The budget is the check's, not a statement's: the error goes at the
+    // `check` (or, for --check-size, names the option); a note says where the
+    // walk had got to, which tells how far from the end it stopped.
+    DiagBuilder b = diag.report(check_loc, DiagKind::SyncCheckLimit, check_text,
+                                h.message + (check_loc.valid() ? "" : ", the check of --check-size"));
+    std::string at;
+    for (const auto &[name, value] : h.iters)
+      at += (at.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+    if (here)
+      b.note(here->loc, "it stopped here" + (at.empty() ? std::string() : ", at " + at) +
+                            (derived.empty() ? "" : ", at sizes derived from the declared ones (" +
+                                                        derived + ")"));
     return;
   }
   if (is_race(h.kind) && h.has_prior) {

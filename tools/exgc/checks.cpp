@@ -4,10 +4,14 @@
 #include <chrono>
 #include <cstdio>
 #include <set>
+#include <sstream>
 
+#include "compiler/codegen/cuda_backend.h"
 #include "compiler/gpu/device_calls.h"
 #include "compiler/gpu/gpu_check.h"
+#include "compiler/ir/visitor.h"
 #include "compiler/synclower/derived_sizes.h"
+#include "tools/exgc/progress.h"
 
 namespace exgc {
 
@@ -59,7 +63,7 @@ bool SyncChecks::run_all(std::string *sync_text) {
       continue;
     }
     const gpu::GpuFacts *f = facts(p);
-    if (!f) {
+    if (!f || !structure_ok(p, *f)) {
       ok = false;
       continue;
     }
@@ -78,15 +82,53 @@ bool SyncChecks::run_all(std::string *sync_text) {
   return ok;
 }
 
+namespace {
+/// Whether some device function of a body has no kernel facts.
+struct DeviceFunctionWithoutFacts : IRVisitor {
+  explicit DeviceFunctionWithoutFacts(const gpu::GpuFacts &f) : facts(f) {}
+  const gpu::GpuFacts &facts;
+  bool found = false;
+  void visit_node(const With *w) override {
+    const auto *c = w->ctx.as<Call>();
+    found |= c && c->func == "CudaDeviceFunction" && !facts.kernels.count(w);
+    IRVisitor::visit_node(w);
+  }
+};
+} // namespace
+
+bool SyncChecks::structure_ok(const Proc &p, const gpu::GpuFacts &f) {
+  auto it = structure_.find(p.get());
+  if (it != structure_.end())
+    return it->second;
+  DeviceFunctionWithoutFacts v(f);
+  v.visit(inlined_.at(p.get())->body);
+  bool ok = true;
+  if (v.found) {
+    // The backend's text is dropped; only its diagnostics matter here.
+    unsigned errors = diag_.num_errors();
+    size_t first = diag_.diagnostics().size();
+    std::ostringstream cu, h;
+    emit_cuda(prog_, {p}, "check.h", cu, h, diag_);
+    ok = diag_.num_errors() == errors;
+    if (!ok && on_backend_errors)
+      on_backend_errors(first, p->name);
+  }
+  return structure_[p.get()] = ok;
+}
+
 bool SyncChecks::run_one(const Proc &p, const synclower::CheckRequest &r,
                          const gpu::GpuFacts &f, std::string *sync_text) {
   sync::CheckOptions copts;
   copts.budget = opts_.check_budget;
+  CheckProgress progress(opts_.progress, opts_.diag_format);
+  progress.begin(synclower::check_text(r) + (r.derived.empty() ? "" : " (derived)"));
+  copts.progress = [&](double seconds) { progress.update(seconds); };
   auto start = std::chrono::steady_clock::now();
   bool passed = synclower::run_check(
       *inlined_.at(p.get()), r, f,
       [&](const std::string &name) { return prog_.lookup_from(p.get(), name); }, copts,
       diag_.sources(), diag_, sync_text);
+  progress.end();
   if (!passed)
     return false;
   std::string line = synclower::check_text(r);

@@ -114,6 +114,15 @@ cl::opt<double> MaxCheckTime(
     "max-check-time",
     cl::desc("Stop a synchronization check after this many seconds (0: no limit; default 600)"),
     cl::value_desc("seconds"), cl::init(600), cl::cat(Category));
+cl::opt<exgc::ProgressMode> Progress(
+    "progress", cl::desc("A line on standard error while a synchronization check runs"),
+    cl::init(exgc::ProgressMode::Auto),
+    cl::values(clEnumValN(exgc::ProgressMode::Auto, "auto",
+                          "for a check past 1 s: updated in place on a terminal, one line "
+                          "otherwise (default)"),
+               clEnumValN(exgc::ProgressMode::Always, "always", "one line as each check starts"),
+               clEnumValN(exgc::ProgressMode::Never, "never", "none")),
+    cl::cat(Category));
 cl::opt<bool> ShowDiagKind("show-diag-kind", cl::desc("Append [Kind] to each diagnostic (tests)"),
                            cl::Hidden, cl::cat(Category));
 
@@ -213,6 +222,7 @@ int exgc_main(int argc, const char *const *argv) {
   job.opts.entry_procs.assign(Entries.begin(), Entries.end());
   job.opts.stdlib_dir = StdlibDir;
   job.opts.diag_format = Diagnostics;
+  job.opts.progress = Progress;
   job.opts.show_diag_kind = ShowDiagKind;
   job.opts.stats = Stats;
   job.opts.verify = Verify;

@@ -11,6 +11,7 @@
 #include "tools/exgc/checks.h"
 
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -215,6 +216,45 @@ bool select_procs(const Program &prog, const DriverOptions &opts, DiagEngine &di
   return ok;
 }
 
+/// An unsafe step skipped its check: one warning per schedule that used
+/// any, at the schedule, with a note at each place such a step ran (a
+/// `def` called twice runs its step twice at one place).
+void report_unsafe_steps(const schedule::Interpreter &interp, DiagEngine &diag) {
+  struct Place {
+    SrcLoc loc;
+    std::string primitive;
+    size_t times;
+  };
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<Place>> places;
+  std::map<std::string, size_t> counts;
+  for (const schedule::Interpreter::Step &s : interp.steps()) {
+    if (!schedule::is_unsafe_primitive(s.primitive))
+      continue;
+    if (!counts[s.schedule]++)
+      order.push_back(s.schedule);
+    std::vector<Place> &ps = places[s.schedule];
+    auto same = std::find_if(ps.begin(), ps.end(), [&](const Place &p) {
+      return p.loc == s.loc && p.primitive == s.primitive;
+    });
+    if (same != ps.end())
+      ++same->times;
+    else
+      ps.push_back({s.loc, s.primitive, 1});
+  }
+  for (const std::string &name : order) {
+    auto result = interp.results().find(name);
+    SrcLoc at = result != interp.results().end() ? result->second->loc : places[name][0].loc;
+    size_t n = counts[name];
+    DiagBuilder b = diag.report(at, DiagKind::UnsafeStepsApplied, name,
+                                std::to_string(n) + (n == 1 ? " unsafe step" : " unsafe steps"));
+    for (const Place &p : places[name])
+      b.note(p.loc, "unsafe step '" + p.primitive + "' rewrote '" + name +
+                        "' without checking that its meaning is kept" +
+                        (p.times > 1 ? " (" + std::to_string(p.times) + " steps here)" : ""));
+  }
+}
+
 /// Runs the main module's schedules and adds each result to the module as a
 /// proc of the schedule's name, so later stages see it like any other proc.
 /// With `cases`, also lists each schedule (input -> result) and each of its
@@ -226,10 +266,7 @@ bool run_schedules(Program &prog, schedule::Interpreter &interp, DiagEngine &dia
   stats.stage("schedules");
   if (!ran || diag.has_errors())
     return false;
-  // An unsafe step skipped its check: say so, one note per step applied.
-  for (const schedule::Interpreter::Step &s : interp.steps())
-    if (schedule::is_unsafe_primitive(s.primitive))
-      diag.report(s.loc, DiagKind::UnsafeStepApplied, s.primitive, s.schedule);
+  report_unsafe_steps(interp, diag);
   if (cases) {
     for (const auto &[name, proc] : interp.results())
       cases->push_back({"schedule '" + name + "'", proc->loc, interp.inputs().at(name), proc});
@@ -348,6 +385,9 @@ int verify(const Program &prog, const DriverOptions &opts, schedule::Interpreter
   if (!select_procs(prog, opts, diag, procs))
     return 1;
   SyncChecks checks(prog, opts, diag);
+  checks.on_backend_errors = [&](size_t first, const std::string &proc) {
+    schedule::note_schedule_provenance(interp, diag, first, {proc});
+  };
   for (const Proc &p : procs)
     checks.facts(p);
   check_kernel_calls(prog, procs, diag);
@@ -464,6 +504,9 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
 
   // Nothing unchecked is written: every `check` passes first.
   SyncChecks checks(*prog, opts, diag);
+  checks.on_backend_errors = [&](size_t first, const std::string &proc) {
+    schedule::note_schedule_provenance(interp, diag, first, {proc});
+  };
   bool checks_passed = checks.run_all(nullptr);
   checks_passed = check_kernel_calls(*prog, procs, diag) && checks_passed;
   stats.stage("synchronization checks");

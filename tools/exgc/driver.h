@@ -20,6 +20,9 @@ namespace exgc {
 
 enum class EmitKind { Cuda, Cpp, Exg, Difftest, Runall, Sync };
 enum class DiagFormat { Text, Json, Sarif };
+/// --progress: a line on standard error while a check runs past a second
+/// (auto), for every check (always), or none (tools/exgc/progress.h).
+enum class ProgressMode { Auto, Always, Never };
 
 struct DriverOptions {
   std::string input;
@@ -47,6 +50,7 @@ struct DriverOptions {
   };
   std::vector<CheckSize> check_sizes;
   sync::CheckBudget check_budget; // --max-check-memory, --max-check-time
+  ProgressMode progress = ProgressMode::Never; // --progress (exgc's default: auto)
 };
 
 int run_driver(const DriverOptions &opts);
