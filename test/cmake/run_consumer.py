@@ -145,8 +145,8 @@ def main():
                "CHECK_SIZES ran the schedule's differential test in the build")
         app = os.path.join(build, "app")
         expect(run([app]).strip() == EXPECTED, "the CPU reference computes " + EXPECTED)
-        expect(os.path.isfile(os.path.join(build, "kernels_ref.exgc", "kernels_ref", "scale_add.h")),
-               "the header is in a folder of its target's name")
+        header = os.path.join(build, "kernels_ref.exgc", "kernels_ref", "scale_add.h")
+        expect(os.path.isfile(header), "the header is in a folder of its target's name")
         both = run([os.path.join(build, "app_both")]).splitlines()
         expect(both == ["scale_add 0: " + EXPECTED, "consumer::ref::scale_add 0: " + EXPECTED],
                "two libraries of one module (one with NAMESPACE) link into one program")

@@ -334,8 +334,9 @@ bool generate_cuda(const Program &prog, const std::vector<Proc> &procs,
                    schedule::Interpreter &interp, const std::string &h_name, std::ostream &cu,
                    std::ostream &h, DiagEngine &diag, Stats &stats,
                    const codegen::EntryNaming &entries = {}) {
-  bool emitted =
-      attributed(interp, procs, diag, [&] { return emit_cuda(prog, procs, h_name, cu, h, diag, entries); });
+  bool emitted = attributed(interp, procs, diag, [&] {
+    return emit_cuda(prog, procs, h_name, cu, h, diag, entries);
+  });
   stats.stage("CUDA code generation");
   return emitted;
 }
