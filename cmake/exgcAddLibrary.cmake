@@ -1,12 +1,16 @@
 # exgcAddLibrary.cmake - exgc_add_library(), the build rule for .exg files.
 #
 #   exgc_add_library(<target> <file.exg>... [BACKEND cuda|cpp] [PROCS name...]
-#                    [INCLUDE_DIRS dir...] [CHECK_SIZES n])
+#                    [INCLUDE_DIRS dir...] [CHECK_SIZES n]
+#                    [FUNCTION_PREFIX prefix] [NAMESPACE ns])
 #
 # Compiles each .exg file with exgc::exgc into <file>.cu (BACKEND cuda, the
 # default) or the CPU reference <file>.cpp (BACKEND cpp), each with the
 # header <file>.h of its extern "C" functions, and makes a static library of
-# them whose include path has the headers. PROCS compiles only those procs
+# them. The files go to <target>.exgc/<target>/ in the current binary
+# folder, and the library's include path has both folders: a user includes
+# "<target>/<file>.h", or "<file>.h" where no other library linked into the
+# same target has a header of that name. PROCS compiles only those procs
 # (exgc -e); INCLUDE_DIRS are searched for imported modules (exgc -I) before
 # the stdlib. exgc writes a dependency file (-MD) listing every module it
 # read, so editing an imported .exg rebuilds the files that import it.
@@ -14,6 +18,11 @@
 # (exgc --emit=difftest: every schedule step against its input through the CPU
 # reference) at n tuples of sizes per step, and fails when a step changed a
 # result; the library is built only after it passed.
+# Two libraries of one module (the app's BACKEND cuda and its test's BACKEND
+# cpp) link into one program when their functions are named apart:
+# FUNCTION_PREFIX p names each p<proc> (exgc --function-prefix), NAMESPACE ns
+# declares them in the C++ namespace ns (`a` or `a::b`; exgc --namespace)
+# instead of extern "C"; include each header as "<target>/<file>.h".
 # BACKEND cuda needs the CUDA language enabled and builds for sm_90a.
 include_guard(GLOBAL)
 
@@ -34,7 +43,8 @@ function(_exgc_compile src output header comment)
 endfunction()
 
 function(exgc_add_library target)
-  cmake_parse_arguments(PARSE_ARGV 1 EXGC "" "BACKEND;CHECK_SIZES" "PROCS;INCLUDE_DIRS")
+  cmake_parse_arguments(PARSE_ARGV 1 EXGC "" "BACKEND;CHECK_SIZES;FUNCTION_PREFIX;NAMESPACE"
+                        "PROCS;INCLUDE_DIRS")
   if(NOT EXGC_BACKEND)
     set(EXGC_BACKEND cuda)
   endif()
@@ -65,16 +75,25 @@ function(exgc_add_library target)
   foreach(proc IN LISTS EXGC_PROCS)
     list(APPEND flags -e "${proc}")
   endforeach()
+  if(EXGC_FUNCTION_PREFIX)
+    list(APPEND flags "--function-prefix=${EXGC_FUNCTION_PREFIX}")
+  endif()
+  if(EXGC_NAMESPACE)
+    list(APPEND flags "--namespace=${EXGC_NAMESPACE}")
+  endif()
 
+  # Headers in a folder of the target's name: two libraries of one module
+  # each have their own <file>.h, as "<target>/<file>.h".
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/${target}.exgc")
-  file(MAKE_DIRECTORY "${out_dir}")
+  set(code_dir "${out_dir}/${target}")
+  file(MAKE_DIRECTORY "${code_dir}")
   set(generated)
   set(checks)
   foreach(src IN LISTS EXGC_UNPARSED_ARGUMENTS)
     get_filename_component(src "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     get_filename_component(stem "${src}" NAME_WE)
-    set(code "${out_dir}/${stem}.${ext}")
-    set(header "${out_dir}/${stem}.h")
+    set(code "${code_dir}/${stem}.${ext}")
+    set(header "${code_dir}/${stem}.h")
     _exgc_compile("${src}" "${code}" "${header}" "exgc ${EXGC_BACKEND}: ${stem}.exg" ${flags})
     list(APPEND generated "${code}" "${header}")
     if(EXGC_CHECK_SIZES)
@@ -96,7 +115,7 @@ function(exgc_add_library target)
   endforeach()
 
   add_library(${target} STATIC ${generated})
-  target_include_directories(${target} PUBLIC "${out_dir}")
+  target_include_directories(${target} PUBLIC "${out_dir}" "${code_dir}")
   if(checks)
     add_custom_target(${target}_difftests DEPENDS ${checks})
     add_dependencies(${target} ${target}_difftests)

@@ -248,12 +248,51 @@ std::string float16_definitions(const std::string &code) {
   return out + "\n";
 }
 
+namespace {
+/// `a::b` -> {a, b}.
+std::vector<std::string> namespace_names(const std::string &path) {
+  std::vector<std::string> names;
+  for (size_t start = 0;;) {
+    size_t end = path.find("::", start);
+    names.push_back(path.substr(start, end == std::string::npos ? end : end - start));
+    if (end == std::string::npos)
+      return names;
+    start = end + 2;
+  }
+}
+} // namespace
+
+std::string entry_scope_open(const EntryNaming &entries) {
+  if (entries.cxx_namespace.empty())
+    return "extern \"C\" {\n";
+  std::string out;
+  for (const std::string &n : namespace_names(entries.cxx_namespace))
+    out += "namespace " + n + " {\n";
+  return out;
+}
+
+std::string entry_scope_close(const EntryNaming &entries) {
+  if (entries.cxx_namespace.empty())
+    return "} // extern \"C\"\n";
+  std::vector<std::string> names = namespace_names(entries.cxx_namespace);
+  std::string out;
+  for (size_t i = names.size(); i-- > 0;)
+    out += "} // namespace " + names[i] + "\n";
+  return out;
+}
+
 std::string c_header(const std::string &comment, const std::string &includes,
-                     const std::string &decls) {
-  return comment + "#pragma once\n" + includes + "#include <stdint.h>\n" +
-         "#ifndef __cplusplus\n#include <stdbool.h>\n#endif\n\n" + float16_definitions(decls) +
-         "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n" +
-         decls + "\n#ifdef __cplusplus\n} // extern \"C\"\n#endif\n";
+                     const std::string &decls, const EntryNaming &entries) {
+  std::string head = comment + "#pragma once\n";
+  if (entries.cxx_namespace.empty())
+    return head + includes + "#include <stdint.h>\n" +
+           "#ifndef __cplusplus\n#include <stdbool.h>\n#endif\n\n" + float16_definitions(decls) +
+           "#ifdef __cplusplus\n" + entry_scope_open(entries) + "#endif\n\n" + decls +
+           "\n#ifdef __cplusplus\n" + entry_scope_close(entries) + "#endif\n";
+  return head + "#ifndef __cplusplus\n#error \"these functions are C++ ones, in namespace " +
+         entries.cxx_namespace + " (exgc --namespace)\"\n#endif\n" + includes +
+         "#include <stdint.h>\n\n" + float16_definitions(decls) + entry_scope_open(entries) +
+         "\n" + decls + "\n" + entry_scope_close(entries);
 }
 
 void bind_params(const ProcAbi &abi, ExprEmitter &ex) {

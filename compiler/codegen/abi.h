@@ -45,11 +45,18 @@ std::string param_decls(const ProcAbi &abi, bool maybe_unused = false);
 /// after their pointer), comma-separated: what a public function passes on.
 std::string forward_args(const ProcAbi &abi);
 
-/// A header usable from C and C++ declaring `decls` (one prototype a line)
-/// inside extern "C": `comment` (lines starting "// ") first, then
-/// `#pragma once`, `includes` and <stdint.h>/<stdbool.h>.
+/// A header declaring `decls` (one prototype a line) in the entry points'
+/// scope: `comment` (lines starting "// ") first, then `#pragma once`,
+/// `includes` and <stdint.h>/<stdbool.h>. Usable from C and C++ with
+/// extern "C"; with a namespace, from C++ only (C gets an #error saying so).
 std::string c_header(const std::string &comment, const std::string &includes,
-                     const std::string &decls);
+                     const std::string &decls, const EntryNaming &entries);
+
+/// What opens and closes the scope of the entry points' declarations and
+/// definitions: `extern "C" {`, or `namespace a {` `namespace b {` (each on
+/// its own line, so C++ before 17 reads them too).
+std::string entry_scope_open(const EntryNaming &entries);
+std::string entry_scope_close(const EntryNaming &entries);
 
 /// The C and C++ definitions of `exg_bf16` (the upper 16 bits of an IEEE
 /// binary32) and `exg_f16` (an IEEE binary16), each guarded so that a header

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "compiler/support/identifier.h"
+
 namespace exgc::codegen {
 
 namespace {
@@ -39,6 +41,45 @@ std::string c_identifier(const std::string &name) {
       (s.rfind("cuda", 0) == 0) || s.rfind("CU", 0) == 0)
     s += "_";
   return s;
+}
+
+namespace {
+/// What reserves `name` for someone else (C++, exgc, CUDA), or "".
+std::string reserved_problem(const std::string &name) {
+  if (!is_c_identifier(name))
+    return "not a C identifier (letters, digits and '_', not starting with a digit)";
+  if (name.rfind("exg_", 0) == 0 || name == "exg")
+    return "'exg' and names starting with 'exg_' are exgc's own";
+  if (name.find("__") != std::string::npos ||
+      (name.size() > 1 && name[0] == '_' && std::isupper(static_cast<unsigned char>(name[1]))))
+    return "names with '__' or starting with '_' and a capital letter are reserved to C++";
+  return "";
+}
+} // namespace
+
+std::string function_prefix_problem(const std::string &prefix) {
+  if (std::string problem = reserved_problem(prefix); !problem.empty())
+    return problem;
+  if (prefix.rfind("cuda", 0) == 0 || prefix.rfind("CU", 0) == 0)
+    return "names starting with 'cuda' or 'CU' are CUDA's";
+  return "";
+}
+
+std::string namespace_problem(const std::string &path) {
+  size_t start = 0;
+  while (true) {
+    size_t end = path.find("::", start);
+    std::string part = path.substr(start, end == std::string::npos ? end : end - start);
+    if (part.empty())
+      return "it has an empty name (the form is 'a' or 'a::b')";
+    if (std::string problem = reserved_problem(part); !problem.empty())
+      return "'" + part + "': " + problem;
+    if (kReserved.count(part))
+      return "'" + part + "': a C++ keyword or a name the generated code uses";
+    if (end == std::string::npos)
+      return "";
+    start = end + 2;
+  }
 }
 
 std::string NameScope::take(const std::string &base) { return take_internal(c_identifier(base)); }

@@ -33,6 +33,23 @@ private:
   std::set<std::string> used_;
 };
 
+/// How the entry points (the public functions of the requested procs) are
+/// named and declared (exgc --function-prefix, --namespace): `prefix` and
+/// the proc's name, extern "C" at global scope, or with C++ linkage inside
+/// `cxx_namespace` (`a::b`) when that is set. Two libraries of one module
+/// link into one program when these differ.
+struct EntryNaming {
+  std::string prefix;
+  std::string cxx_namespace;
+};
+
+/// Why `prefix` cannot begin the names of entry points, or "" when it can:
+/// it must be a C identifier that no reserved name (`exg_`, `cuda`, `CU`,
+/// `__`, `_X`) starts, so that `prefix` + proc is the entry point's name.
+std::string function_prefix_problem(const std::string &prefix);
+/// Why `path` (`a` or `a::b`) cannot be the entry points' namespace, or "".
+std::string namespace_problem(const std::string &path);
+
 /// The C++ type of a scalar: int64_t for size, index and integer literals,
 /// bool, float, double, int8_t, uint8_t, uint16_t, int32_t, exg_bf16, exg_f16
 /// (the generated files define them: float16_definitions()). Empty for the

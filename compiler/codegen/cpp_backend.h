@@ -4,7 +4,8 @@
 // are ignored, instruction calls run the instruction's behavior, proc calls
 // call the callee (emitted as a helper with internal linkage, so several
 // generated files link into one program). Only the requested procs are
-// extern "C"; their ABI is in abi.h and docs/abi.md. Each returns 0, or the
+// public (extern "C", or in a namespace: EntryNaming); their ABI is in abi.h
+// and docs/abi.md. Each returns 0, or the
 // source line of the first precondition (`assert`, or a `size` argument that
 // is not positive) its arguments violate, before doing any work.
 #pragma once
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/codegen/c_names.h"
 #include "compiler/frontend/program.h"
 #include "compiler/support/diagnostics.h"
 
@@ -32,7 +34,10 @@ struct CppHeader {
 /// `f32_in_f64` computes f32 in double: the difftest compares a proc with its
 /// rewrite, and a rewrite may reassociate a long f32 sum, whose rounding
 /// error would then hide among (or pose as) real differences.
+/// `entries` names the public functions (a prefix, a namespace instead of
+/// extern "C"), so that two references of one module link together.
 bool emit_cpp(const Program &program, const std::vector<Proc> &procs, std::ostream &out,
-              DiagEngine &diag, bool f32_in_f64 = false, const CppHeader *header = nullptr);
+              DiagEngine &diag, bool f32_in_f64 = false, const CppHeader *header = nullptr,
+              const codegen::EntryNaming &entries = {});
 
 } // namespace exgc

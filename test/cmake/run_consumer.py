@@ -8,8 +8,10 @@
 Either way, the consumer is copied to a temporary folder, configured with
 find_package(exgc) pointed at the installed tree, built with Ninja, and run;
 then the imported module is touched (the file importing it must be compiled
-again, and only then) and edited (the numbers must follow). Where nvcc
-exists, the CUDA library is built and linked too. Exit 0 when all holds.
+again, and only then) and edited (the numbers must follow). Two libraries of
+one module (one with NAMESPACE) are linked into one program and both called.
+Where nvcc exists, the CUDA library is built and linked too, together with the
+CPU reference of the same module (FUNCTION_PREFIX ref_). Exit 0 when all holds.
 """
 import argparse
 import os
@@ -143,6 +145,11 @@ def main():
                "CHECK_SIZES ran the schedule's differential test in the build")
         app = os.path.join(build, "app")
         expect(run([app]).strip() == EXPECTED, "the CPU reference computes " + EXPECTED)
+        header = os.path.join(build, "kernels_ref.exgc", "kernels_ref", "scale_add.h")
+        expect(os.path.isfile(header), "the header is in a folder of its target's name")
+        both = run([os.path.join(build, "app_both")]).splitlines()
+        expect(both == ["scale_add 0: " + EXPECTED, "consumer::ref::scale_add 0: " + EXPECTED],
+               "two libraries of one module (one with NAMESPACE) link into one program")
 
         out = run(build_cmd)
         expect("no work to do" in out, "a second build does nothing")
@@ -171,7 +178,10 @@ def main():
         if args.nvcc:
             expect(os.path.isfile(os.path.join(build, "app_gpu")),
                    "the CUDA library was built and linked")
-            print(run([os.path.join(build, "app_gpu")]).strip())
+            out = run([os.path.join(build, "app_gpu")])
+            expect(out.startswith("ref_saxpy 0: y = 1 4 7 10\n") and
+                   "differs" not in out,
+                   "with the CPU reference of the same module (FUNCTION_PREFIX ref_)")
         else:
             print("note: no nvcc; the CUDA library was not built", flush=True)
     print("PASS")

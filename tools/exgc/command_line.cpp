@@ -49,6 +49,16 @@ cl::list<std::string> IncludeDirs("I", cl::desc("Add a directory to the import s
                                   cl::value_desc("dir"), cl::Prefix, cl::cat(Category));
 cl::list<std::string> Entries("e", cl::desc("Compile only this proc (repeatable)"),
                               cl::value_desc("name"), cl::cat(Category));
+cl::opt<std::string> FunctionPrefix(
+    "function-prefix",
+    cl::desc("Name each generated entry point PREFIX<proc> (--emit=cu and cpp), so that two "
+             "libraries of one module link into one program"),
+    cl::value_desc("prefix"), cl::cat(Category));
+cl::opt<std::string> Namespace(
+    "namespace",
+    cl::desc("Declare the generated entry points in this C++ namespace (a or a::b) instead of "
+             "extern \"C\" (--emit=cu and cpp)"),
+    cl::value_desc("ns"), cl::cat(Category));
 cl::opt<std::string> StdlibDir("stdlib-dir", cl::desc("Use this stdlib folder"),
                                cl::value_desc("dir"), cl::cat(Category));
 cl::opt<exgc::DiagFormat> Diagnostics(
@@ -220,6 +230,7 @@ int exgc_main(int argc, const char *const *argv) {
   job.opts.emit = Emit;
   job.opts.include_dirs.assign(IncludeDirs.begin(), IncludeDirs.end());
   job.opts.entry_procs.assign(Entries.begin(), Entries.end());
+  job.opts.entries = {FunctionPrefix, Namespace};
   job.opts.stdlib_dir = StdlibDir;
   job.opts.diag_format = Diagnostics;
   job.opts.progress = Progress;

@@ -369,9 +369,11 @@ bool attributed(schedule::Interpreter &interp, const std::vector<Proc> &procs, D
 /// --verify runs it too and drops the text.
 bool generate_cuda(const Program &prog, const std::vector<Proc> &procs,
                    schedule::Interpreter &interp, const std::string &h_name, std::ostream &cu,
-                   std::ostream &h, DiagEngine &diag, Stats &stats) {
-  bool emitted =
-      attributed(interp, procs, diag, [&] { return emit_cuda(prog, procs, h_name, cu, h, diag); });
+                   std::ostream &h, DiagEngine &diag, Stats &stats,
+                   const codegen::EntryNaming &entries = {}) {
+  bool emitted = attributed(interp, procs, diag, [&] {
+    return emit_cuda(prog, procs, h_name, cu, h, diag, entries);
+  });
   stats.stage("CUDA code generation");
   return emitted;
 }
@@ -418,9 +420,24 @@ int verify(const Program &prog, const DriverOptions &opts, schedule::Interpreter
   return diag.has_errors() ? 1 : 0;
 }
 
+/// --function-prefix and --namespace must make names that clash with
+/// nothing the generated code or C++ declares.
+bool check_entry_naming(const codegen::EntryNaming &entries, DiagEngine &diag) {
+  bool ok = true;
+  if (std::string problem = codegen::function_prefix_problem(entries.prefix);
+      !entries.prefix.empty() && !problem.empty())
+    ok = diag.report(SrcLoc{}, DiagKind::BadFunctionPrefix, entries.prefix, problem);
+  if (std::string problem = codegen::namespace_problem(entries.cxx_namespace);
+      !entries.cxx_namespace.empty() && !problem.empty())
+    ok = diag.report(SrcLoc{}, DiagKind::BadNamespace, entries.cxx_namespace, problem);
+  return ok;
+}
+
 /// The pipeline; `prog` keeps the program for the caller (check_program).
 int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag, Stats &stats,
             std::unique_ptr<Program> &prog) {
+  if (!check_entry_naming(opts.entries, diag))
+    return 2; // bad usage: nothing is read
   LoadOptions lo;
   lo.include_dirs = opts.include_dirs;
   lo.stdlib_dir = opts.stdlib_dir;
@@ -492,7 +509,7 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
     CppHeader header{h_path.substr(h_path.find_last_of('/') + 1), h};
     bool emitted = attributed(interp, procs, diag, [&] {
       return emit_cpp(*prog, procs, cpp, diag, /*f32_in_f64=*/false,
-                      h_path.empty() ? nullptr : &header);
+                      h_path.empty() ? nullptr : &header, opts.entries);
     });
     stats.stage("C++ code generation");
     if (!emitted)
@@ -516,7 +533,7 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   std::string h_path = header_path_for(cu_path);
   std::string h_name = h_path.substr(h_path.find_last_of('/') + 1);
   std::ostringstream cu, h;
-  if (!generate_cuda(*prog, procs, interp, h_name, cu, h, diag, stats))
+  if (!generate_cuda(*prog, procs, interp, h_name, cu, h, diag, stats, opts.entries))
     return 1;
   if (!warn_unverified(procs, checks, opts, diag))
     return 1;

@@ -1,7 +1,8 @@
 // driver.h - one compilation, from options to output files ----------------//
 // Owns: the order of the pipeline stages and which procs are compiled. The
 // command line (exgc.cpp) fills DriverOptions; run_driver does the rest and
-// returns the exit code: 0 success, 1 errors in the input, 3 internal error.
+// returns the exit code: 0 success, 1 errors in the input, 2 a bad
+// --function-prefix or --namespace, 3 internal error.
 // check_program runs the same pipeline for exgc-lsp and keeps its results.
 #pragma once
 #include <functional>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/codegen/c_names.h"
 #include "compiler/frontend/load.h"
 #include "compiler/frontend/program.h"
 #include "compiler/schedule/budget.h"
@@ -51,6 +53,7 @@ struct DriverOptions {
   std::vector<CheckSize> check_sizes;
   sync::CheckBudget check_budget; // --max-check-memory, --max-check-time
   ProgressMode progress = ProgressMode::Never; // --progress (exgc's default: auto)
+  codegen::EntryNaming entries; // --function-prefix, --namespace (cu and cpp output)
 };
 
 int run_driver(const DriverOptions &opts);
