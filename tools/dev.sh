@@ -54,7 +54,7 @@ case "${1:-}" in
     CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$sbuild" -G Ninja -DEXGC_FUZZ=ON \
       -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only"
-    targets=(sync_fuzz frontend_fuzz schedule_fuzz driver_fuzz)
+    targets=(sync_fuzz frontend_fuzz schedule_fuzz driver_fuzz lsp_fuzz)
     if [ "$1" = sanitize ]; then
       cmake --build "$sbuild" -j "$jobs"
       # A report aborts: exit 1, the sanitizers' default, is also exgc's
@@ -74,7 +74,7 @@ case "${1:-}" in
       dict="$work/exg.dict"; quiet=1
       [ "$t" = sync_fuzz ] && dict="$work/sync.dict"
       [ "$t" = driver_fuzz ] && quiet=3 # the driver prints diagnostics
-      mkdir -p "$work/corpus/$t" "$root/test/fuzz/corpus/$t"
+      mkdir -p "$work/corpus/$t" "$root/test/fuzz/corpus/$t" "$work/seeds/$t"
       echo "== $t for $seconds s"
       # CPU time is what a run is worth (docs/reliability.md records it): under
       # nice on a busy machine it can be a small part of the wall time.

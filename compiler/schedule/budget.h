@@ -6,6 +6,7 @@
 // steps by what it copies. Exceeding a budget is a located error; the driver's
 // --script-budget raises them.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -25,6 +26,9 @@ struct ScriptBudget {
   /// unchanged one too): every intermediate proc is kept for cursors and
   /// differential testing, and each step walks the proc it rewrites.
   int64_t history = 10000000;
+  /// exgc-lsp's cancel flag (support/cancel.h): once set, the next step
+  /// throws Cancelled. Null: never.
+  const std::atomic<bool> *cancel = nullptr;
 
   /// Sets one budget from `name=N` (`steps`, `values`, `stmts`, `history`);
   /// false with `error` set when `spec` is not one.

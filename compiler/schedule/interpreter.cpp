@@ -5,6 +5,7 @@
 #include "compiler/analysis/memories.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/primitives.h"
+#include "compiler/support/cancel.h"
 
 namespace exgc::schedule {
 namespace {
@@ -23,6 +24,7 @@ bool is_descriptor_name(const std::string &n) {
 void Interpreter::step(SrcLoc loc) { charge(loc, 1); }
 
 void Interpreter::charge(SrcLoc loc, int64_t n) {
+  throw_if_cancelled(budget_.cancel);
   // Saturates: a charge past the budget is refused, whatever its size.
   steps_ = n > budget_.steps - steps_ ? budget_.steps + 1 : steps_ + n;
   if (steps_ > budget_.steps)

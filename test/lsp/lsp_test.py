@@ -3,20 +3,24 @@
 
   lsp_test.py EXGC_LSP
 
-A scripted client: initialize; open a document that imports a module beside
-it (a bounds error is published, with its note as related information);
-change it to correct text (the error goes away); hover a buffer, an
-iterator, an instr, a primitive and a memory; go to the definitions of a
-local proc, an imported proc, an argument, an iterator and the imported
-module; list the document's symbols; complete; a request it does not know;
-shutdown and exit. Every answer is checked; exit 0 when all hold.
+A scripted client that takes related information (the
+publishDiagnostics.relatedInformation capability): initialize; open a
+document that imports a module beside it (a bounds error is published for
+version 1, with its note as related information); change it to correct text
+(version 2: the error goes away); hover a buffer, an iterator, an instr, a
+primitive and a memory; go to the definitions of a local proc, an imported
+proc, an argument, an iterator and the imported module; list the
+document's symbols; complete after `@`, in a proc body, in a schedule body,
+after `for j in`, at column 0, after `from`, in a string; a request it does
+not know; shutdown and exit. Then a client without the capability: the note
+is a diagnostic of its own. Every answer is checked; exit 0 when all hold.
 """
-import json
 import os
-import subprocess
 import sys
 import tempfile
-import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lsp_client import Checks, Client, position_of, uri_of  # noqa: E402
 
 HELPER = """\
 # helper.exg - imported by main.exg.
@@ -57,69 +61,7 @@ schedule run2 from run:
     p = divide_loop(p, "j", 4, ["jo", "ji"], tail="guard")
 """
 
-failures = []
-
-
-def check(cond, what):
-    print(("ok: " if cond else "FAIL: ") + what, flush=True)
-    if not cond:
-        failures.append(what)
-
-
-class Client:
-    def __init__(self, exe):
-        self.proc = subprocess.Popen([exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self.next_id = 1
-        self.pending = []  # notifications received while waiting for a response
-
-    def send(self, msg):
-        body = json.dumps(msg).encode()
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
-
-    def receive(self):
-        length = None
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise SystemExit("FAIL: exgc-lsp closed its output")
-            line = line.strip()
-            if not line:
-                break
-            key, _, value = line.partition(b":")
-            if key.lower() == b"content-length":
-                length = int(value)
-        return json.loads(self.proc.stdout.read(length))
-
-    def request(self, method, params):
-        rid = self.next_id
-        self.next_id += 1
-        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        while True:
-            msg = self.receive()
-            if msg.get("id") == rid:
-                return msg
-            self.pending.append(msg)
-
-    def notify(self, method, params):
-        self.send({"jsonrpc": "2.0", "method": method, "params": params})
-
-    def diagnostics(self, uri):
-        """The next publishDiagnostics for uri (one follows every open and change)."""
-        while True:
-            msg = self.pending.pop(0) if self.pending else self.receive()
-            if msg.get("method") == "textDocument/publishDiagnostics" and msg["params"]["uri"] == uri:
-                return msg["params"]["diagnostics"]
-
-
-def position_of(text, needle, nth=0, offset=0):
-    """(line, character) of the nth occurrence of needle, plus offset characters."""
-    at = -1
-    for _ in range(nth + 1):
-        at = text.index(needle, at + 1)
-    at += offset
-    line = text.count("\n", 0, at)
-    return {"line": line, "character": at - (text.rfind("\n", 0, at) + 1)}
+check = Checks()
 
 
 def main():
@@ -130,20 +72,22 @@ def main():
         main_path = os.path.join(tmp, "main.exg")
         with open(main_path, "w") as f:
             f.write(BROKEN)
-        uri = "file://" + urllib.parse.quote(main_path)
-        helper_uri = "file://" + urllib.parse.quote(os.path.join(tmp, "helper.exg"))
+        uri = uri_of(main_path)
+        helper_uri = uri_of(os.path.join(tmp, "helper.exg"))
         c = Client(exe)
 
-        init = c.request("initialize", {"processId": None, "rootUri": "file://" + tmp, "capabilities": {}})
+        init = c.initialize(tmp, related_information=True)
         caps = init["result"]["capabilities"]
         check(caps["hoverProvider"] and caps["definitionProvider"] and caps["documentSymbolProvider"],
               "initialize announces hover, definition and document symbols")
         check(caps["textDocumentSync"]["change"] == 1 and "completionProvider" in caps,
               "initialize announces full-text sync and completion")
-        c.notify("initialized", {})
 
         c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "exg", "version": 1, "text": BROKEN}})
-        diags = c.diagnostics(uri)
+        published = c.diagnostics(uri)
+        check(published.get("version") == 1, "the diagnostics are of version 1: %s" % published.get("version"))
+        diags = published["diagnostics"]
+        related_start = None
         check(len(diags) == 1, "didOpen publishes one diagnostic: %s" % [d["message"] for d in diags])
         if diags:
             d = diags[0]
@@ -155,11 +99,14 @@ def main():
             check(len(related) == 1 and "for example" in related[0]["message"]
                   and related[0]["location"]["uri"] == uri,
                   "its note ('for example ...') is related information in the document")
+            if related:
+                related_start = related[0]["location"]["range"]["start"]
 
         c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
                                             "contentChanges": [{"text": GOOD}]})
-        diags = c.diagnostics(uri)
-        check(diags == [], "after didChange to correct text no diagnostic remains: %s" % diags)
+        published = c.diagnostics(uri)
+        check(published == {"uri": uri, "version": 2, "diagnostics": []},
+              "after didChange to correct text (version 2) no diagnostic remains: %s" % published)
 
         def hover(needle, nth=0, offset=0):
             r = c.request("textDocument/hover", {"textDocument": {"uri": uri},
@@ -206,11 +153,39 @@ def main():
         check(names == [("helper", 2), ("scale2", 12), ("run", 12), ("run2", 24)],
               "document symbols: the import, two procs, the schedule: %s" % names)
 
-        r = c.request("textDocument/completion", {"textDocument": {"uri": uri},
-                                                  "position": position_of(GOOD, "DRAM")})
-        labels = {i["label"] for i in r["result"]["items"]}
-        check({"divide_loop", "reorder_loops", "DRAM", "CudaSmemLinear", "CudaRmem"} <= labels,
-              "completion offers primitives and memories (%d items)" % len(labels))
+        def completion(needle, nth=0, offset=0):
+            r = c.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                      "position": position_of(GOOD, needle, nth, offset)})
+            return {i["label"] for i in r["result"]["items"]}
+
+        labels = completion("DRAM")
+        check({"DRAM", "CudaSmemLinear", "CudaRmem"} <= labels and "divide_loop" not in labels
+              and "x" not in labels, "after '@': memories only (%d items)" % len(labels))
+        labels = completion("buf[0]\n")
+        check({"x", "y", "n", "j", "buf", "scale2", "zero", "fill4", "and", "not"} <= labels
+              and not labels & {"divide_loop", "DRAM", "for", "i", "k"},
+              "in a proc body: its locals in scope, procs and instrs, expression keywords: %s"
+              % sorted(labels))
+        labels = completion("    buf: f32[4]", 0, 4)
+        check({"for", "if", "assert", "with", "x", "n"} <= labels and "j" not in labels
+              and "divide_loop" not in labels and "and" not in labels,
+              "at a statement's start: statement keywords, locals declared so far: %s" % sorted(labels))
+        labels = completion("divide_loop")
+        check({"divide_loop", "reorder_loops", "set_memory", "p", "run", "range", "cuda_threads",
+               "DRAM"} <= labels and not labels & {"buf", "j", "fill4x"},
+              "in a schedule body: primitives, script names, procs, loop modes, memories (%d items)"
+              % len(labels))
+        labels = completion("seq(0, n):\n        y[j]")
+        check(labels == {"seq", "cuda_tasks", "cuda_threads"}, "after 'for j in': the loop modes: %s"
+              % sorted(labels))
+        labels = completion("schedule run2")
+        check({"proc", "instr", "schedule", "def", "import"} <= labels and "divide_loop" not in labels
+              and "x" not in labels, "at column 0: declaration keywords: %s" % sorted(labels))
+        labels = completion("run:\n    p =")
+        check({"run", "scale2"} <= labels and "divide_loop" not in labels and "for" not in labels,
+              "after 'schedule run2 from': procs: %s" % sorted(labels))
+        labels = completion('"j"', 0, 1)
+        check(labels == set(), "in a string: nothing: %s" % sorted(labels))
 
         r = c.request("textDocument/formatting", {"textDocument": {"uri": uri}})
         check(r.get("error", {}).get("code") == -32601, "an unknown request gets MethodNotFound")
@@ -221,11 +196,23 @@ def main():
         rc = c.proc.wait(timeout=30)
         check(rc == 0, "exit after shutdown ends the server with 0 (got %d)" % rc)
 
-    if failures:
-        print("%d check(s) failed" % len(failures))
-        return 1
-    print("PASS")
-    return 0
+        # A client without the relatedInformation capability.
+        c = Client(exe)
+        c.initialize(tmp, related_information=False)
+        c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "exg", "version": 7, "text": BROKEN}})
+        published = c.diagnostics(uri)
+        diags = published["diagnostics"]
+        check(published.get("version") == 7 and len(diags) == 2,
+              "without the capability: two diagnostics of version 7: %s" % [d["message"] for d in diags])
+        if len(diags) == 2:
+            check(diags[0]["code"] == "OutOfBounds" and "relatedInformation" not in diags[0],
+                  "the error, without related information")
+            check(diags[1]["severity"] == 3 and diags[1]["message"].startswith("note: for example")
+                  and diags[1]["range"]["start"] == related_start,
+                  "then its note, as an Information diagnostic at the note's place: %s" % diags[1])
+        check(c.finish() == 0, "the second server ends with 0")
+
+    return check.result()
 
 
 if __name__ == "__main__":

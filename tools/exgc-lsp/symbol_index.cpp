@@ -105,11 +105,9 @@ std::string word_at(const std::string &line_text, uint32_t col) {
   return line_text.substr(begin, end - begin);
 }
 
-SymbolIndex::SymbolIndex(const CheckedProgram &checked, const std::string &path) {
-  if (!checked.program)
+SymbolIndex::SymbolIndex(const Program &prog, const SourceManager &sm, const std::string &path) {
+  if (prog.modules.empty())
     return;
-  const Program &prog = *checked.program;
-  const SourceManager &sm = checked.sources;
   const LoadedModule &main = *prog.modules.front();
   if (!same_file(sm.name(main.module.file), path))
     return;
@@ -212,13 +210,24 @@ std::string SymbolIndex::hover(const std::string &line_text, uint32_t line, uint
   return "";
 }
 
-std::vector<Completion> completions() {
-  std::vector<Completion> out;
-  for (const schedule::PrimitiveSpec &p : schedule::all_primitives())
-    out.push_back({p.name, schedule::primitive_signature(p), false});
-  for (const analysis::MemoryInfo &m : analysis::all_memories())
-    out.push_back({m.name, memory_text(m), true});
+std::vector<const Definition *> SymbolIndex::locals_at(uint32_t line) const {
+  std::vector<const Definition *> out;
+  for (const Definition &d : locals_) {
+    if (d.scope_first > line || line > d.scope_last || d.place.line > line)
+      continue;
+    auto same = std::find_if(out.begin(), out.end(),
+                             [&](const Definition *o) { return o->name == d.name; });
+    if (same == out.end())
+      out.push_back(&d);
+    else if (d.place.line >= (*same)->place.line)
+      *same = &d;
+  }
   return out;
+}
+
+std::string memory_description(const std::string &name) {
+  const analysis::MemoryInfo *m = analysis::find_memory(name);
+  return m ? memory_text(*m) : "";
 }
 
 } // namespace exgc::lsp

@@ -1,6 +1,6 @@
 // symbol_index.h - what exgc-lsp knows about one checked document ----------//
 // Owns: the names a document can point at and what to say about them. Built
-// from a CheckedProgram (tools/exgc/driver.h): the procs and instrs visible
+// from a typechecked Program (tools/exgc/driver.h): the procs and instrs visible
 // in the main module (its own and imported, with `alias.name`), its
 // schedules, its imported modules, and in each of its procs the arguments,
 // allocations, windows and loop iterators with their types and memories.
@@ -41,8 +41,9 @@ struct OutlineEntry {
 
 class SymbolIndex {
 public:
-  /// Indexes `checked` for the document at `path` (its main module).
-  SymbolIndex(const CheckedProgram &checked, const std::string &path);
+  /// Indexes `prog` (typechecked, or checked whole) for the document at
+  /// `path` (its main module); empty when that module is another file.
+  SymbolIndex(const Program &prog, const SourceManager &sm, const std::string &path);
 
   /// What the word at (line, col) (1-based) of the document names, or null.
   /// `line_text` is that line of the document as the editor has it.
@@ -51,6 +52,11 @@ public:
   /// or a memory's description; empty when there is nothing to say.
   std::string hover(const std::string &line_text, uint32_t line, uint32_t col) const;
   const std::vector<OutlineEntry> &outline() const { return outline_; }
+  /// Module-level names: procs and instrs in scope, schedules, `def`s, modules.
+  const std::vector<Definition> &globals() const { return globals_; }
+  /// The locals visible at 1-based `line`: of the proc around it, declared
+  /// on or before it (the latest of each name).
+  std::vector<const Definition *> locals_at(uint32_t line) const;
 
 private:
   void index_proc(const ProcNode &p, uint32_t first, uint32_t last);
@@ -60,11 +66,7 @@ private:
 
 /// The identifier (letters, digits, '_', '.') around 1-based column `col`.
 std::string word_at(const std::string &line_text, uint32_t col);
-/// Completion candidates: every scheduling primitive and memory, with a detail line.
-struct Completion {
-  std::string label, detail;
-  bool is_memory;
-};
-std::vector<Completion> completions();
+/// A memory's one-line description (hover, completion details).
+std::string memory_description(const std::string &name);
 
 } // namespace exgc::lsp

@@ -33,6 +33,7 @@
 #include "compiler/schedule/interpreter.h"
 #include "compiler/schedule/primitives.h"
 #include "compiler/schedule/provenance.h"
+#include "compiler/support/cancel.h"
 #include "compiler/support/check.h"
 #include "compiler/support/diagnostics.h"
 #include "compiler/support/install_paths.h"
@@ -45,7 +46,8 @@ namespace {
 class Stats {
 public:
   using Clock = std::chrono::steady_clock;
-  /// Ends the current stage (begun at construction or the previous call).
+  /// Ends the current stage (begun at construction or the previous call);
+  /// a cancelled run (DriverOptions::cancel) stops here.
   void stage(const char *name) {
     Clock::time_point now = Clock::now();
     analysis::IndexSolver::Totals t = analysis::IndexSolver::totals();
@@ -53,7 +55,9 @@ public:
                        t.queries - queries_.queries, t.cache_hits - queries_.cache_hits});
     last_ = now;
     queries_ = t;
+    throw_if_cancelled(cancel);
   }
+  const std::atomic<bool> *cancel = nullptr;
   size_t steps = 0;
   void print(std::ostream &os) const {
     Stage total{"total", 0, 0, 0};
@@ -457,6 +461,8 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   }
 
   bool typed = typecheck(*prog, diag);
+  if (opts.on_typechecked)
+    opts.on_typechecked(*prog, sources);
   stats.stage("typecheck");
   if (!typed || diag.has_errors())
     return 1;
@@ -565,9 +571,16 @@ int compile_guarded(const DriverOptions &opts, SourceManager &sources, DiagEngin
 
 std::unique_ptr<CheckedProgram> check_program(DriverOptions opts) {
   opts.verify = true;
+  opts.script_budget.cancel = opts.cancel;
   auto out = std::make_unique<CheckedProgram>();
   Stats stats;
-  out->rc = compile_guarded(opts, out->sources, out->diag, stats, out->program);
+  stats.cancel = opts.cancel;
+  try {
+    out->rc = compile_guarded(opts, out->sources, out->diag, stats, out->program);
+  } catch (const Cancelled &) {
+    out->cancelled = true;
+    out->rc = 1;
+  }
   return out;
 }
 

@@ -5,6 +5,7 @@
 // --function-prefix or --namespace, 3 internal error.
 // check_program runs the same pipeline for exgc-lsp and keeps its results.
 #pragma once
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -54,6 +55,12 @@ struct DriverOptions {
   sync::CheckBudget check_budget; // --max-check-memory, --max-check-time
   ProgressMode progress = ProgressMode::Never; // --progress (exgc's default: auto)
   codegen::EntryNaming entries; // --function-prefix, --namespace (cu and cpp output)
+  /// exgc-lsp (check_program only): a flag another thread sets to stop the
+  /// run at its next stage or script step (support/cancel.h); null: never.
+  const std::atomic<bool> *cancel = nullptr;
+  /// exgc-lsp: called with the program once it is typechecked, before its
+  /// schedules run (the names an editor asks about are all there).
+  std::function<void(const Program &, const SourceManager &)> on_typechecked;
 };
 
 int run_driver(const DriverOptions &opts);
@@ -65,10 +72,11 @@ struct CheckedProgram {
   DiagEngine diag{sources};
   std::unique_ptr<Program> program;
   int rc = 0; // as run_driver's
+  bool cancelled = false; // stopped by DriverOptions::cancel: incomplete
 };
 
 /// Runs the --verify pipeline (opts.verify is set here) and keeps what it
-/// found instead of printing it.
+/// found instead of printing it. opts.cancel also stops the schedules.
 std::unique_ptr<CheckedProgram> check_program(DriverOptions opts);
 
 } // namespace exgc
