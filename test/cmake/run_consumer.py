@@ -9,7 +9,9 @@ Either way, the consumer is copied to a temporary folder, configured with
 find_package(exgc) pointed at the installed tree, built with Ninja, and run;
 then the imported module is touched (the file importing it must be compiled
 again, and only then) and edited (the numbers must follow). Where nvcc
-exists, the CUDA library is built and linked too. Exit 0 when all holds.
+exists, the CUDA library is built and linked too. A project without the CUDA
+language that asks for BACKEND cuda must fail to configure with
+exgc_add_library's own message. Exit 0 when all holds.
 """
 import argparse
 import os
@@ -94,6 +96,34 @@ def check_emulator(prefix, nvcc, tmp):
            "a program built with those flags runs under the installed exg-emu")
 
 
+NO_CUDA_PROJECT = """cmake_minimum_required(VERSION 3.20)
+project(no_cuda LANGUAGES CXX)
+find_package(exgc REQUIRED)
+exgc_add_library(kernels saxpy.exg BACKEND cuda)
+"""
+
+
+def check_no_cuda(cmake, prefix, tmp):
+    """BACKEND cuda in a project without the CUDA language stops at configure
+    time with exgc_add_library's message, not CMake's "can not determine
+    linker language" at generate time."""
+    project = os.path.join(tmp, "no_cuda")
+    os.makedirs(project)
+    with open(os.path.join(project, "CMakeLists.txt"), "w") as f:
+        f.write(NO_CUDA_PROJECT)
+    shutil.copy(os.path.join(HERE, "consumer", "kernels", "saxpy.exg"), project)
+    cmd = [cmake, "-S", project, "-B", os.path.join(tmp, "no_cuda_build"), "-G", "Ninja",
+           "-DCMAKE_PREFIX_PATH=" + prefix]
+    print("$ " + " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    print(p.stdout, end="", flush=True)
+    out = " ".join(p.stdout.split())  # CMake wraps long messages
+    expect(p.returncode != 0 and "exgc_add_library(kernels): BACKEND cuda" in out and
+           "CUDA is not a language of this project" in out and
+           "can not determine linker language" not in out,
+           "BACKEND cuda without the CUDA language fails with exgc_add_library's message")
+
+
 def main():
     ap = argparse.ArgumentParser()
     src = ap.add_mutually_exclusive_group(required=True)
@@ -167,6 +197,7 @@ def main():
         expect(run([app]).strip() == EXPECTED_EDITED,
                "after editing vec.exg the program computes " + EXPECTED_EDITED)
 
+        check_no_cuda(args.cmake, prefix, tmp)
         check_emulator(prefix, args.nvcc, tmp)
         if args.nvcc:
             expect(os.path.isfile(os.path.join(build, "app_gpu")),
