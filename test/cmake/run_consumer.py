@@ -55,7 +55,8 @@ def install_prefix(args, tmp):
     contents = run(["dpkg-deb", "-c", deb])
     for path in ("./usr/bin/exgc", "./usr/bin/exgc-lsp", "./usr/bin/exg-emu",
                  "./usr/share/exgc/stdlib/cuda.exg",
-                 "./usr/include/exgc/exg/runtime.h", "./usr/lib/cmake/exgc/exgcConfig.cmake"):
+                 "./usr/include/exgc/exg/runtime.h", "./usr/lib/cmake/exgc/exgcConfig.cmake",
+                 "./usr/share/doc/exgc/copyright"):
         expect(path in contents, "the package holds " + path)
     root = os.path.join(tmp, "root")
     run(["dpkg-deb", "-x", deb, root])

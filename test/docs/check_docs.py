@@ -10,6 +10,8 @@
    or point at the project's own doc.
 2. Claims the docs once made and the code outgrew are gone (each with what
    is true now): a doc that says them again contradicts the README.
+3. LICENSE is the MIT license package.json names, editors/vscode/ has a copy
+   and a .vscodeignore, and the install puts it in the .deb's copyright file.
 
 The files are those git tracks (every file under SOURCE_ROOT that is not in a
 build folder, when SOURCE_ROOT is not a git checkout). Exit 0 when all holds.
@@ -19,7 +21,8 @@ import re
 import subprocess
 import sys
 
-# Written so that this file does not match itself.
+# This file names the patterns, so it is the one file not searched.
+SELF = "test/docs/check_docs.py"
 CITATIONS = [
     (re.compile(r"\.\./" + "shared"), "../shared (a folder outside the repository)"),
     (re.compile(r"shared/(design|reference)/"), "the design folder outside the repository"),
@@ -76,7 +79,7 @@ def main():
         sys.exit(f"FAIL: only {len(files)} files found under {root}")
     for rel in files:
         path = os.path.join(root, rel)
-        if not os.path.isfile(path) or os.path.islink(path):
+        if rel == SELF or not os.path.isfile(path) or os.path.islink(path):
             continue
         with open(path, "rb") as f:
             text = f.read().decode("utf-8", errors="replace")
@@ -89,6 +92,24 @@ def main():
             text = " ".join(f.read().split())
         if " ".join(stale.split()) in text:
             failures.append(f"{rel}: says '{stale}' again; now: {now}")
+    # The license the packages claim is in the repository and in each package.
+    import json
+    with open(os.path.join(root, "LICENSE")) as f:
+        license_text = f.read()
+    if not license_text.startswith("MIT License"):
+        failures.append("LICENSE: not the MIT license that package.json and the .deb name")
+    vscode = os.path.join(root, "editors", "vscode")
+    with open(os.path.join(vscode, "package.json")) as f:
+        if json.load(f).get("license") != "MIT":
+            failures.append("editors/vscode/package.json: license is not MIT")
+    if not os.path.isfile(os.path.join(vscode, "LICENSE")) or \
+            open(os.path.join(vscode, "LICENSE")).read() != license_text:
+        failures.append("editors/vscode/LICENSE: not a copy of LICENSE (vsce packages it)")
+    if not os.path.isfile(os.path.join(vscode, ".vscodeignore")):
+        failures.append("editors/vscode/.vscodeignore: missing (vsce would package the tests)")
+    with open(os.path.join(root, "cmake", "install.cmake")) as f:
+        if "RENAME copyright" not in f.read():
+            failures.append("cmake/install.cmake: the .deb has no copyright file")
     for f in failures:
         print("FAIL: " + f)
     if failures:
