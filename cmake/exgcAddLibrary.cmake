@@ -49,6 +49,14 @@ function(exgc_add_library target)
     set(EXGC_BACKEND cuda)
   endif()
   if(EXGC_BACKEND STREQUAL "cuda")
+    # Without CUDA, CMake would only say it "can not determine linker language".
+    get_property(enabled_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+    if(NOT "CUDA" IN_LIST enabled_languages)
+      message(FATAL_ERROR "exgc_add_library(${target}): BACKEND cuda compiles .cu files, and "
+                          "CUDA is not a language of this project: add it to project(... "
+                          "LANGUAGES CXX CUDA) or call enable_language(CUDA) first (or use "
+                          "BACKEND cpp for the CPU reference)")
+    endif()
     set(ext cu)
     set(emit --emit=cu)
   elseif(EXGC_BACKEND STREQUAL "cpp")

@@ -1,7 +1,7 @@
 // gemm_program.h - the sync program of the Hopper TF32 GEMM ---------------//
 //
-// Builds, in C++, the abstract-machine program of the reference's Hopper
-// TF32 GEMM (exo_gpu_codegen.md section 4): per task one cluster tile; a
+// Builds, in C++, the abstract-machine program of Exo-GPU's Hopper
+// TF32 GEMM: per task one cluster tile; a
 // producer warp per CTA loads A and B tiles with TMA into a 4-deep mbarrier
 // ring (B multicast across a 2x1 cluster); two consumer warpgroups per CTA
 // run wgmma with a commit group each, retire the previous group and free its

@@ -1,7 +1,7 @@
 // gpu_names.h - the built-in names of the GPU annotations -----------------//
 // Owns: the sets of timelines, loop modes, collective units and `with`
-// contexts the language knows (LANGUAGE.md sections 4 and 5; the timeline
-// lists are those of reference exo_gpu_sync.md sections 3.1 and 3.4). The
+// contexts the language knows (docs/language.md, "GPU annotations and
+// synchronization", lists them all). The
 // typecheck rejects names outside these sets, so later stages can switch on
 // them without a default case for user mistakes.
 #pragma once

@@ -1,6 +1,6 @@
 // memories.h - the built-in memories and barrier mechanisms ---------------//
-// Owns: the table of every name that may follow `@` (LANGUAGE.md section 3,
-// reference exo_gpu_semantics.md section 1.9) and the facts later stages need
+// Owns: the table of every name that may follow `@` (docs/language.md,
+// "Memories") and the facts later stages need
 // about each: who may touch it, who owns one copy, how codegen spells an
 // element. The typecheck rejects any other name; codegen, the GPU analyses and
 // the sync checker read their facts from here rather than from name strings.
@@ -46,7 +46,7 @@ struct MemoryInfo {
   const char *cxx_element;
 };
 
-/// The whole table, in the order of LANGUAGE.md section 3.
+/// The whole table: host memories first, then the GPU's, then barriers.
 const std::vector<MemoryInfo> &all_memories();
 /// `num_params` of a tensor map: 2 to 6 parameters.
 constexpr int kTensorMapParams = -1;

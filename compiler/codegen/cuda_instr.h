@@ -9,7 +9,7 @@
 // mask of the cluster CTAs a multicast reaches, from the GPU stage's group),
 // and the host code of
 // a tensor-map window (`A_map = A[:, :] @ Sm90_tensorMap(swizzle, box...)`,
-// design gap G4): a CUtensorMap encoded by the runtime's encoder, which the
+// docs/hopper.md): a CUtensorMap encoded by the runtime's encoder, which the
 // kernel receives as a `const __grid_constant__ CUtensorMap` parameter.
 #pragma once
 #include <functional>

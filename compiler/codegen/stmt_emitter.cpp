@@ -277,7 +277,7 @@ bool is_out_of_bounds(const ProcNode &instr, const std::string &name) {
 void StmtEmitter::inline_instr(const CallStmt *c, const Proc &instr) {
   if (std::find(inlining_.begin(), inlining_.end(), instr.get()) != inlining_.end())
     return void(fail(c->loc, "a recursive instruction"));
-  // Template parameters come by keyword (LANGUAGE gap G3), the rest in order.
+  // Template parameters come by keyword (docs/language.md, "Calls"), the rest in order.
   std::vector<Expr> bound(instr->args.size());
   size_t next = 0;
   const InstrAttr *tmpl = instr->attr("template");

@@ -68,7 +68,7 @@ Proc build_proc(P::ProcDeclContext *d, const parse::ParsedFile &pf, DiagEngine &
 script::Block build_script_suite(P::SuiteContext *s, const parse::ParsedFile &pf,
                                  DiagEngine &diag);
 
-/// Instr attribute keys of LANGUAGE.md section 6.
+/// Instr attribute keys (docs/language.md, "Instr attributes").
 bool is_attr_key(const std::string &key);
 
 } // namespace exgc::build_detail

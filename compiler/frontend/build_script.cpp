@@ -1,6 +1,6 @@
 // build_script.cpp - parse tree -> script AST for def and schedule bodies --//
 //
-// Owns: the schedule-script forms of LANGUAGE.md section 7. Scripts share the
+// Owns: the schedule-script forms (docs/language.md, "Scripts"). Scripts share the
 // statement and expression syntax with procs; this file keeps the forms a
 // script has (assignments to names, calls, attribute access, one subscript
 // or slice, lists, strings, if/elif/else, for-in, return, pass) and reports

@@ -5,8 +5,8 @@
 // -I directories, then the stdlib directory, that has it; each file is loaded
 // once however often it is imported; an import cycle is an error at the
 // import that closes it. Each module's scope maps the procs and instrs it
-// can call: its own declarations first (they shadow imports, LANGUAGE gap
-// G8), then the public names of its unqualified imports (a name two of them
+// can call: its own declarations first (they shadow imports,
+// docs/language.md), then the public names of its unqualified imports (a name two of them
 // define differently is ambiguous: null in `scope`, listed in `ambiguous`,
 // reported at its use by the typecheck), then `alias.name` for
 // `import m as alias`. Public names are a module's own procs and instrs, not

@@ -2,7 +2,7 @@
 // Owns: Program, what the front end hands to every later stage. Module 0 is
 // the file on the command line; imports follow in load order. Each module has
 // its own scope of visible procs: its own declarations shadow imported names
-// (LANGUAGE gap G8), `import m as a` makes names visible as `a.name`, and a
+// (docs/language.md, "Imports"), `import m as a` makes names visible as `a.name`, and a
 // name defined by two unqualified imports is ambiguous (an error at its use).
 #pragma once
 #include <map>

@@ -1,6 +1,6 @@
 // cluster_barriers.h - mbarriers and multicast in clusters of several CTAs -//
-// Owns: barrier sharding over the CTAs of a cluster (reference
-// exo_gpu_sync.md 2.2: an mbarrier element lives in one CTA) and the CTA
+// Owns: barrier sharding over the CTAs of a cluster (an
+// mbarrier element lives in one CTA) and the CTA
 // groups of multicast instructions. With clusterDim C > 1 an mbarrier array
 // is `bar: barrier[C, ...]`: dimension 0 is the CTA holding the element, so
 // an Await, a local Arrive and a plain trailing barrier index it with a

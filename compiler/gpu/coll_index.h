@@ -2,7 +2,7 @@
 // Owns: CollIndex, the expression that gives each thread its coordinate in
 // one dimension of a collective tiling: a base (`threadIdx.x`, the CTA's rank
 // in its cluster, or a constant) followed by `- c`, `/ c` and `% c`
-// (reference exo_gpu_semantics.md 2.8). Simplification happens as the chain is
+// (docs/gpu.md, "Collectives"). Simplification happens as the chain is
 // built, so what codegen prints is already simple. Used by collective.h.
 #pragma once
 #include <cstdint>

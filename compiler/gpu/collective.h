@@ -1,6 +1,6 @@
 // collective.h - the collective algebra -----------------------------------//
-// Owns: which threads of a cluster run a statement (reference
-// exo_gpu_semantics.md section 2). The N = C * B threads of a cluster are a
+// Owns: which threads of a cluster run a statement (docs/gpu.md,
+// "Collectives"). The N = C * B threads of a cluster are a
 // row-major grid (a domain); a collective type is a box in such a grid, with
 // "any" coordinates; a tiling is the grid as the enclosing `cuda_threads`
 // loops and `CudaWarps` blocks have narrowed it, one list of operations per

@@ -3,7 +3,7 @@
 // `with CudaDeviceFunction`: the callee's body runs in the caller's
 // collective, so it is analysed, lowered to the sync checker and emitted as
 // that body, inlined at the call with its parameters bound to the arguments
-// (reference exo_gpu_semantics.md 1.10 B12). Each inlined copy is fresh
+// (test/lit/synccheck/CATALOG.md, B12). Each inlined copy is fresh
 // (statement ids, declared names), so every fact of the GPU stage belongs to
 // one call; its statements keep the callee's source locations.
 // Supported parameters: control values (size, index, bool), tensors and

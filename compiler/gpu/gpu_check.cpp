@@ -39,7 +39,7 @@ bool device_env(const With *w, DiagEngine &diag, KernelFacts &facts, bool &repor
       warps = &k.value;
   }
   if (env.cluster_dim < 1 || env.cluster_dim > 16 || (env.cluster_dim & (env.cluster_dim - 1))) {
-    reported = true; // reference A2; every later stage would only fail to read it
+    reported = true; // CATALOG.md A2; every later stage would only fail to read it
     return diag.report(cluster_loc, DiagKind::BadDeviceFunctionParam, "clusterDim",
                        "a power of 2 from 1 to 16");
   }
@@ -284,9 +284,9 @@ private:
 
   /// `with CudaWarps(...)`: the tiling narrowed to its warps. At task scope
   /// they are warps of the CTA or of a role, which the whole CTA chooses
-  /// among: a role's block below a thread loop is an error (reference D3).
+  /// among: a role's block below a thread loop is an error (CATALOG.md D3).
   /// Inside another CudaWarps, or below a thread loop of a blockDim kernel,
-  /// the block is nested (reference 1.4): (lo, hi) are warps of the current
+  /// the block is nested (docs/gpu.md): (lo, hi) are warps of the current
   /// collective, so they stack.
   void warps_block(const With *w, const Call &c) {
     if (enclosing_warps_ || (facts_.roles.empty() && tiling_.depth != 0))
@@ -314,7 +314,7 @@ private:
       const auto *s = k.value ? k.value.as<StrImm>() : nullptr;
       std::string inherited = wf.role >= 0 ? facts_.roles[static_cast<size_t>(wf.role)].name : "";
       if (k.key != "name" || !s || s->value != inherited) {
-        // The role is chosen once, at task scope (reference D5).
+        // The role is chosen once, at task scope (CATALOG.md D5).
         diag_.report(k.value ? k.value->loc : w->loc, DiagKind::NestedWarps, within,
                      k.key != "name" || !s ? "it takes warps (lo, hi) and the name of its role"
                      : inherited.empty()
@@ -328,7 +328,7 @@ private:
     if (c.args.size() != 2 || !int_literal(c.args[0], wf.lo) || !int_literal(c.args[1], wf.hi) ||
         wf.lo < 0 || wf.hi <= wf.lo) {
       // Without lo and hi there is no default: a role's warps are not
-      // relative to anything (reference D6).
+      // relative to anything (CATALOG.md D6).
       diag_.report(w->loc, DiagKind::NestedWarps, within,
                    "it must give its warps as integer constants (lo, hi) with 0 <= lo < hi");
       return void(fail());
@@ -429,8 +429,8 @@ private:
     tiling_ = saved;
   }
 
-  /// An instruction runs at exactly its collective (reference 1.7: the
-  /// default is one thread). Instruction-internal distribution and trailing
+  /// An instruction runs at exactly its collective (an instr without
+  /// `collective:` is one thread's). Instruction-internal distribution and trailing
   /// barriers are not checked yet, so such calls are refused, not passed.
   void call(const CallStmt *c) {
     Proc callee = callee_ ? callee_(c->callee) : nullptr;

@@ -1,7 +1,7 @@
 // gpu_check.h - the GPU semantics stage ------------------------------------//
 // Owns: the checks that a proc's parallel reading can agree with its
-// sequential meaning, as far as they need no sizes (reference
-// exo_gpu_semantics.md sections 1-3): which collective runs each statement of
+// sequential meaning, as far as they need no sizes (docs/gpu.md,
+// "Checks"): which collective runs each statement of
 // a device function; `cuda_threads` loops fit their collective; writes are
 // executed by one thread; Fences are at a scope the hardware can order; an
 // instruction runs at exactly its `collective:`;

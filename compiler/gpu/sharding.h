@@ -1,5 +1,5 @@
 // sharding.h - distributed memory -----------------------------------------//
-// Owns: sharding inference (reference exo_gpu_semantics.md 3.2). A device
+// Owns: sharding inference (docs/gpu.md, "Distributed memory"). A device
 // allocation has its logical shape; CUDA keeps one copy per thread
 // (registers) or per CTA (shared memory). The leading dimensions indexed by
 // the parallel loops that split those owners are distributed: each owner

@@ -1,7 +1,7 @@
 // units.h - collective units as written in `.exg` --------------------------//
 // Owns: the meaning of a unit expression (`cuda_warp`, `8 * cuda_thread`,
 // `2 * cuda_threads_strided(1, 4)`, ...) for a device function's blockDim
-// and clusterDim: its domain and box (reference exo_gpu_semantics.md 1.6).
+// and clusterDim: its domain and box (the units table of docs/gpu.md).
 #pragma once
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 // instr_args.h - an instruction call's arguments by parameter ---------------//
 // Owns: how a call binds an instruction's parameters (template parameters by
-// keyword, design gap G3; the others in order) and which parameters an
+// keyword, docs/language.md; the others in order) and which parameters an
 // attribute line (`out_of_order: dst, src`) names. The GPU stage, the sync
 // lowering and codegen all read calls through these.
 #pragma once

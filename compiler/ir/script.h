@@ -1,5 +1,5 @@
 // script.h - the AST of schedule scripts (`def` and `schedule` bodies) -----//
-// Owns: the small Python-like language of LANGUAGE.md section 7. The front end
+// Owns: the small Python-like language of docs/language.md, "Scripts". The front end
 // builds it; the printer prints it back; compiler/schedule/ interprets it.
 // Scripts are data, not IR: nothing here is checked or rewritten.
 #pragma once

@@ -4,7 +4,7 @@
 // buf is allocated), and makes
 // every later access of buf name the window instead: `A[m, k]` becomes
 // `A_map[m, k]`, `A[a:b, k]` becomes `A_map[a:b, k]`, `stride(A, 0)` becomes
-// `stride(A_map, 0)`, a call passing A passes A_map (design gap G9: the GEMM
+// `stride(A_map, 0)`, a call passing A passes A_map (docs/scheduling.md; the GEMM
 // reads A and B through TMA tensor maps whose boxes are one CTA's tiles).
 // Checked: the window covers every dimension from 0, so each access through
 // it is the access of buf at the same index (an identity view) and the

@@ -70,7 +70,7 @@ Sym arg_region(const analysis::EffectCollector &coll, const ProcSymbols &syms, c
 /// buffers: the dependence analysis compares Syms). A call that passes one
 /// buffer through two arguments, one of them written, is only equivalent
 /// when the solver proves the two regions disjoint (Exo refuses any such
-/// call, exo_core.md 1.5). Overlap where neither side is written is harmless.
+/// call). Overlap where neither side is written is harmless.
 void check_no_alias(Interpreter &in, const Proc &p, const Stmt &s, const CallStmt &cs,
                     const Proc &f, const Proc &g, const std::string &name, SrcLoc loc) {
   analysis::EffectCollector coll(*p, callee_lookup(in, p));

@@ -1,6 +1,6 @@
 // interpreter.h - runs schedule scripts ------------------------------------//
 // Owns: evaluation of `schedule NAME from PROC:` blocks and the `def`
-// functions they call (LANGUAGE.md section 7): variables, `if`, `for`,
+// functions they call (docs/language.md, "Scripts"): variables, `if`, `for`,
 // `return`, operators, method calls on procs and cursors, and calls of
 // primitives (primitives.h). Deterministic and side-effect free, except that
 // `print(x)` reports a remark. Bounded: recursion depth, steps and the size

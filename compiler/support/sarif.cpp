@@ -1,12 +1,16 @@
 // sarif.cpp - diagnostics as SARIF 2.1.0, for code-scanning tools ----------//
 // One run whose tool lists, as rules, the registered kinds that occur (id =
-// the kind's name, the format as its description, the registered severity as
-// its default level); each diagnostic is a result pointing at its rule, with
+// the kind's name; short description the name in words, full description the
+// message format with its arguments written "..."; the registered severity
+// as its default level); each diagnostic is a result pointing at its rule, with
 // a physical location (file, 1-based line and column) when it has one and
 // its notes as related locations. File names are kept as exgc read them, so
 // relative paths stay relative to where exgc ran (the repository root in CI).
 #include <algorithm>
+#include <cctype>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "compiler/support/diagnostics.h"
 #include "compiler/support/file_uri.h"
@@ -35,6 +39,47 @@ void physical_location(std::ostream &os, const SourceManager &sm, SrcLoc loc) {
   os << "}";
 }
 
+/// "HostAccessesDeviceMemory" -> "Host accesses device memory": a rule's
+/// short description (code-scanning tools show it as the alert's title).
+std::string name_in_words(const std::string &name) {
+  static const std::map<std::string, std::string> kAcronyms = {
+      {"Gpu", "GPU"}, {"Tma", "TMA"}, {"Wgmma", "wgmma"}, {"Smem", "SMEM"}};
+  std::vector<std::string> words;
+  for (size_t i = 0; i < name.size(); ++i) {
+    if (i == 0 || std::isupper(static_cast<unsigned char>(name[i])))
+      words.emplace_back();
+    words.back() += name[i];
+  }
+  std::string out;
+  for (size_t i = 0; i < words.size(); ++i) {
+    std::string w = words[i];
+    if (auto a = kAcronyms.find(w); a != kAcronyms.end())
+      w = a->second;
+    else if (i > 0)
+      w[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(w[0])));
+    out += (i ? " " : "") + w;
+  }
+  return out;
+}
+
+/// The message format with each argument hole (`{0}`, `{1}`, ...) written
+/// "...": the text every result of the rule shares.
+std::string format_without_holes(const std::string &format) {
+  std::string out;
+  for (size_t i = 0; i < format.size(); ++i) {
+    size_t j = i + 1;
+    while (format[i] == '{' && j < format.size() && std::isdigit(static_cast<unsigned char>(format[j])))
+      ++j;
+    if (format[i] == '{' && j > i + 1 && j < format.size() && format[j] == '}') {
+      out += "...";
+      i = j;
+      continue;
+    }
+    out += format[i];
+  }
+  return out;
+}
+
 void message(std::ostream &os, const std::string &text) {
   os << "\"message\": {\"text\": ";
   json_string(os, text);
@@ -59,7 +104,9 @@ void DiagEngine::render_sarif(std::ostream &os, const std::string &version) cons
     const DiagInfo &info = diag_info(rules[i]);
     os << (i ? ",\n      " : "\n      ") << "{\"id\": \"" << info.name
        << "\", \"shortDescription\": {\"text\": ";
-    json_string(os, info.format);
+    json_string(os, name_in_words(info.name));
+    os << "}, \"fullDescription\": {\"text\": ";
+    json_string(os, format_without_holes(info.format));
     os << "}, \"defaultConfiguration\": {\"level\": \"" << sarif_level(info.severity) << "\"}}";
   }
   os << "]}},\n    \"results\": [";

@@ -1,7 +1,7 @@
 // program.h - the abstract-machine program the sync checker interprets -----//
 //
-// Owns the data structure of a sync program (reference exo_gpu_sync.md,
-// section 4.1): accesses, Fence / Arrive / Await / join, allocations and
+// Owns the data structure of a sync program (docs/sync.md,
+// "The model"): accesses, Fence / Arrive / Await / join, allocations and
 // frees of data tensors and barriers (plain or managed rings), control flow
 // (seq, task and thread loops, domain reshapes, if) and `let` control values.
 // Data values are never simulated; only control values exist.

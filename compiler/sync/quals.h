@@ -1,7 +1,7 @@
 // quals.h - qualitative timelines, sync-timelines and visibility flags -----//
 //
-// Owns the vocabulary of the abstract machine (reference exo_gpu_sync.md,
-// section 3): the qualitative timelines ("quals") an access is made on, the
+// Owns the vocabulary of the abstract machine (docs/sync.md,
+// "The model"): the qualitative timelines ("quals") an access is made on, the
 // sync-timelines (a full set plus a temporal-only set of quals) that Fence,
 // Arrive and Await name, and the four visibility flags of a triple.
 // Tables here are data; the rules that use them live in the engines.
@@ -15,7 +15,7 @@
 namespace exgc::sync {
 
 /// One qualitative timeline. Bit index = declaration order; the text form uses
-/// the short names of the reference's table 3.2 (cpu, cuda2, tmaS, ...).
+/// their short names (cpu, cuda2, tmaS, ...; docs/sync.md).
 enum class Qual : uint8_t {
   Cpu, Strm, Cuda1, Cuda2, Mbar, Sm80, TmaS, TmaG, WgA, WgD, WgS, Wg0, Async,
   // Not in the reference: a TMA store's global write. Its bulk group is
@@ -55,7 +55,7 @@ struct SyncTl {
 /// (Temporal order -- a generic read before an async write -- needs none.)
 bool needs_proxy_fence(const SyncTl &first, const SyncTl &second);
 
-/// The named sync-timelines of the reference's table 3.4; nullopt if unknown.
+/// The named sync-timelines (docs/sync.md); nullopt if unknown.
 std::optional<SyncTl> lookup_sync_tl(const std::string &name);
 /// The table name when `tl` is one, else the explicit form `{full}~{temp-only}`.
 std::string sync_tl_string(const SyncTl &tl);

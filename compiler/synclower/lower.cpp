@@ -379,7 +379,7 @@ private:
     auto f = make(sync::StmtKind::Free, loc);
     f->name = sync_name;
     // Freed shared memory may be reused by the CTA's next task: every thread
-    // must be ordered after every access (reference 4.7).
+    // must be ordered after every access (docs/sync.md).
     f->has_check = shared;
     f->check = shared ? sync::bit(sync::Qual::Cuda2) : 0;
     // An mbarrier of a task is the same physical barrier in the CTA's next
@@ -728,7 +728,7 @@ private:
           t != ValueType::I32)
         if (const Sym *buf = named_buffer(arg))
           out_.reassociated.push_back({c->loc, callee->name, buf->name});
-      // A window is clipped to its buffer (reference 4.1): what the behaviour
+      // A window is clipped to its buffer: what the behaviour
       // touches of it the bounds check proved in bounds (guarded stores,
       // `out_of_bounds:` TMA boxes); the rest is never accessed.
       f.clip = true;

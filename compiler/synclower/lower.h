@@ -1,6 +1,6 @@
 // lower.h - a proc at concrete sizes as a sync program ----------------------//
 // Owns: the translation of a checked proc into the abstract machine program
-// of compiler/sync/ (reference exo_gpu_sync.md 4.1), so that the checker can
+// of compiler/sync/ (docs/sync.md), so that the checker can
 // prove that the proc's parallel reading agrees with its sequential one.
 // Control values (sizes, loop iterators, indices) stay symbolic; data values
 // are never simulated, so control that depends on data cannot be lowered.

@@ -1,5 +1,5 @@
 // quals.h - which timeline an access is made on -----------------------------//
-// Owns: the reference's qual dicts (exo_gpu_sync.md 3.3): from the memory an
+// Owns: the qual dicts (docs/sync.md, "Checking .exg procs"): from the memory an
 // access touches and the timeline of the instruction that makes it, the
 // access's initial qual, the extended quals it checks prior records with, and
 // whether one thread of its collective speaks for all (convergent). Also which

@@ -11,7 +11,9 @@ then the imported module is touched (the file importing it must be compiled
 again, and only then) and edited (the numbers must follow). Two libraries of
 one module (one with NAMESPACE) are linked into one program and both called.
 Where nvcc exists, the CUDA library is built and linked too, together with the
-CPU reference of the same module (FUNCTION_PREFIX ref_). Exit 0 when all holds.
+CPU reference of the same module (FUNCTION_PREFIX ref_). A project without the
+CUDA language that asks for BACKEND cuda must fail to configure with
+exgc_add_library's own message. Exit 0 when all holds.
 """
 import argparse
 import os
@@ -55,7 +57,8 @@ def install_prefix(args, tmp):
     contents = run(["dpkg-deb", "-c", deb])
     for path in ("./usr/bin/exgc", "./usr/bin/exgc-lsp", "./usr/bin/exg-emu",
                  "./usr/share/exgc/stdlib/cuda.exg",
-                 "./usr/include/exgc/exg/runtime.h", "./usr/lib/cmake/exgc/exgcConfig.cmake"):
+                 "./usr/include/exgc/exg/runtime.h", "./usr/lib/cmake/exgc/exgcConfig.cmake",
+                 "./usr/share/doc/exgc/copyright"):
         expect(path in contents, "the package holds " + path)
     root = os.path.join(tmp, "root")
     run(["dpkg-deb", "-x", deb, root])
@@ -94,6 +97,34 @@ def check_emulator(prefix, nvcc, tmp):
     run([nvcc] + flags + [src, "-o", prog])
     expect(run([emu, "--", prog]).strip() == "emulated: ok",
            "a program built with those flags runs under the installed exg-emu")
+
+
+NO_CUDA_PROJECT = """cmake_minimum_required(VERSION 3.20)
+project(no_cuda LANGUAGES CXX)
+find_package(exgc REQUIRED)
+exgc_add_library(kernels saxpy.exg BACKEND cuda)
+"""
+
+
+def check_no_cuda(cmake, prefix, tmp):
+    """BACKEND cuda in a project without the CUDA language stops at configure
+    time with exgc_add_library's message, not CMake's "can not determine
+    linker language" at generate time."""
+    project = os.path.join(tmp, "no_cuda")
+    os.makedirs(project)
+    with open(os.path.join(project, "CMakeLists.txt"), "w") as f:
+        f.write(NO_CUDA_PROJECT)
+    shutil.copy(os.path.join(HERE, "consumer", "kernels", "saxpy.exg"), project)
+    cmd = [cmake, "-S", project, "-B", os.path.join(tmp, "no_cuda_build"), "-G", "Ninja",
+           "-DCMAKE_PREFIX_PATH=" + prefix]
+    print("$ " + " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    print(p.stdout, end="", flush=True)
+    out = " ".join(p.stdout.split())  # CMake wraps long messages
+    expect(p.returncode != 0 and "exgc_add_library(kernels): BACKEND cuda" in out and
+           "CUDA is not a language of this project" in out and
+           "can not determine linker language" not in out,
+           "BACKEND cuda without the CUDA language fails with exgc_add_library's message")
 
 
 def main():
@@ -174,6 +205,7 @@ def main():
         expect(run([app]).strip() == EXPECTED_EDITED,
                "after editing vec.exg the program computes " + EXPECTED_EDITED)
 
+        check_no_cuda(args.cmake, prefix, tmp)
         check_emulator(prefix, args.nvcc, tmp)
         if args.nvcc:
             expect(os.path.isfile(os.path.join(build, "app_gpu")),

@@ -3,14 +3,16 @@
 
 Checks what code-scanning tools (GitHub's upload-sarif among them) require of
 a log: version and $schema; one run whose tool.driver has a name, a version
-and rules with unique ids; results whose ruleId is a registered kind listed
+and rules with unique ids, each with a short and a full description that
+are text (no `{0}` argument holes of exgc's message formats); results whose ruleId is a registered kind listed
 among the rules at ruleIndex, whose level is error, warning, note or none,
 whose message has text, whose locations are physical with an artifact URI and
 a region of 1-based startLine and startColumn, and whose relatedLocations
-have an id, a physical location and a message. Prints one line per result
+have an id, a physical location and a message. Prints each rule's descriptions and one line per result
 (ruleId level uri:line:col, then each related location) for FileCheck.
 """
 import json
+import re
 import sys
 
 
@@ -49,11 +51,18 @@ def main():
     if len(set(ids)) != len(ids) or not all(isinstance(i, str) and i for i in ids):
         fail("rule ids must be unique non-empty strings")
     for r in rules:
-        if not r.get("shortDescription", {}).get("text"):
-            fail("rule %s has no shortDescription.text" % r.get("id"))
+        for d in ("shortDescription", "fullDescription"):
+            text = r.get(d, {}).get("text")
+            if not text:
+                fail("rule %s has no %s.text" % (r.get("id"), d))
+            if re.search(r"\{[0-9]+\}", text):
+                fail("rule %s: %s has an argument hole: %s" % (r.get("id"), d, text))
         if r.get("defaultConfiguration", {}).get("level") not in ("error", "warning", "note"):
             fail("rule %s has no default level" % r.get("id"))
     print("rules: " + " ".join(ids))
+    for r in rules:
+        print("rule %s: %s | %s" % (r["id"], r["shortDescription"]["text"],
+                                    r["fullDescription"]["text"]))
     results = run.get("results")
     if not isinstance(results, list) or len(results) != expected:
         fail("expected %d results, got %s" % (expected, len(results or [])))
