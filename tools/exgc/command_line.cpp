@@ -40,7 +40,9 @@ cl::opt<std::string> Output("o", cl::desc("Output file ('-' for standard output)
 // Order matters only for --help, which lists them as written.
 cl::opt<exgc::EmitKind> Emit(
     "emit", cl::desc("What to write"), cl::init(exgc::EmitKind::Cuda),
-    cl::values(clEnumValN(exgc::EmitKind::Cuda, "cu", "CUDA C++ for sm_90a: file.cu and file.h"),
+    cl::values(clEnumValN(exgc::EmitKind::Cuda, "cu",
+                          "CUDA C++: file.cu and file.h (for sm_90a when it uses Hopper "
+                          "instructions, else sm_75 on)"),
                clEnumValN(exgc::EmitKind::Cpp, "cpp", "CPU reference C++ of the sequential meaning"),
                clEnumValN(exgc::EmitKind::Exg, "exg", "the module printed back as .exg"),
                clEnumValN(exgc::EmitKind::Difftest, "difftest",
