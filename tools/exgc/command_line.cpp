@@ -1,6 +1,6 @@
 // command_line.cpp - the exgc command line ----------------------------------//
 //
-// exgc compiles a .exg module into CUDA C++ for sm_90a (k.cu and k.h), or into
+// exgc compiles a .exg module into CUDA C++ (k.cu and k.h), or into
 // a CPU reference of the procs' sequential meaning (--emit=cpp), or prints it
 // back (--emit=exg).
 //

@@ -1,12 +1,15 @@
 // driver.cpp - the pipeline of one exgc run --------------------------------//
-// load (parse, build, imports) -> [--emit=exg: print] -> typecheck (with the
-// bounds check) -> schedules (each result re-checked whole) -> [--emit=difftest:
-// test every schedule step] -> pick the procs -> [CUDA, --verify, --emit=sync:
-// GPU semantics and the `check`s of the synchronization checker] -> emit CUDA
+// load (parse, build, imports; -D names checked) -> [--emit=exg: print the
+// module] -> typecheck (with the bounds check) -> schedules (-D values
+// applied; each result re-checked whole) -> [--emit=exg -e: print the procs]
+// -> [--emit=difftest: test every schedule step] -> pick the procs -> [CUDA,
+// --verify, --emit=sync: GPU semantics and the `check`s of the
+// synchronization checker] -> emit CUDA
 // (.cu + .h; --verify runs the backend for its checks and writes nothing) or
 // CPU reference C++.
 // Stages report through one DiagEngine; the driver stops after the first
-// stage that reported an error and renders everything at the end.
+// stage that reported an error and renders everything at the end. Outputs
+// are collected and written only by a run without errors (outputs.h).
 #include "tools/exgc/driver.h"
 
 #include <algorithm>
