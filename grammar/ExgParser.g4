@@ -24,6 +24,7 @@ decl
   | procDecl
   | defDecl
   | scheduleDecl
+  | valueDecl
   ;
 
 importDecl   : IMPORT dottedName (AS NAME)? NEWLINE;
@@ -35,6 +36,7 @@ params       : param (COMMA param)* COMMA?;
 param        : NAME COLON expr;
 defDecl      : DEF NAME LPAREN (NAME (COMMA NAME)* COMMA?)? RPAREN COLON suite;
 scheduleDecl : SCHEDULE NAME FROM dottedName COLON suite;
+valueDecl    : NAME ASSIGN expr NEWLINE;     // a script value: `T = 128` (exgc -D T=64)
 
 // A block: on the same line after the ':' (one simple statement), or indented
 // on the following lines.

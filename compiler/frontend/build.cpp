@@ -165,6 +165,8 @@ private:
       return def_decl(df);
     if (auto *s = d->scheduleDecl())
       return schedule_decl(s);
+    if (auto *v = d->valueDecl())
+      return value_decl(v);
   }
 
   /// Procs, instrs, defs and schedules share one namespace per module: a
@@ -267,6 +269,15 @@ private:
     d.from = dotted(s->dottedName());
     d.from_loc = pf_.loc(s->dottedName());
     d.body = build_script_suite(s->suite(), pf_, diag_);
+    m_.decls.push_back(std::move(d));
+  }
+
+  void value_decl(P::ValueDeclContext *v) {
+    define(v->NAME());
+    ValueDecl d;
+    d.name = text_of(v->NAME());
+    d.loc = pf_.loc(v->NAME()->getSymbol());
+    d.value = build_script_expr(v->expr(), pf_, diag_);
     m_.decls.push_back(std::move(d));
   }
 

@@ -68,6 +68,9 @@ Proc build_proc(P::ProcDeclContext *d, const parse::ParsedFile &pf, DiagEngine &
 script::Block build_script_suite(P::SuiteContext *s, const parse::ParsedFile &pf,
                                  DiagEngine &diag);
 
+/// Builds the script expression of a top-level value (build_script.cpp).
+script::Expr build_script_expr(P::ExprContext *e, const parse::ParsedFile &pf, DiagEngine &diag);
+
 /// Instr attribute keys (docs/language.md, "Instr attributes").
 bool is_attr_key(const std::string &key);
 

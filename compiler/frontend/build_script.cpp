@@ -27,6 +27,9 @@ public:
     return out;
   }
 
+  /// A top-level value's expression.
+  script::Expr value(P::ExprContext *e) { return expr(e); }
+
 private:
   SrcLoc loc(antlr4::ParserRuleContext *c) const { return pf_.loc(c); }
   [[noreturn]] void not_here(antlr4::ParserRuleContext *c, const std::string &what) {
@@ -210,6 +213,10 @@ private:
 script::Block build_script_suite(P::SuiteContext *s, const parse::ParsedFile &pf,
                                  DiagEngine &diag) {
   return ScriptBuilder(pf, diag).suite(s);
+}
+
+script::Expr build_script_expr(P::ExprContext *e, const parse::ParsedFile &pf, DiagEngine &diag) {
+  return ScriptBuilder(pf, diag).value(e);
 }
 
 } // namespace exgc::build_detail

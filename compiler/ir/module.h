@@ -43,6 +43,14 @@ struct CheckDecl {
   SrcLoc loc;
 };
 
+/// `T = 128` at the top level: a value every script of the module can name
+/// (a schedule's parameter; `exgc -D T=64` replaces it).
+struct ValueDecl {
+  std::string name;
+  script::Expr value;
+  SrcLoc loc;
+};
+
 /// `export a, b`.
 struct ExportDecl {
   std::vector<std::string> names;
@@ -50,7 +58,8 @@ struct ExportDecl {
   SrcLoc loc;
 };
 
-using Decl = std::variant<ImportDecl, Proc, DefDecl, ScheduleDecl, CheckDecl, ExportDecl>;
+using Decl =
+    std::variant<ImportDecl, Proc, DefDecl, ScheduleDecl, CheckDecl, ExportDecl, ValueDecl>;
 
 struct Module {
   std::string path; // the file it came from, or empty

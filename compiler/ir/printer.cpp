@@ -4,7 +4,9 @@
 #include "compiler/ir/printer.h"
 
 #include <charconv>
+#include <cstdint>
 #include <sstream>
+#include <type_traits>
 
 namespace exgc {
 namespace {
@@ -14,6 +16,27 @@ constexpr int kNotPrec = 3;     // not x: looser than comparisons, tighter than 
 constexpr int kPostfixPrec = 8; // calls, indexing, attributes
 
 std::string indent_str(int indent) { return std::string(static_cast<size_t>(indent) * 4, ' '); }
+
+/// The source's full-line comments, handed out in line order while
+/// print_module(m, source) runs. The statement printers are free functions
+/// that many callers use without comments, so the module printer lends them
+/// its comments through this pointer rather than through every signature.
+struct PendingComments {
+  std::vector<std::pair<uint32_t, std::string>> lines; // line, text from '#'
+  size_t next = 0;
+  /// The comments above `line`, not yet printed, at `indent`.
+  std::string take_before(uint32_t line, int indent) {
+    std::string out;
+    for (; next < lines.size() && lines[next].first < line; ++next)
+      out += indent_str(indent) + lines[next].second + "\n";
+    return out;
+  }
+};
+thread_local PendingComments *pending_comments = nullptr;
+
+std::string comments_before(SrcLoc loc, int indent) {
+  return pending_comments && loc.line ? pending_comments->take_before(loc.line, indent) : "";
+}
 
 std::string quote(const std::string &s) {
   std::string out = "\"";
@@ -239,8 +262,10 @@ std::string print_stmt(const Stmt &s, int indent) {
 
 std::string print_block(const Block &b, int indent) {
   std::string out;
-  for (const Stmt &s : b)
+  for (const Stmt &s : b) {
+    out += comments_before(s->loc, indent);
     out += print_stmt(s, indent);
+  }
   return out;
 }
 
@@ -331,6 +356,7 @@ std::string print_script_block(const script::Block &b, int indent) {
   using script::StmtKind;
   std::string out, in = indent_str(indent);
   for (const script::Stmt &s : b) {
+    out += comments_before(s->loc, indent);
     switch (s->kind) {
     case StmtKind::Assign:
       out += in + s->target + " = " + print_script_expr(s->value) + "\n";
@@ -381,6 +407,9 @@ struct DeclPrinter {
   std::string operator()(const CheckDecl &d) const {
     return "check " + d.proc + "(" + args_text({}, d.sizes) + ")\n";
   }
+  std::string operator()(const ValueDecl &d) const {
+    return d.name + " = " + print_script_expr(d.value) + "\n";
+  }
   std::string operator()(const ExportDecl &d) const {
     std::string s = "export ";
     for (size_t i = 0; i < d.names.size(); ++i)
@@ -390,13 +419,58 @@ struct DeclPrinter {
 };
 } // namespace
 
-std::string print_module(const Module &m) {
+namespace {
+
+SrcLoc decl_loc(const Decl &d) {
+  return std::visit(
+      [](const auto &x) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(x)>, Proc>)
+          return x->loc;
+        else
+          return x.loc;
+      },
+      d);
+}
+
+/// Lines whose first character that is not a space is '#', in line order.
+PendingComments full_line_comments(const std::string &source) {
+  PendingComments c;
+  uint32_t line = 1;
+  for (size_t start = 0; start < source.size(); ++line) {
+    size_t end = source.find('\n', start);
+    if (end == std::string::npos)
+      end = source.size();
+    size_t first = source.find_first_not_of(" \t\f\r", start);
+    if (first < end && source[first] == '#') {
+      size_t last = source.find_last_not_of(" \t\f\r", end - 1);
+      c.lines.push_back({line, source.substr(first, last + 1 - first)});
+    }
+    start = end + 1;
+  }
+  return c;
+}
+
+} // namespace
+
+std::string print_module(const Module &m, const std::string *source) {
+  PendingComments comments;
+  if (source)
+    comments = full_line_comments(*source);
+  // Restored on the way out, also by an exception.
+  struct Lend {
+    PendingComments *saved = pending_comments;
+    explicit Lend(PendingComments *c) { pending_comments = c; }
+    ~Lend() { pending_comments = saved; }
+  } lend(source ? &comments : nullptr);
   std::string out;
   for (size_t i = 0; i < m.decls.size(); ++i) {
     if (i)
       out += "\n";
+    out += comments_before(decl_loc(m.decls[i]), 0);
     out += std::visit(DeclPrinter{}, m.decls[i]);
   }
+  if (source)
+    out += comments.take_before(UINT32_MAX, 0);
   return out;
 }
 

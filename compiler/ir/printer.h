@@ -1,8 +1,9 @@
 // printer.h - the IR back to .exg text ------------------------------------//
 // Owns: the canonical text of every node. The output is valid .exg and
 // printing, parsing and printing again gives the same text (tested in
-// test/lit/roundtrip and test/unit/ir). Comments and blank lines of the source
-// are not kept; declarations are separated by one blank line.
+// test/lit/roundtrip and test/unit/ir). Blank lines of the source are not
+// kept (declarations are separated by one blank line); its full-line comments
+// are, when print_module is given the source text.
 #pragma once
 #include <string>
 
@@ -23,6 +24,10 @@ std::string print_proc(const ProcNode &p);
 std::string print_proc_header(const ProcNode &p);
 std::string print_script_expr(const script::Expr &e);
 std::string print_script_block(const script::Block &b, int indent);
-std::string print_module(const Module &m);
+/// With `source` (the text `m` was parsed from), each full-line comment is
+/// printed above the declaration or statement that followed it there, at
+/// that one's indentation; comments after the last declaration end the text.
+/// Comments after code on a line are not kept.
+std::string print_module(const Module &m, const std::string *source = nullptr);
 
 } // namespace exgc

@@ -88,7 +88,7 @@ std::string message_for(Parser *p, const Token *found, const antlr4::misc::Inter
     return "unexpected " + f;
   if (rule == ExgParser::RuleFile_)
     return "unexpected " + f + " at the top level; expected 'proc', 'instr', 'def', 'schedule', "
-                               "'import', 'export' or 'check'";
+                               "'import', 'export', 'check' or a value 'NAME = ...'";
   // A block's statement loop ends at anything that cannot start a statement.
   if (expected->size() == 1 && expected->contains(size_t(ExgParser::DEDENT)))
     return "unexpected " + f;

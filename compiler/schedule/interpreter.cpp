@@ -1,6 +1,8 @@
 // interpreter.cpp - statements, names and calls of schedule scripts ----------//
 #include "compiler/schedule/interpreter.h"
 
+#include <charconv>
+
 #include "compiler/analysis/gpu_names.h"
 #include "compiler/analysis/memories.h"
 #include "compiler/schedule/cursor.h"
@@ -100,6 +102,13 @@ std::vector<std::pair<Proc, const Interpreter::Step *>> Interpreter::lineage(con
 
 bool Interpreter::run_all() {
   const LoadedModule &main = *program_.modules.front();
+  // Evaluated first, so a bad -D value is reported once, whatever uses it.
+  try {
+    module_values(main);
+  } catch (const ScriptAbort &) {
+    return false;
+  }
+  steps_ = 0;
   bool ok = true;
   for (const Decl &d : main.module.decls) {
     const auto *s = std::get_if<ScheduleDecl>(&d);
@@ -236,10 +245,61 @@ void Interpreter::exec(const script::Stmt &s, Frame &f) {
   }
 }
 
+const std::map<std::string, Value> &Interpreter::module_values(const LoadedModule &module) {
+  auto [values, first_use] = values_.try_emplace(&module);
+  if (!first_use) // evaluated, or being evaluated (a value names the ones above it)
+    return values->second;
+  bool main = &module == program_.modules.front().get();
+  for (const Decl &d : module.module.decls) {
+    const auto *v = std::get_if<ValueDecl>(&d);
+    if (!v)
+      continue;
+    Frame frame{{}, &module};
+    Value value = eval(v->value, frame);
+    auto text = overrides_.find(v->name);
+    if (main && text != overrides_.end())
+      value = overridden_value(*v, value, text->second);
+    values->second[v->name] = value;
+  }
+  return values->second;
+}
+
+Value Interpreter::overridden_value(const ValueDecl &d, const Value &default_value,
+                                    const std::string &text) {
+  std::string option = "-D " + d.name + "=" + text;
+  switch (default_value.kind) {
+  case Value::Kind::Int: {
+    int64_t v = 0;
+    const char *end = text.data() + text.size();
+    auto [stop, ec] = std::from_chars(text.data() + (text[0] == '+'), end, v);
+    if (text.empty() || ec != std::errc() || stop != end)
+      fail(d.loc, DiagKind::BadValueOverride, option, d.name, "an integer",
+           "a decimal integer that fits in 64 bits");
+    return Value::of_int(v);
+  }
+  case Value::Kind::Bool:
+    if (text == "True" || text == "true" || text == "1")
+      return Value::of_bool(true);
+    if (text == "False" || text == "false" || text == "0")
+      return Value::of_bool(false);
+    fail(d.loc, DiagKind::BadValueOverride, option, d.name, "True or False",
+         "True, False, true, false, 1 or 0");
+  case Value::Kind::Str:
+    if (text.size() >= 2 && text.front() == '"' && text.back() == '"')
+      return Value::of_str(text.substr(1, text.size() - 2));
+    return Value::of_str(text);
+  default:
+    fail(d.loc, DiagKind::ValueNotOverridable, option, d.name, default_value.a_type());
+  }
+}
+
 Value Interpreter::lookup(const std::string &name, SrcLoc loc, Frame &f) {
   auto it = f.vars.find(name);
   if (it != f.vars.end())
     return it->second;
+  const std::map<std::string, Value> &values = module_values(*f.module);
+  if (auto v = values.find(name); v != values.end())
+    return v->second;
   for (const Decl &d : f.module->module.decls)
     if (const auto *def = std::get_if<DefDecl>(&d); def && def->name == name)
       return Value::of_func(name, def);

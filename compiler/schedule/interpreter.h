@@ -54,6 +54,13 @@ public:
   Interpreter(const Program &program, DiagEngine &diag, ScriptBudget budget = {})
       : program_(program), diag_(diag), budget_(budget) {}
 
+  /// `-D NAME=TEXT`: replaces the main module's top-level value NAME
+  /// (`NAME = ...`) by TEXT read as a value of the same type: an integer,
+  /// True/False, or a string (quotes optional). The driver checks the names.
+  void set_value_overrides(std::map<std::string, std::string> overrides) {
+    overrides_ = std::move(overrides);
+  }
+
   /// Runs every schedule of the main module, in dependency order (a schedule
   /// may start from another's result). Returns false after reporting an error.
   /// Results are available from result().
@@ -128,6 +135,11 @@ private:
   Value eval_binop(const script::ExprNode &e, Frame &f);
   Value eval_index(const script::ExprNode &e, Frame &f);
   Value lookup(const std::string &name, SrcLoc loc, Frame &f);
+  /// The top-level values of `module` (`T = 128`), each evaluated once, in
+  /// order, on first use: a value sees the values above it.
+  const std::map<std::string, Value> &module_values(const LoadedModule &module);
+  /// `-D d.name=text` as a value of `default_value`'s type, or an error at `d`.
+  Value overridden_value(const ValueDecl &d, const Value &default_value, const std::string &text);
   Value call_def(const DefDecl &def, SrcLoc loc, std::vector<Value> args,
                  std::vector<std::pair<std::string, Value>> kwargs, const LoadedModule *module);
   Value call_method(const Value &obj, const std::string &method, SrcLoc loc,
@@ -162,6 +174,8 @@ private:
   std::map<const ProcNode *, int64_t> stmt_counts_; // procs steps returned -> statements
   std::vector<Step> history_;
   std::map<std::string, Proc> inputs_;
+  std::map<std::string, std::string> overrides_; // -D, for the main module
+  std::map<const LoadedModule *, std::map<std::string, Value>> values_; // module_values
   std::string current_; // the schedule running now
   int depth_ = 0;
   ScriptBudget budget_;

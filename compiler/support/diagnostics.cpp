@@ -7,7 +7,8 @@
 namespace exgc {
 
 DiagBuilder &DiagBuilder::note(SrcLoc loc, std::string message) {
-  engine_.at(index_).notes.push_back({loc, std::move(message)});
+  if (index_ != kDropped)
+    engine_.at(index_).notes.push_back({loc, std::move(message)});
   return *this;
 }
 
@@ -27,9 +28,13 @@ std::string DiagEngine::format(DiagKind kind, const std::vector<std::string> &ar
 }
 
 DiagBuilder DiagEngine::report_args(SrcLoc loc, DiagKind kind, std::vector<std::string> args) {
-  const DiagInfo &info = diag_info(kind);
-  diags_.push_back({kind, info.severity, loc, format(kind, args), {}});
-  if (info.severity == Severity::Error)
+  Severity severity = diag_info(kind).severity;
+  if (severity == Severity::Warning && policy_.ignored.count(kind))
+    return DiagBuilder(*this, DiagBuilder::kDropped);
+  if (severity == Severity::Warning && policy_.as_errors)
+    severity = Severity::Error;
+  diags_.push_back({kind, severity, loc, format(kind, args), {}});
+  if (severity == Severity::Error)
     ++num_errors_;
   return DiagBuilder(*this, diags_.size() - 1);
 }
@@ -80,15 +85,40 @@ static const char *severity_name(Severity s) {
   return "error";
 }
 
-void DiagEngine::render_one(std::ostream &os, SrcLoc loc, const char *sev,
-                            const std::string &msg, const char *kind_name) const {
+namespace {
+
+// Clang's colours (ANSI escapes): bold places and messages, the severity in
+// its colour, a green caret.
+const char *const kBold = "\033[1m", *const kReset = "\033[0m";
+
+const char *severity_color(Severity s) {
+  switch (s) {
+  case Severity::Error: return "\033[1;31m";
+  case Severity::Warning: return "\033[1;35m";
+  case Severity::Note: return "\033[1;30m";
+  case Severity::Remark: return "\033[1;34m";
+  }
+  return kBold;
+}
+
+} // namespace
+
+void DiagEngine::render_one(std::ostream &os, SrcLoc loc, Severity sev, const std::string &msg,
+                            const char *kind_name, bool color) const {
+  auto paint = [&](const char *c, const std::string &text) {
+    return color && *c ? c + text + kReset : text;
+  };
   if (loc.valid())
-    os << sources_.name(loc.file) << ":" << loc.line << ":" << loc.col << ": ";
+    os << paint(kBold, sources_.name(loc.file) + ":" + std::to_string(loc.line) + ":" +
+                           std::to_string(loc.col) + ":")
+       << " ";
   else if (loc.file)
-    os << sources_.name(loc.file) << ": ";
+    os << paint(kBold, sources_.name(loc.file) + ":") << " ";
   else
-    os << "exgc: ";
-  os << sev << ": " << msg;
+    os << paint(kBold, "exgc:") << " ";
+  bool bold_message = sev == Severity::Error || sev == Severity::Warning;
+  os << paint(severity_color(sev), std::string(severity_name(sev)) + ":") << " "
+     << paint(bold_message ? kBold : "", msg);
   if (kind_name)
     os << " [" << kind_name << "]";
   os << "\n";
@@ -129,15 +159,15 @@ void DiagEngine::render_one(std::ostream &os, SrcLoc loc, const char *sev,
     shown += "...";
   if (end <= col)
     caret.append(col - std::max(end, begin), ' ');
-  os << shown << "\n" << caret << "^\n";
+  os << shown << "\n" << caret << paint("\033[1;32m", "^") << "\n";
 }
 
-void DiagEngine::render_text(std::ostream &os, bool show_kind) const {
+void DiagEngine::render_text(std::ostream &os, bool show_kind, bool color) const {
   for (const Diagnostic &d : diags_) {
-    render_one(os, d.loc, severity_name(d.severity), d.message,
-               show_kind ? diag_info(d.kind).name : nullptr);
+    render_one(os, d.loc, d.severity, d.message, show_kind ? diag_info(d.kind).name : nullptr,
+               color);
     for (const DiagNote &n : d.notes)
-      render_one(os, n.loc, "note", n.message, nullptr);
+      render_one(os, n.loc, Severity::Note, n.message, nullptr, color);
   }
 }
 

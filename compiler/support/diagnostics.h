@@ -6,7 +6,9 @@
 //   diag.error(loc, DiagKind::UnknownName, name).note(decl_loc, "declared here");
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <ostream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -41,6 +43,13 @@ template <typename T> std::string diag_arg(const T &v) {
 
 class DiagEngine;
 
+/// What the command line says about warnings: `-Wno-KIND` drops a kind,
+/// `-Werror` makes every warning left an error.
+struct WarningPolicy {
+  std::set<DiagKind> ignored;
+  bool as_errors = false;
+};
+
 /// Writes `s` as a JSON string literal (quotes, escapes of '"', '\\' and
 /// control characters; other bytes as they are).
 void json_string(std::ostream &os, const std::string &s);
@@ -48,6 +57,8 @@ void json_string(std::ostream &os, const std::string &s);
 /// Adds notes to the diagnostic just reported. Converts to `false` ("failed").
 class DiagBuilder {
 public:
+  /// `index` kDropped: the diagnostic was a warning turned off; notes go nowhere.
+  static constexpr size_t kDropped = std::numeric_limits<size_t>::max();
   DiagBuilder(DiagEngine &engine, size_t index) : engine_(engine), index_(index) {}
   DiagBuilder &note(SrcLoc loc, std::string message);
   operator bool() const { return false; }
@@ -60,6 +71,9 @@ private:
 class DiagEngine {
 public:
   explicit DiagEngine(const SourceManager &sources) : sources_(sources) {}
+
+  /// Applies to the diagnostics reported from now on.
+  void set_warning_policy(WarningPolicy policy) { policy_ = std::move(policy); }
 
   /// Reports a diagnostic of `kind` (severity from the registry) at `loc`.
   template <typename... Args> DiagBuilder report(SrcLoc loc, DiagKind kind, const Args &...args) {
@@ -78,8 +92,10 @@ public:
   /// by two compiled procs is reported once.
   void drop_duplicates(size_t first);
 
-  /// Clang-style text: `file:line:col: error: message [Kind]`, the line, a caret.
-  void render_text(std::ostream &os, bool show_kind) const;
+  /// Clang-style text: `file:line:col: error: message [Kind]`, the line, a
+  /// caret; with `color`, in clang's colours (bold places and messages, red
+  /// errors, magenta warnings, a green caret).
+  void render_text(std::ostream &os, bool show_kind, bool color = false) const;
   /// One JSON array of {file, line, column, severity, kind, message, notes}.
   void render_json(std::ostream &os) const;
   /// SARIF 2.1.0 (sarif.cpp): one run of `exgc` `version`, a result per
@@ -89,9 +105,10 @@ public:
   static std::string format(DiagKind kind, const std::vector<std::string> &args);
 
 private:
-  void render_one(std::ostream &os, SrcLoc loc, const char *sev, const std::string &msg,
-                  const char *kind_name) const;
+  void render_one(std::ostream &os, SrcLoc loc, Severity sev, const std::string &msg,
+                  const char *kind_name, bool color) const;
   const SourceManager &sources_;
+  WarningPolicy policy_;
   std::vector<Diagnostic> diags_;
   unsigned num_errors_ = 0;
 };

@@ -1,6 +1,7 @@
 // source_manager.cpp - file buffers and line lookup -----------------------//
 #include "compiler/support/source_manager.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -19,6 +20,12 @@ uint32_t SourceManager::add(std::string name, std::string text) {
 }
 
 uint32_t SourceManager::load(const std::string &path, std::string &error) {
+  // A directory opens as an empty stream on Linux: it would read as an empty module.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    error = "'" + path + "' is a directory, not a .exg file";
+    return 0;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot open '" + path + "'";

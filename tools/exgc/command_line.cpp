@@ -1,6 +1,6 @@
 // command_line.cpp - the exgc command line ----------------------------------//
 //
-// exgc compiles a .exg module into CUDA C++ for sm_90a (k.cu and k.h), or into
+// exgc compiles a .exg module into CUDA C++ (k.cu and k.h), or into
 // a CPU reference of the procs' sequential meaning (--emit=cpp), or prints it
 // back (--emit=exg).
 //
@@ -8,6 +8,8 @@
 // as file:line:col diagnostics), 2 bad usage, 3 internal error (a bug in exgc).
 // exgc_main is main() less the process: the driver fuzz target calls it too.
 #include "tools/exgc/command_line.h"
+
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -19,7 +21,10 @@
 #include "compiler/support/install_paths.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
+#include "tools/exgc/diag_options.h"
 #include "tools/exgc/driver.h"
+#include "tools/exgc/help.h"
+#include "tools/exgc/spelling.h"
 
 using namespace llvm;
 
@@ -28,13 +33,16 @@ namespace {
 cl::OptionCategory Category("exgc options");
 
 cl::opt<std::string> Input(cl::Positional, cl::desc("<input.exg>"), cl::cat(Category));
+// -o FILE, -oFILE; -e, -I, -D, -MF likewise (cl::Prefix: the value may be glued on).
 cl::opt<std::string> Output("o", cl::desc("Output file ('-' for standard output). Default: the "
                                           "input's name with .cu, .cpp or standard output for exg"),
-                            cl::value_desc("file"), cl::cat(Category));
+                            cl::value_desc("file"), cl::Prefix, cl::cat(Category));
 // Order matters only for --help, which lists them as written.
 cl::opt<exgc::EmitKind> Emit(
     "emit", cl::desc("What to write"), cl::init(exgc::EmitKind::Cuda),
-    cl::values(clEnumValN(exgc::EmitKind::Cuda, "cu", "CUDA C++ for sm_90a: file.cu and file.h"),
+    cl::values(clEnumValN(exgc::EmitKind::Cuda, "cu",
+                          "CUDA C++: file.cu and file.h (for sm_90a when it uses Hopper "
+                          "instructions, else sm_75 on)"),
                clEnumValN(exgc::EmitKind::Cpp, "cpp", "CPU reference C++ of the sequential meaning"),
                clEnumValN(exgc::EmitKind::Exg, "exg", "the module printed back as .exg"),
                clEnumValN(exgc::EmitKind::Difftest, "difftest",
@@ -47,8 +55,19 @@ cl::opt<exgc::EmitKind> Emit(
     cl::cat(Category));
 cl::list<std::string> IncludeDirs("I", cl::desc("Add a directory to the import search path"),
                                   cl::value_desc("dir"), cl::Prefix, cl::cat(Category));
-cl::list<std::string> Entries("e", cl::desc("Compile only this proc (repeatable)"),
-                              cl::value_desc("name"), cl::cat(Category));
+cl::list<std::string> Entries("e", cl::desc("Compile only this proc (repeatable); with "
+                                            "--emit=exg, print it as its schedule made it"),
+                              cl::value_desc("name"), cl::Prefix, cl::cat(Category));
+cl::list<std::string> Defines(
+    "D",
+    cl::desc("Set the module's top-level value NAME (a line 'NAME = ...') to VALUE, read as the "
+             "type it has there: an integer, True/False or a string (repeatable)"),
+    cl::value_desc("name=value"), cl::Prefix, cl::cat(Category));
+cl::list<std::string> WarningFlags(
+    "W",
+    cl::desc("-Werror: make every warning an error; -Wno-KIND: drop the warnings of KIND (the "
+             "name in [...] or 'kind' of JSON diagnostics, e.g. -Wno-SyncNotVerified)"),
+    cl::value_desc("error, -Wno-<kind>"), cl::AlwaysPrefix, cl::cat(Category));
 cl::opt<std::string> FunctionPrefix(
     "function-prefix",
     cl::desc("Name each generated entry point PREFIX<proc> (--emit=cu and cpp), so that two "
@@ -109,7 +128,7 @@ cl::opt<bool> DepFileWanted("MD",
                                      "and every module it imports (FILE.d for -o FILE)"),
                             cl::cat(Category));
 cl::opt<std::string> DepFile("MF", cl::desc("With -MD: write the dependency file here"),
-                             cl::value_desc("file"), cl::cat(Category));
+                             cl::value_desc("file"), cl::Prefix, cl::cat(Category));
 cl::list<std::string> CheckSizes(
     "check-size",
     cl::desc("Check the synchronization of proc NAME at these sizes, instead of its 'check' "
@@ -167,15 +186,72 @@ bool parse_check_size(const std::string &text, exgc::DriverOptions::CheckSize &o
   return true;
 }
 
+/// The options exgc reads before LLVM's parser sees the rest: --help (its
+/// own listing, help.h) and --color (LLVM's Support library may register an
+/// option of that name itself).
+struct EarlyOptions {
+  bool help = false;
+  bool color_given = false;
+  std::string color;
+  std::vector<const char *> rest; // argv without them
+};
+
+EarlyOptions take_early_options(int argc, const char *const *argv) {
+  EarlyOptions e;
+  bool operands = false; // after "--" every argument is an operand
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    operands |= a == "--";
+    std::string bare = a.rfind("--", 0) == 0 ? a.substr(2) : a.substr(a[0] == '-');
+    if (i > 0 && !operands && a[0] == '-' && (bare == "help" || a == "-h")) {
+      e.help = true;
+      continue;
+    }
+    if (i > 0 && !operands && a[0] == '-' && (bare == "color" || bare.rfind("color=", 0) == 0)) {
+      e.color_given = true;
+      e.color = bare.size() > 6 ? bare.substr(6) : "";
+      continue;
+    }
+    e.rest.push_back(argv[i]);
+  }
+  return e;
+}
+
+void print_exgc_help() {
+  exgc::print_help(std::cout, Category,
+             {{&Emit, &Emit.getParser()}, {&Diagnostics, &Diagnostics.getParser()}},
+             {{"--color[=<when>]",
+               "Colour text diagnostics as clang does: auto (the default: only when standard "
+               "error is a terminal and NO_COLOR is unset), always (also --color alone) or "
+               "never"},
+              {"--help", "Print this list and exit"},
+              {"--version", "Print the version and exit"}});
+}
+
+/// `-D NAME=VALUE` -> {NAME, VALUE}; false for a text with no name.
+bool parse_define(const std::string &text, std::pair<std::string, std::string> &out) {
+  size_t eq = text.find('=');
+  if (eq == 0 || eq == std::string::npos)
+    return false;
+  out = {text.substr(0, eq), text.substr(eq + 1)};
+  return true;
+}
+
 } // namespace
 
 int exgc_main(int argc, const char *const *argv) {
   cl::ResetAllOptionOccurrences();
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](raw_ostream &os) { os << "exgc " << EXGC_VERSION << "\n"; });
+  EarlyOptions early = take_early_options(argc, argv);
+  if (early.help) {
+    print_exgc_help();
+    return 0;
+  }
   std::string errors;
   raw_string_ostream err_stream(errors);
-  if (!cl::ParseCommandLineOptions(argc, argv, "exgc: compile .exg GPU kernels\n", &err_stream)) {
+  if (!cl::ParseCommandLineOptions(static_cast<int>(early.rest.size()), early.rest.data(),
+                                   "exgc: compile .exg GPU kernels\n", &err_stream)) {
     err_stream.flush();
     std::cerr << errors << "exgc: see 'exgc --help'\n";
     return 2;
@@ -235,6 +311,20 @@ int exgc_main(int argc, const char *const *argv) {
   job.opts.diag_format = Diagnostics;
   job.opts.progress = Progress;
   job.opts.show_diag_kind = ShowDiagKind;
+  std::string usage_error;
+  if (!exgc::parse_color(early.color_given, early.color, job.opts.color, usage_error) ||
+      !exgc::parse_warning_flags(WarningFlags, job.opts.warnings, usage_error)) {
+    std::cerr << "exgc: error: " << usage_error << "\n";
+    return 2;
+  }
+  for (const std::string &d : Defines) {
+    std::pair<std::string, std::string> define;
+    if (!parse_define(d, define)) {
+      std::cerr << "exgc: error: '-D " << d << "' wants the form NAME=VALUE\n";
+      return 2;
+    }
+    job.opts.value_overrides.push_back(std::move(define));
+  }
   job.opts.stats = Stats;
   job.opts.verify = Verify;
   job.opts.report_checks = Verify;

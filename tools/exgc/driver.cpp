@@ -1,15 +1,16 @@
 // driver.cpp - the pipeline of one exgc run --------------------------------//
-// load (parse, build, imports) -> [--emit=exg: print] -> typecheck (with the
-// bounds check) -> schedules (each result re-checked whole) -> [--emit=difftest:
-// test every schedule step] -> pick the procs -> [CUDA, --verify, --emit=sync:
-// GPU semantics and the `check`s of the synchronization checker] -> emit CUDA
+// load (parse, build, imports; -D names checked) -> [--emit=exg: print the
+// module] -> typecheck (with the bounds check) -> schedules (-D values
+// applied; each result re-checked whole) -> [--emit=exg -e: print the procs]
+// -> [--emit=difftest: test every schedule step] -> pick the procs -> [CUDA,
+// --verify, --emit=sync: GPU semantics and the `check`s of the
+// synchronization checker] -> emit CUDA
 // (.cu + .h; --verify runs the backend for its checks and writes nothing) or
 // CPU reference C++.
 // Stages report through one DiagEngine; the driver stops after the first
-// stage that reported an error and renders everything at the end.
+// stage that reported an error and renders everything at the end. Outputs
+// are collected and written only by a run without errors (outputs.h).
 #include "tools/exgc/driver.h"
-#include "tools/exgc/checks.h"
-
 
 #include <algorithm>
 #include <chrono>
@@ -37,6 +38,9 @@
 #include "compiler/support/check.h"
 #include "compiler/support/diagnostics.h"
 #include "compiler/support/install_paths.h"
+#include "tools/exgc/checks.h"
+#include "tools/exgc/outputs.h"
+#include "tools/exgc/spelling.h"
 
 namespace exgc {
 
@@ -112,19 +116,43 @@ std::string header_path_for(const std::string &cu_path) {
   return cu_path.substr(0, dot) + ".h";
 }
 
-bool write_file(const std::string &path, const std::string &text, DiagEngine &diag) {
-  if (path == "-") {
-    std::cout << text;
-    return true;
+/// The file `--emit=exg` and `--emit=sync` write: standard output by default.
+std::string text_output(const DriverOptions &opts) {
+  return opts.output.empty() ? "-" : opts.output;
+}
+
+std::string difftest_output(const DriverOptions &opts) {
+  if (!opts.output.empty())
+    return opts.output;
+  return derived_output(opts.input, opts.emit == EmitKind::Runall ? "_runall.cpp" : "_difftest.cpp");
+}
+
+/// The code file of --emit=cu or --emit=cpp; its header is header_path_for it.
+std::string code_output(const DriverOptions &opts) {
+  if (!opts.output.empty())
+    return opts.output;
+  return derived_output(opts.input, opts.emit == EmitKind::Cpp ? ".cpp" : ".cu");
+}
+
+/// Every file a successful run with `opts` writes: what a failed one removes.
+std::vector<std::string> planned_outputs(const DriverOptions &opts) {
+  if (opts.verify)
+    return {};
+  std::vector<std::string> out;
+  switch (opts.emit) {
+  case EmitKind::Exg:
+  case EmitKind::Sync: out.push_back(text_output(opts)); break;
+  case EmitKind::Difftest:
+  case EmitKind::Runall: out.push_back(difftest_output(opts)); break;
+  case EmitKind::Cuda:
+  case EmitKind::Cpp:
+    out.push_back(code_output(opts));
+    if (out.back() != "-") // on standard output there is no place beside it for a header
+      out.push_back(header_path_for(out.back()));
+    break;
   }
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) {
-    diag.report(SrcLoc{}, DiagKind::OutputUnwritable, path, "the file could not be written");
-    return false;
-  }
-  return true;
+  out.push_back(opts.dep_file);
+  return out;
 }
 
 /// A path as Make and Ninja read it in a dependency file: spaces, '#' and
@@ -143,15 +171,39 @@ std::string make_escaped(const std::string &path) {
 
 /// -MD: `target: main.exg imported.exg ...`, every module the run loaded, so a
 /// build rebuilds `target` when any of them changes.
-bool write_dep_file(const std::string &path, const std::string &target, const Program &prog,
-                    DiagEngine &diag) {
+std::string dep_file_text(const std::string &target, const Program &prog, const DiagEngine &diag) {
   std::string text = make_escaped(target) + ":";
   for (const auto &m : prog.modules) {
     std::error_code ec;
     std::filesystem::path abs = std::filesystem::absolute(diag.sources().name(m->module.file), ec);
     text += " \\\n  " + make_escaped(ec ? diag.sources().name(m->module.file) : abs.string());
   }
-  return write_file(path, text + "\n", diag);
+  return text + "\n";
+}
+
+/// -D names the main module's top-level values; a name it does not assign
+/// is an error, with the nearest one it does.
+bool check_value_overrides(const Program &prog, const DriverOptions &opts, DiagEngine &diag) {
+  const Module &m = prog.main();
+  std::vector<std::string> names;
+  for (const Decl &d : m.decls)
+    if (const auto *v = std::get_if<ValueDecl>(&d))
+      names.push_back(v->name);
+  bool ok = true;
+  for (const auto &[name, text] : opts.value_overrides)
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      ok = diag.report(SrcLoc{m.file, 0, 0}, DiagKind::UnknownValueOverride, name,
+                       did_you_mean(name, names));
+  return ok;
+}
+
+/// --emit=exg -e NAME: each named proc as the pipeline has it, schedule
+/// results as their schedules made them.
+std::string print_procs(const std::vector<Proc> &procs) {
+  std::string text;
+  for (const Proc &p : procs)
+    text += (text.empty() ? "" : "\n") + print_proc(*p);
+  return text;
 }
 
 /// Whether a body has a device function, and the names it calls there.
@@ -438,8 +490,9 @@ bool check_entry_naming(const codegen::EntryNaming &entries, DiagEngine &diag) {
 }
 
 /// The pipeline; `prog` keeps the program for the caller (check_program).
+/// What it would write goes to `out`, written only when the run succeeds.
 int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag, Stats &stats,
-            std::unique_ptr<Program> &prog) {
+            std::unique_ptr<Program> &prog, Outputs &out) {
   if (!check_entry_naming(opts.entries, diag))
     return 2; // bad usage: nothing is read
   LoadOptions lo;
@@ -451,13 +504,18 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   stats.stage("load");
   if (!prog || diag.has_errors())
     return 1;
+  if (!check_value_overrides(*prog, opts, diag))
+    return 1;
 
-  auto write_deps = [&](const std::string &target) {
-    return opts.dep_file.empty() || write_dep_file(opts.dep_file, target, *prog, diag);
+  auto add_deps = [&](const std::string &target) {
+    if (!opts.dep_file.empty())
+      out.add(opts.dep_file, dep_file_text(target, *prog, diag));
   };
-  if (opts.emit == EmitKind::Exg) {
-    std::string out = opts.output.empty() ? "-" : opts.output;
-    return write_file(out, print_module(prog->main()), diag) ? 0 : 1;
+  // The module as written, comments kept; no checks run.
+  if (opts.emit == EmitKind::Exg && opts.entry_procs.empty()) {
+    const Module &main = prog->main();
+    out.add(text_output(opts), print_module(main, &sources.text(main.file)));
+    return 0;
   }
 
   bool typed = typecheck(*prog, diag);
@@ -468,17 +526,26 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
     return 1;
   std::vector<DiffCase> cases;
   schedule::Interpreter interp(*prog, diag, opts.script_budget);
+  interp.set_value_overrides({opts.value_overrides.begin(), opts.value_overrides.end()});
   if (!run_schedules(*prog, interp, diag, opts.emit == EmitKind::Difftest ? &cases : nullptr,
                      stats))
     return 1;
   if (opts.verify)
     return verify(*prog, opts, interp, diag, stats);
+  if (opts.emit == EmitKind::Exg) {
+    std::vector<Proc> procs;
+    if (!select_procs(*prog, opts, diag, procs))
+      return 1;
+    out.add(text_output(opts), print_procs(procs));
+    return 0;
+  }
   if (opts.emit == EmitKind::Sync) {
     std::string text;
     SyncChecks checks(*prog, opts, diag);
     bool passed = checks.run_all(&text);
     stats.stage("synchronization checks");
-    return write_file(opts.output.empty() ? "-" : opts.output, text, diag) && passed ? 0 : 1;
+    out.add(text_output(opts), text);
+    return passed ? 0 : 1;
   }
   if (opts.emit == EmitKind::Difftest && !add_difftest_pairs(*prog, opts, diag, cases))
     return 1;
@@ -496,67 +563,61 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
     stats.stage("difftest generation");
     if (!emitted)
       return 1;
-    std::string out = opts.output.empty()
-                          ? derived_output(opts.input, opts.emit == EmitKind::Runall ? "_runall.cpp"
-                                                                                    : "_difftest.cpp")
-                          : opts.output;
-    return write_file(out, cpp.str(), diag) && write_deps(out) ? 0 : 1;
+    out.add(difftest_output(opts), cpp.str());
+    add_deps(difftest_output(opts));
+    return 0;
   }
   std::vector<Proc> procs;
   if (!select_procs(*prog, opts, diag, procs))
     return 1;
   if (procs.empty())
     return 0;
+  std::string code_path = code_output(opts);
+  // On standard output there is no place beside it for a header.
+  std::string h_path = code_path == "-" ? "" : header_path_for(code_path);
+  std::string h_name = h_path.substr(h_path.find_last_of('/') + 1);
+  std::ostringstream code, h;
   if (opts.emit == EmitKind::Cpp) {
-    std::string out = opts.output.empty() ? derived_output(opts.input, ".cpp") : opts.output;
-    // On standard output there is no place beside it for a header.
-    std::string h_path = out == "-" ? "" : header_path_for(out);
-    std::ostringstream cpp, h;
-    CppHeader header{h_path.substr(h_path.find_last_of('/') + 1), h};
+    CppHeader header{h_name, h};
     bool emitted = attributed(interp, procs, diag, [&] {
-      return emit_cpp(*prog, procs, cpp, diag, /*f32_in_f64=*/false,
+      return emit_cpp(*prog, procs, code, diag, /*f32_in_f64=*/false,
                       h_path.empty() ? nullptr : &header, opts.entries);
     });
     stats.stage("C++ code generation");
     if (!emitted)
       return 1;
-    if (!write_file(out, cpp.str(), diag) || (!h_path.empty() && !write_file(h_path, h.str(), diag)))
+  } else {
+    // Nothing unchecked is written: every `check` passes first.
+    SyncChecks checks(*prog, opts, diag);
+    checks.on_backend_errors = [&](size_t first, const std::string &proc) {
+      schedule::note_schedule_provenance(interp, diag, first, {proc});
+    };
+    bool checks_passed = checks.run_all(nullptr);
+    checks_passed = check_kernel_calls(*prog, procs, diag) && checks_passed;
+    stats.stage("synchronization checks");
+    if (!checks_passed)
       return 1;
-    return write_deps(out) ? 0 : 1;
+    if (!generate_cuda(*prog, procs, interp, h_name, code, h, diag, stats, opts.entries))
+      return 1;
+    if (!warn_unverified(procs, checks, opts, diag))
+      return 1;
   }
-
-  // Nothing unchecked is written: every `check` passes first.
-  SyncChecks checks(*prog, opts, diag);
-  checks.on_backend_errors = [&](size_t first, const std::string &proc) {
-    schedule::note_schedule_provenance(interp, diag, first, {proc});
-  };
-  bool checks_passed = checks.run_all(nullptr);
-  checks_passed = check_kernel_calls(*prog, procs, diag) && checks_passed;
-  stats.stage("synchronization checks");
-  if (!checks_passed)
-    return 1;
-  std::string cu_path = opts.output.empty() ? derived_output(opts.input, ".cu") : opts.output;
-  std::string h_path = header_path_for(cu_path);
-  std::string h_name = h_path.substr(h_path.find_last_of('/') + 1);
-  std::ostringstream cu, h;
-  if (!generate_cuda(*prog, procs, interp, h_name, cu, h, diag, stats, opts.entries))
-    return 1;
-  if (!warn_unverified(procs, checks, opts, diag))
-    return 1;
-  if (!write_file(cu_path, cu.str(), diag) || !write_file(h_path, h.str(), diag))
-    return 1;
-  stats.stage("writing files");
-  return write_deps(cu_path) ? 0 : 1;
+  out.add(code_path, code.str());
+  if (!h_path.empty())
+    out.add(h_path, h.str());
+  add_deps(code_path);
+  return 0;
 }
 
 /// compile() with our own bugs turned into an InternalFailure diagnostic.
 int compile_guarded(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
-                    Stats &stats, std::unique_ptr<Program> &prog) {
+                    Stats &stats, std::unique_ptr<Program> &prog, Outputs &out) {
   int rc;
   if (opts.solver_rlimit)
     analysis::IndexSolver::set_default_rlimit(opts.solver_rlimit);
+  diag.set_warning_policy(opts.warnings);
   try {
-    rc = compile(opts, sources, diag, stats, prog);
+    rc = compile(opts, sources, diag, stats, prog, out);
   } catch (const InternalError &e) {
     diag.report(SrcLoc{}, DiagKind::InternalFailure, "compiling '" + opts.input + "'", e.what());
     rc = 3;
@@ -575,8 +636,9 @@ std::unique_ptr<CheckedProgram> check_program(DriverOptions opts) {
   auto out = std::make_unique<CheckedProgram>();
   Stats stats;
   stats.cancel = opts.cancel;
+  Outputs none({});
   try {
-    out->rc = compile_guarded(opts, out->sources, out->diag, stats, out->program);
+    out->rc = compile_guarded(opts, out->sources, out->diag, stats, out->program, none);
   } catch (const Cancelled &) {
     out->cancelled = true;
     out->rc = 1;
@@ -589,13 +651,21 @@ int run_driver(const DriverOptions &opts) {
   DiagEngine diag(sources);
   Stats stats;
   std::unique_ptr<Program> prog;
-  int rc = compile_guarded(opts, sources, diag, stats, prog);
+  Outputs out(planned_outputs(opts));
+  int rc = compile_guarded(opts, sources, diag, stats, prog, out);
+  if (rc == 0) {
+    if (!out.commit(diag))
+      rc = 1;
+    stats.stage("writing files");
+  } else {
+    out.remove_stale();
+  }
   if (opts.diag_format == DiagFormat::Json)
     diag.render_json(std::cerr);
   else if (opts.diag_format == DiagFormat::Sarif)
     diag.render_sarif(std::cerr, EXGC_VERSION);
   else
-    diag.render_text(std::cerr, opts.show_diag_kind);
+    diag.render_text(std::cerr, opts.show_diag_kind, opts.color);
   if (opts.stats)
     stats.print(std::cerr);
   return rc;

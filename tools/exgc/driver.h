@@ -36,6 +36,10 @@ struct DriverOptions {
   std::string stdlib_dir;
   DiagFormat diag_format = DiagFormat::Text;
   bool show_diag_kind = false;
+  bool color = false; // --color: text diagnostics in clang's colours
+  WarningPolicy warnings; // -Werror, -Wno-KIND
+  /// -D NAME=VALUE, in order: replaces the main module's top-level value NAME.
+  std::vector<std::pair<std::string, std::string>> value_overrides;
   bool stats = false; // --print-stats: time per stage and solver queries on stderr
   bool verify = false; // --verify: run every check, write nothing
   bool report_checks = false; // print each check that passed, with its sizes (exgc --verify)
@@ -63,6 +67,7 @@ struct DriverOptions {
   std::function<void(const Program &, const SourceManager &)> on_typechecked;
 };
 
+/// Runs the pipeline and writes its outputs, all or none (outputs.h).
 int run_driver(const DriverOptions &opts);
 
 /// A --verify run kept for an editor (exgc-lsp): every diagnostic, and the

@@ -117,3 +117,41 @@ TEST(Diagnostics, CaretPastTheEndOfTheLine) {
   diag.render_text(os, false);
   EXPECT_NE(os.str().find("\nab\n  ^\n"), std::string::npos) << os.str();
 }
+
+TEST(Diagnostics, IgnoredWarningsAreDroppedWithTheirNotes) {
+  SourceManager sm;
+  DiagEngine diag(sm);
+  diag.set_warning_policy({{DiagKind::NothingToCompile}, false});
+  diag.report(SrcLoc{}, DiagKind::NothingToCompile, "a.exg").note(SrcLoc{}, "dropped too");
+  diag.report(SrcLoc{}, DiagKind::SyncNotVerified, "f");
+  ASSERT_EQ(diag.diagnostics().size(), 1u);
+  EXPECT_EQ(diag.diagnostics()[0].kind, DiagKind::SyncNotVerified);
+  EXPECT_FALSE(diag.has_errors());
+}
+
+TEST(Diagnostics, WerrorMakesWarningsErrorsButLeavesNotes) {
+  SourceManager sm;
+  DiagEngine diag(sm);
+  diag.set_warning_policy({{}, true});
+  diag.report(SrcLoc{}, DiagKind::NothingToCompile, "a.exg");
+  diag.report(SrcLoc{}, DiagKind::ScheduleNotRun, "g", "f");
+  EXPECT_EQ(diag.num_errors(), 1u);
+  EXPECT_EQ(diag.diagnostics()[0].severity, Severity::Error);
+  EXPECT_EQ(diag.diagnostics()[1].severity, Severity::Note);
+}
+
+TEST(Diagnostics, ColorPaintsLikeClang) {
+  SourceManager sm;
+  uint32_t f = sm.add("k.exg", "x\n");
+  DiagEngine diag(sm);
+  diag.report(SrcLoc{f, 1, 1}, DiagKind::SyntaxError, "bad").note(SrcLoc{}, "why");
+  diag.report(SrcLoc{}, DiagKind::NothingToCompile, "k.exg");
+  std::ostringstream os;
+  diag.render_text(os, false, /*color=*/true);
+  EXPECT_EQ(os.str(), "\033[1mk.exg:1:1:\033[0m \033[1;31merror:\033[0m \033[1mbad\033[0m\n"
+                      "x\n"
+                      "\033[1;32m^\033[0m\n"
+                      "\033[1mexgc:\033[0m \033[1;30mnote:\033[0m why\n"
+                      "\033[1mexgc:\033[0m \033[1;35mwarning:\033[0m \033[1m'k.exg' defines no "
+                      "proc to compile\033[0m\n");
+}
