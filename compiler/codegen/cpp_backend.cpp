@@ -82,6 +82,7 @@ public:
 
 private:
   bool emit_impl(const ProcNode &p, Writer &w) {
+    DiagEngine::InProc in_proc(diag_, p.name);
     NameScope names;
     ProcAbi abi;
     if (!make_abi(p, fx_.written(&p), names, diag_, kBackend, abi, f32_in_f64_))
@@ -104,6 +105,7 @@ private:
   }
 
   bool emit_public(const ProcNode &p, const std::string &name, Writer &w, Writer &decls) {
+    DiagEngine::InProc in_proc(diag_, p.name);
     NameScope names;
     ProcAbi abi;
     if (!make_abi(p, fx_.written(&p), names, diag_, kBackend, abi, f32_in_f64_))

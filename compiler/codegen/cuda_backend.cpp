@@ -112,6 +112,7 @@ public:
     // A proc called in device code is emitted as its body at the call
     // (docs/gpu.md): analysed and emitted in the caller's collective.
     for (Proc &p : all) {
+      DiagEngine::InProc in_proc(diag_, p->name);
       std::optional<gpu::InlinedDeviceCalls> in = gpu::inline_device_calls(
           p, [&](const ProcNode *from, const std::string &name) { return fx_.callee(from, name); },
           diag_);
@@ -165,6 +166,7 @@ public:
 
 private:
   bool emit_impl(const ProcNode &p, Writer &kernels, Writer &w) {
+    DiagEngine::InProc in_proc(diag_, p.name);
     NameScope names;
     std::string stream = names.take_internal("exg_stream");
     ProcAbi abi;
@@ -180,7 +182,8 @@ private:
       if (m && m->space == analysis::MemSpace::Host)
         return true;
       if (m && m->space == analysis::MemSpace::DeviceGlobal)
-        return diag_.report(loc, DiagKind::HostAccessesDeviceMemory, b.sym.name, mname);
+        return diag_.report(loc, DiagKind::HostAccessesDeviceMemory, p.name, b.sym.name,
+                                 mname);
       return ex.unsupported(loc, "'" + mname + "' in host code");
     };
     bind_params(abi, ex);
@@ -206,6 +209,7 @@ private:
   }
 
   bool emit_public(const ProcNode &p, const std::string &name, Writer &w, Writer &decls) {
+    DiagEngine::InProc in_proc(diag_, p.name);
     NameScope names;
     std::string stream = names.take_internal("stream");
     ProcAbi abi;

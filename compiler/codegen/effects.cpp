@@ -122,6 +122,7 @@ bool Effects::visit(const Proc &p, std::vector<const ProcNode *> &stack, std::ve
   bool ok = true;
   for (const CallStmt *c : cf.calls) {
     Proc q = callee(p.get(), c->callee);
+    DiagEngine::InProc in_proc(diag_, p->name);
     if (!q) {
       diag_.report(c->loc, DiagKind::CodegenNotSupported,
                    "a call of the unresolved name '" + c->callee + "'", backend_);

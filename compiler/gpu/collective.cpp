@@ -126,6 +126,7 @@ int64_t TileDim::base_offset() const {
 
 Tiling Tiling::device(const DeviceEnv &env) {
   Tiling t;
+  t.cluster_dim = env.cluster_dim;
   if (env.cluster_dim > 1) {
     TileDim c;
     c.extent = env.cluster_dim;
@@ -188,6 +189,7 @@ namespace {
 std::optional<CollType> unpack(const CollUnit &u, const DeviceEnv &env, int64_t pad,
                                std::string &err) {
   CollType c;
+  c.name = u.name;
   for (size_t i = 0; i < u.domain.size(); ++i) {
     if (u.domain[i] < 1 || (u.box[i] != kAny && (u.box[i] < 1 || u.box[i] > u.domain[i]))) {
       err = "the unit " + u.name + " does not fit blockDim=" + std::to_string(env.block_dim) +
@@ -280,6 +282,41 @@ bool complete(Tiling &t, CollType &c, std::string &err) {
   return true;
 }
 
+namespace {
+
+std::string threads_words(int64_t n) { return std::to_string(n) + (n == 1 ? " thread" : " threads"); }
+
+/// Who runs the collective a loop splits, and how many threads that is, in
+/// the user's terms: the enclosing loop or block, else the CTA or cluster.
+std::string collective_words(const Tiling &t) {
+  int64_t n = 1;
+  for (int64_t b : t.boxes())
+    n *= b;
+  const TileOp *inner = nullptr;
+  for (const TileDim &d : t.dims)
+    for (const TileOp &op : d.ops)
+      if (!op.name.empty() && (!inner || op.depth > inner->depth))
+        inner = &op;
+  if (!inner)
+    return (t.cluster_dim > 1 ? "the cluster has " : "the CTA has ") + threads_words(n);
+  if (inner->iter == 0)
+    return "the enclosing '" + inner->name + "' block has " + threads_words(n);
+  return "each iteration of the enclosing loop '" + inner->name + "' has " + threads_words(n) +
+         (inner->unit.empty() ? "" : " (unit " + inner->unit + ")");
+}
+
+/// "16 iterations of unit 'cuda_thread' need 16 threads, but ...".
+std::string too_few_threads(const Tiling &parent, const CollType &u, int64_t hi, bool loop,
+                            int64_t needed) {
+  std::string what = loop ? std::to_string(hi) + (hi == 1 ? " iteration" : " iterations") +
+                                (u.name.empty() ? "" : " of unit " + u.name) +
+                                (hi == 1 ? " needs " : " need ")
+                          : "the first " + std::to_string(hi) + " warps need ";
+  return what + threads_words(needed) + ", but " + collective_words(parent);
+}
+
+} // namespace
+
 std::optional<Derived> derive(const Tiling &parent, uint32_t iter, const std::string &name,
                               const CollType &unit, int64_t lo, int64_t hi, bool loop,
                               std::string &err) {
@@ -298,8 +335,11 @@ std::optional<Derived> derive(const Tiling &parent, uint32_t iter, const std::st
   d.child.depth = parent.depth + 1;
   if (tiled.empty()) {
     if (loop && hi > 1) {
-      err = "not enough threads available; max_tile_count=1 (the unit covers the whole "
-            "collective: " + d.child.str() + ")";
+      // The unit is the whole collective or wider: one iteration takes all.
+      int64_t unit_threads = 1;
+      for (size_t k = 0; k < u.domain.size(); ++k)
+        unit_threads *= u.box[k] == kAny ? d.child.dims[k].box() : u.box[k];
+      err = too_few_threads(parent, u, hi, loop, hi * unit_threads);
       return std::nullopt;
     }
     if (lo != 0 || hi != 1) {
@@ -320,12 +360,17 @@ std::optional<Derived> derive(const Tiling &parent, uint32_t iter, const std::st
   TileDim &dim = d.child.dims[k];
   int64_t size = u.box[k], box = dim.box();
   if (hi * size > box) {
-    err = "not enough threads available; max_tile_count=" + std::to_string(box / size);
+    int64_t rest = 1; // threads per position of the split dimension
+    for (size_t j = 0; j < d.child.dims.size(); ++j)
+      if (j != k)
+        rest *= d.child.dims[j].box();
+    err = too_few_threads(parent, u, hi, loop, hi * size * rest);
     return std::nullopt;
   }
   TileOp op;
   op.iter = iter;
   op.name = name;
+  op.unit = u.name;
   op.offset = lo * size;
   op.box = (hi - lo) / tile_count * size;
   op.tile_count = tile_count;

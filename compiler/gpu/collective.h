@@ -34,6 +34,7 @@ struct DeviceEnv {
 /// per dimension (an extent, or kAny).
 struct CollType {
   std::vector<int64_t> domain, box;
+  std::string name; // the unit it was unpacked from, quoted, for messages
   int64_t threads() const;
   std::string str() const; // "(8, 32)/(1, 32)"
 };
@@ -43,6 +44,7 @@ struct CollType {
 struct TileOp {
   uint32_t iter = 0;    // Sym id of the loop iterator; 0 for CudaWarps
   std::string name;     // for messages
+  std::string unit;     // the loop's unit, quoted, for messages
   int64_t offset = 0;
   int64_t box = 0;
   int64_t tile_count = 1;
@@ -60,6 +62,7 @@ struct TileDim {
 struct Tiling {
   std::vector<TileDim> dims;
   int depth = 0;
+  int64_t cluster_dim = 1; // for messages: whether the whole grid is a CTA
 
   /// The whole cluster: (B) or (C, B), coordinates threadIdx.x and rank.
   static Tiling device(const DeviceEnv &env);

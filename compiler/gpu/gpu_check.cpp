@@ -653,6 +653,7 @@ private:
 
 bool check_gpu_semantics(const ProcNode &proc, const CalleeLookup &callee, DiagEngine &diag,
                          GpuFacts &out) {
+  DiagEngine::InProc in(diag, proc.name);
   DeviceFunctions d(callee, diag, out);
   d.visit(proc.body);
   return d.ok;

@@ -140,6 +140,7 @@ private:
 } // namespace
 
 bool check_kernel_call_aliasing(const ProcNode &caller, const Lookup &lookup, DiagEngine &diag) {
+  DiagEngine::InProc in(diag, caller.name);
   CallScan scan(caller, lookup, diag);
   scan.visit(caller.body);
   return scan.ok;

@@ -110,7 +110,7 @@ Value bind_expr(Interpreter &in, const CallSite &call) {
   site.pat = pat.get();
   site.block(p->body, false);
   if (!site.stmt)
-    in.fail(call.loc, DiagKind::PatternNoMatch, pattern, p->name);
+    in.fail(call.loc, DiagKind::PatternNoMatch, pattern, p->name, "");
   ValueType t = site.match->type;
   if (!is_data(t))
     in.fail(call.loc, DiagKind::NotADataExpr, print_expr(site.match));

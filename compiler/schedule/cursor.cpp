@@ -2,6 +2,7 @@
 #include "compiler/schedule/cursor.h"
 
 #include "compiler/schedule/pattern.h"
+#include "compiler/support/did_you_mean.h"
 
 #include <cctype>
 #include <map>
@@ -29,6 +30,39 @@ void preorder(const Block &b, std::vector<Stmt> &out) {
     for (const Block *child : child_blocks(s))
       preorder(*child, out);
   }
+}
+
+/// The iterator of a pattern `for NAME in ...`; empty when it is `_`.
+std::string loop_iter_of(const std::string &pattern) {
+  size_t b = 4, e = pattern.find(' ', b);
+  std::string name = pattern.substr(b, e == std::string::npos ? e : e - b);
+  return name == "_" ? "" : name;
+}
+
+/// For a pattern that matched nothing: the closest name and the loops (and,
+/// with `allocs`, the allocations) there are, at most eight, in order.
+std::string names_hint(const std::string &name, const std::vector<Stmt> &all, bool allocs) {
+  std::vector<std::string> loops, buffers;
+  for (const Stmt &s : all) {
+    if (const auto *f = s.as<For>())
+      loops.push_back(f->iter.name);
+    else if (const auto *a = s.as<Alloc>(); a && allocs)
+      buffers.push_back(a->name.name);
+  }
+  auto listed = [](const char *what, const std::vector<std::string> &names) -> std::string {
+    if (names.empty())
+      return std::string("; it has no ") + what;
+    std::string out = std::string("; its ") + what + ": ";
+    for (size_t i = 0; i < names.size() && i < 8; ++i)
+      out += (i ? ", " : "") + names[i];
+    return out + (names.size() > 8 ? ", ..." : "");
+  };
+  std::vector<std::string> all_names = loops;
+  all_names.insert(all_names.end(), buffers.begin(), buffers.end());
+  std::string hint = listed("loops", loops);
+  if (allocs && !buffers.empty())
+    hint += listed("allocations", buffers);
+  return hint + (name.empty() ? "" : did_you_mean(name, all_names));
 }
 
 /// A cursor to what `find` gave in `p` (navigation sets its own `found`).
@@ -273,7 +307,7 @@ Cursor find_stmt(Interpreter &in, const Proc &p, const std::string &pattern, Src
       if (match && --nth == 0)
         return make_cursor(p, Cursor::Kind::Stmt, s->id);
     }
-    in.fail(loc, DiagKind::PatternNoMatch, pattern, p->name);
+    in.fail(loc, DiagKind::PatternNoMatch, pattern, p->name, names_hint(text, all, true));
   }
   std::vector<FragStmtP> frag;
   FragmentError err;
@@ -283,8 +317,13 @@ Cursor find_stmt(Interpreter &in, const Proc &p, const std::string &pattern, Src
     in.fail(loc, DiagKind::PatternNotSupported, pattern, err.message);
   }
   std::vector<StmtMatch> matches = find_stmt_matches(p->body, frag);
-  if (static_cast<size_t>(nth) > matches.size())
-    in.fail(loc, DiagKind::PatternNoMatch, pattern, p->name);
+  if (static_cast<size_t>(nth) > matches.size()) {
+    std::vector<Stmt> all;
+    preorder(p->body, all);
+    bool loop = frag.size() == 1 && text.compare(0, 4, "for ") == 0;
+    in.fail(loc, DiagKind::PatternNoMatch, pattern, p->name,
+            loop ? names_hint(loop_iter_of(text), all, false) : "");
+  }
   const StmtMatch &m = matches[static_cast<size_t>(nth - 1)];
   NodeId first = (*m.block)[m.index]->id;
   if (m.count == 1)

@@ -172,7 +172,7 @@ Expr expr_arg(Interpreter &in, const Proc &p, const PrimArg &arg, NodeId &holder
   std::vector<NodeId> holders;
   std::vector<Expr> matches = find_expr_matches(p->body, *pat, &holders);
   if (static_cast<int64_t>(matches.size()) < nth)
-    in.fail(loc, DiagKind::PatternNoMatch, v.str, p->name);
+    in.fail(loc, DiagKind::PatternNoMatch, v.str, p->name, "");
   holder = holders[static_cast<size_t>(nth - 1)];
   return matches[static_cast<size_t>(nth - 1)];
 }

@@ -8,6 +8,7 @@
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/primitives.h"
 #include "compiler/support/cancel.h"
+#include "compiler/support/did_you_mean.h"
 
 namespace exgc::schedule {
 namespace {
@@ -316,7 +317,24 @@ Value Interpreter::lookup(const std::string &name, SrcLoc loc, Frame &f) {
     return Value::of_bool(name == "True");
   if (is_descriptor_name(name))
     return Value::of_meta(Var::make(Sym::global(name), ValueType::Meta, loc));
-  fail(loc, DiagKind::ScriptUnknownName, name);
+  fail(loc, DiagKind::ScriptUnknownName, name, did_you_mean(name, known_names(f)));
+}
+
+std::vector<std::string> Interpreter::known_names(const Frame &f) const {
+  std::vector<std::string> out = {"range", "len", "str", "print", "same_code", "True", "False"};
+  for (const auto &[name, value] : f.vars)
+    out.push_back(name);
+  for (const PrimitiveSpec &p : all_primitives())
+    out.push_back(p.name);
+  for (const Decl &d : f.module->module.decls) {
+    if (const auto *def = std::get_if<DefDecl>(&d))
+      out.push_back(def->name);
+    else if (const Proc *p = std::get_if<Proc>(&d))
+      out.push_back((*p)->name);
+    else if (const auto *s = std::get_if<ScheduleDecl>(&d))
+      out.push_back(s->name);
+  }
+  return out;
 }
 
 Value Interpreter::eval(const script::Expr &e, Frame &f) {

@@ -128,6 +128,8 @@ private:
   Proc run_one(const ScheduleDecl &decl, const LoadedModule &module);
   Proc start_proc(const ScheduleDecl &decl, const LoadedModule &module);
 
+  /// The names a script can use in `f`, for an unknown one's suggestion.
+  std::vector<std::string> known_names(const Frame &f) const;
   void exec_block(const script::Block &b, Frame &f);
   void exec(const script::Stmt &s, Frame &f);
   Value eval(const script::Expr &e, Frame &f);

@@ -158,9 +158,15 @@ Block copy_block(const Block &b, const std::map<uint32_t, Expr> &vars, bool fres
 bool is_name(const std::string &t) { return is_c_identifier(t); }
 
 bool two_names(const std::string &s, std::string &a, std::string &b) {
+  // `a` and `b` stay as they were unless both are names: "r #2" is a pattern
+  // (the second loop r), and its words must not leak into the caller.
   std::istringstream is(s);
-  std::string extra;
-  return static_cast<bool>(is >> a >> b) && !(is >> extra) && is_name(a) && is_name(b);
+  std::string first, second, extra;
+  if (!(is >> first >> second) || (is >> extra) || !is_name(first) || !is_name(second))
+    return false;
+  a = first;
+  b = second;
+  return true;
 }
 
 Block rename_buffer(const Block &b, const Sym &from, const Sym &to) {

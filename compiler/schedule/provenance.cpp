@@ -1,6 +1,8 @@
 // provenance.cpp - notes naming the schedule and step behind an error --------//
 #include "compiler/schedule/provenance.h"
 
+#include <set>
+
 #include "compiler/ir/visitor.h"
 
 namespace exgc::schedule {
@@ -53,22 +55,19 @@ const Interpreter::Step *last_rewrite(const Interpreter &interp, const std::stri
 
 } // namespace
 
-void note_schedule_provenance(const Interpreter &interp, DiagEngine &diag, size_t first,
-                              const std::set<std::string> &compiled,
-                              const std::string &in_result) {
+void note_schedule_provenance(const Interpreter &interp, DiagEngine &diag, size_t first) {
   diag.drop_duplicates(first);
   for (size_t i = first; i < diag.diagnostics().size(); ++i) {
     Diagnostic &d = diag.at(i);
     if (d.severity != Severity::Error)
       continue;
-    for (const auto &[name, proc] : interp.results()) {
-      if (!compiled.count(name))
+    for (const std::string &name : d.procs) {
+      auto result = interp.results().find(name);
+      if (result == interp.results().end())
         continue;
-      bool here = d.loc.valid() && !NodesAt(d.loc).in(*proc).empty();
-      if (!here && name != in_result)
-        continue;
-      d.notes.push_back({proc->loc, "in proc '" + name + "', the result of schedule '" + name + "'"});
-      if (!here)
+      d.notes.push_back(
+          {result->second->loc, "in proc '" + name + "', the result of schedule '" + name + "'"});
+      if (!d.loc.valid())
         continue;
       if (const Interpreter::Step *s = last_rewrite(interp, name, d.loc))
         d.notes.push_back({s->loc, "made by step '" + s->primitive + "' of schedule '" + name + "'"});

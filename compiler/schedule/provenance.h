@@ -7,24 +7,19 @@
 // Runs in the driver after the stages that check or emit schedule results
 // (the re-check, code generation), on the diagnostics they reported.
 #pragma once
-#include <set>
-#include <string>
-
 #include "compiler/schedule/interpreter.h"
 
 namespace exgc::schedule {
 
 /// For each diagnostic from index `first` on: drops it when an earlier one
 /// from `first` on has the same kind, place and message (one statement
-/// shared by a proc and a schedule's result, reported for each). Then, for
-/// each schedule result named in `compiled` whose code holds a node at the
-/// diagnostic's place, adds the notes "in proc 'g', the result of schedule
-/// 'g'" and, when a step of that schedule rewrote the node, "made by step
-/// 'X' of schedule 'g'" at the step. With `in_result` set, the diagnostics
-/// are known to be about that result (the re-check of one proc): it gets its
-/// note even when no node sits at the place.
-void note_schedule_provenance(const Interpreter &interp, DiagEngine &diag, size_t first,
-                              const std::set<std::string> &compiled,
-                              const std::string &in_result = "");
+/// shared by a proc and a schedule's result, reported for each; the kept one
+/// is about both). Then, for each proc the error is about
+/// (Diagnostic::procs) that is a schedule's result 'g', adds the note "in
+/// proc 'g', the result of schedule 'g'" and, when a step of that schedule
+/// rewrote the code at the diagnostic's place, "made by step 'X' of schedule
+/// 'g'" at the step. The place alone never decides: a proc and a result
+/// share places, and an error in the proc is no step's doing.
+void note_schedule_provenance(const Interpreter &interp, DiagEngine &diag, size_t first);
 
 } // namespace exgc::schedule

@@ -33,7 +33,9 @@ DiagBuilder DiagEngine::report_args(SrcLoc loc, DiagKind kind, std::vector<std::
     return DiagBuilder(*this, DiagBuilder::kDropped);
   if (severity == Severity::Warning && policy_.as_errors)
     severity = Severity::Error;
-  diags_.push_back({kind, severity, loc, format(kind, args), {}});
+  diags_.push_back({kind, severity, loc, format(kind, args), {}, {}});
+  if (!current_proc_.empty())
+    diags_.back().procs.push_back(current_proc_);
   if (severity == Severity::Error)
     ++num_errors_;
   return DiagBuilder(*this, diags_.size() - 1);
@@ -63,13 +65,18 @@ void DiagEngine::drop_duplicates(size_t first) {
   std::vector<Diagnostic> kept(diags_.begin(), diags_.begin() + static_cast<long>(first));
   for (size_t i = first; i < diags_.size(); ++i) {
     const Diagnostic &d = diags_[i];
-    bool repeat = std::any_of(kept.begin() + static_cast<long>(first), kept.end(),
-                              [&](const Diagnostic &k) {
-                                return k.kind == d.kind && k.loc == d.loc && k.message == d.message;
-                              });
-    if (!repeat)
+    auto repeat = std::find_if(kept.begin() + static_cast<long>(first), kept.end(),
+                               [&](const Diagnostic &k) {
+                                 return k.kind == d.kind && k.loc == d.loc && k.message == d.message;
+                               });
+    if (repeat == kept.end()) {
       kept.push_back(d);
-    else if (d.severity == Severity::Error)
+      continue;
+    }
+    for (const std::string &p : d.procs)
+      if (std::find(repeat->procs.begin(), repeat->procs.end(), p) == repeat->procs.end())
+        repeat->procs.push_back(p);
+    if (d.severity == Severity::Error)
       --num_errors_;
   }
   diags_ = std::move(kept);

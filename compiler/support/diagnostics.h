@@ -29,6 +29,10 @@ struct Diagnostic {
   SrcLoc loc;
   std::string message;
   std::vector<DiagNote> notes;
+  /// The procs whose code it is about, when a stage reported it while
+  /// checking or emitting one proc (DiagEngine::InProc). Two procs share code
+  /// after a schedule, so this, not the place, says which proc is wrong.
+  std::vector<std::string> procs;
 };
 
 /// Converts a diagnostic argument to its text.
@@ -75,6 +79,23 @@ public:
   /// Applies to the diagnostics reported from now on.
   void set_warning_policy(WarningPolicy policy) { policy_ = std::move(policy); }
 
+  /// While alive, every diagnostic reported is about the code of proc
+  /// `name` (Diagnostic::procs). Scopes nest; the innermost one counts.
+  class InProc {
+  public:
+    InProc(DiagEngine &engine, std::string name)
+        : engine_(engine), saved_(std::move(engine.current_proc_)) {
+      engine_.current_proc_ = std::move(name);
+    }
+    ~InProc() { engine_.current_proc_ = std::move(saved_); }
+    InProc(const InProc &) = delete;
+    InProc &operator=(const InProc &) = delete;
+
+  private:
+    DiagEngine &engine_;
+    std::string saved_;
+  };
+
   /// Reports a diagnostic of `kind` (severity from the registry) at `loc`.
   template <typename... Args> DiagBuilder report(SrcLoc loc, DiagKind kind, const Args &...args) {
     return report_args(loc, kind, {diag_arg(args)...});
@@ -89,7 +110,7 @@ public:
 
   /// Drops each diagnostic from index `first` on that repeats an earlier one
   /// from `first` on (same kind, place and message): one piece of code shared
-  /// by two compiled procs is reported once.
+  /// by two compiled procs is reported once, about both (their `procs` joined).
   void drop_duplicates(size_t first);
 
   /// Clang-style text: `file:line:col: error: message [Kind]`, the line, a
@@ -111,6 +132,7 @@ private:
   WarningPolicy policy_;
   std::vector<Diagnostic> diags_;
   unsigned num_errors_ = 0;
+  std::string current_proc_; // InProc's name; empty outside any
 };
 
 } // namespace exgc

@@ -342,10 +342,11 @@ bool run_schedules(Program &prog, schedule::Interpreter &interp, DiagEngine &dia
   bool ok = true;
   for (const auto &[name, proc] : interp.results()) {
     size_t first = diag.diagnostics().size();
+    DiagEngine::InProc in(diag, name);
     if (typecheck_proc(prog, *proc, diag))
       continue;
     ok = false;
-    schedule::note_schedule_provenance(interp, diag, first, {name}, name);
+    schedule::note_schedule_provenance(interp, diag, first);
   }
   stats.stage("re-check of results");
   if (!ok)
@@ -405,31 +406,69 @@ bool warn_unverified(const std::vector<Proc> &procs, const SyncChecks &checks,
   return ok;
 }
 
-/// Runs a backend (`emit`) on `procs`; what it reports at code that a
-/// schedule made is attributed to that schedule and step, since the code's
-/// place is shared with the proc it came from.
-template <typename Emit>
-bool attributed(schedule::Interpreter &interp, const std::vector<Proc> &procs, DiagEngine &diag,
-                Emit emit) {
-  std::set<std::string> compiled;
-  for (const Proc &p : procs)
-    compiled.insert(p->name);
-  size_t first_codegen_diag = diag.diagnostics().size();
-  bool emitted = emit();
-  schedule::note_schedule_provenance(interp, diag, first_codegen_diag, compiled);
-  return emitted;
+/// Runs a stage (`run`) on compiled procs; what it reports in a schedule's
+/// result is attributed to that schedule and step, since the code's place is
+/// shared with the proc it came from.
+template <typename Run>
+bool attributed(schedule::Interpreter &interp, DiagEngine &diag, Run run) {
+  size_t first = diag.diagnostics().size();
+  bool ran = run();
+  schedule::note_schedule_provenance(interp, diag, first);
+  return ran;
+}
+
+/// A host proc that touches device memory is often the CPU reference of a
+/// kernel in the same module, compiled only because nothing chose what to
+/// compile: each such error from `first` on says so and how to choose.
+void explain_implicit_selection(const Program &prog, const DriverOptions &opts,
+                                const std::vector<Proc> &procs, DiagEngine &diag, size_t first) {
+  bool exports = false;
+  for (const Decl &d : prog.main().decls)
+    exports |= std::holds_alternative<ExportDecl>(d);
+  if (exports || !opts.entry_procs.empty())
+    return;
+  std::vector<std::string> kernels;
+  for (const Proc &p : procs) {
+    HasDeviceFunction v;
+    v.visit(p->body);
+    if (v.found)
+      kernels.push_back(p->name);
+  }
+  std::string e_flags, export_list;
+  for (const std::string &k : kernels) {
+    e_flags += (e_flags.empty() ? "-e " : " -e ") + k;
+    export_list += (export_list.empty() ? "" : ", ") + k;
+  }
+  std::set<std::string> explained;
+  for (size_t i = first; i < diag.diagnostics().size(); ++i) {
+    Diagnostic &d = diag.at(i);
+    if (d.kind != DiagKind::HostAccessesDeviceMemory || d.procs.empty() ||
+        !explained.insert(d.procs.front()).second)
+      continue;
+    const std::string &host = d.procs.front();
+    Proc p = prog.main().find_proc(host);
+    std::string why = "'" + host + "' is compiled because the module has no export list and no -e; ";
+    std::string fix = kernels.empty()
+                          ? "compile '" + host + "' as a CPU reference with --emit=cpp"
+                          : "compile only the kernel" + std::string(kernels.size() > 1 ? "s" : "") +
+                                " with '" + e_flags + "' or 'export " + export_list + "', and '" +
+                                host + "' as the CPU reference with --emit=cpp";
+    d.notes.push_back({p ? p->loc : d.loc, why + fix});
+  }
 }
 
 /// The CUDA backend into memory. It also checks what no earlier stage does
 /// (the kernel's task nest, blockDim, host and device memories, shapes), so
 /// --verify runs it too and drops the text.
-bool generate_cuda(const Program &prog, const std::vector<Proc> &procs,
+bool generate_cuda(const Program &prog, const DriverOptions &opts, const std::vector<Proc> &procs,
                    schedule::Interpreter &interp, const std::string &h_name, std::ostream &cu,
                    std::ostream &h, DiagEngine &diag, Stats &stats,
                    const codegen::EntryNaming &entries = {}) {
-  bool emitted = attributed(interp, procs, diag, [&] {
+  size_t first = diag.diagnostics().size();
+  bool emitted = attributed(interp, diag, [&] {
     return emit_cuda(prog, procs, h_name, cu, h, diag, entries);
   });
+  explain_implicit_selection(prog, opts, procs, diag, first);
   stats.stage("CUDA code generation");
   return emitted;
 }
@@ -443,12 +482,14 @@ int verify(const Program &prog, const DriverOptions &opts, schedule::Interpreter
   if (!select_procs(prog, opts, diag, procs))
     return 1;
   SyncChecks checks(prog, opts, diag);
-  checks.on_backend_errors = [&](size_t first, const std::string &proc) {
-    schedule::note_schedule_provenance(interp, diag, first, {proc});
+  checks.on_backend_errors = [&](size_t first, const std::string &) {
+    schedule::note_schedule_provenance(interp, diag, first);
   };
-  for (const Proc &p : procs)
-    checks.facts(p);
-  check_kernel_calls(prog, procs, diag);
+  attributed(interp, diag, [&] {
+    for (const Proc &p : procs)
+      checks.facts(p);
+    return check_kernel_calls(prog, procs, diag);
+  });
   stats.stage("GPU semantics");
   checks.run_all(nullptr);
   stats.stage("synchronization checks");
@@ -467,7 +508,7 @@ int verify(const Program &prog, const DriverOptions &opts, schedule::Interpreter
   }
   if (!diag.has_errors() && !gpu_procs.empty()) {
     std::ostringstream cu, h;
-    generate_cuda(prog, gpu_procs, interp, "verify.h", cu, h, diag, stats);
+    generate_cuda(prog, opts, gpu_procs, interp, "verify.h", cu, h, diag, stats);
   }
   warn_unverified(procs, checks, opts, diag);
   if (opts.report_checks)
@@ -579,7 +620,7 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   std::ostringstream code, h;
   if (opts.emit == EmitKind::Cpp) {
     CppHeader header{h_name, h};
-    bool emitted = attributed(interp, procs, diag, [&] {
+    bool emitted = attributed(interp, diag, [&] {
       return emit_cpp(*prog, procs, code, diag, /*f32_in_f64=*/false,
                       h_path.empty() ? nullptr : &header, opts.entries);
     });
@@ -589,15 +630,17 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   } else {
     // Nothing unchecked is written: every `check` passes first.
     SyncChecks checks(*prog, opts, diag);
-    checks.on_backend_errors = [&](size_t first, const std::string &proc) {
-      schedule::note_schedule_provenance(interp, diag, first, {proc});
+    checks.on_backend_errors = [&](size_t first, const std::string &) {
+      schedule::note_schedule_provenance(interp, diag, first);
     };
     bool checks_passed = checks.run_all(nullptr);
-    checks_passed = check_kernel_calls(*prog, procs, diag) && checks_passed;
+    checks_passed =
+        attributed(interp, diag, [&] { return check_kernel_calls(*prog, procs, diag); }) &&
+        checks_passed;
     stats.stage("synchronization checks");
     if (!checks_passed)
       return 1;
-    if (!generate_cuda(*prog, procs, interp, h_name, code, h, diag, stats, opts.entries))
+    if (!generate_cuda(*prog, opts, procs, interp, h_name, code, h, diag, stats, opts.entries))
       return 1;
     if (!warn_unverified(procs, checks, opts, diag))
       return 1;

@@ -102,7 +102,7 @@ TEST(ClusterBarriers, RefusesMixedCollectives) {
   Tiling t;
   TileDim flat;
   flat.extent = 256;
-  flat.ops.push_back(TileOp{1, "x", 0, 192, 1, 0});
+  flat.ops.push_back(TileOp{1, "x", "", 0, 192, 1, 0});
   t.dims.push_back(flat);
   std::string err;
   EXPECT_FALSE(cta_group(t, 128, err));

@@ -91,6 +91,30 @@ TEST(Diagnostics, RepeatsFromAnIndexOnAreDropped) {
   EXPECT_EQ(diag.diagnostics()[2].loc.col, 2u);
 }
 
+TEST(Diagnostics, InProcSaysWhichProcsCodeItIs) {
+  SourceManager sm;
+  uint32_t f = sm.add("d.exg", "abc\n");
+  DiagEngine diag(sm);
+  diag.report(SrcLoc{f, 1, 1}, DiagKind::InvalidCharacter, "a");
+  {
+    DiagEngine::InProc outer(diag, "f");
+    {
+      DiagEngine::InProc inner(diag, "g");
+      diag.report(SrcLoc{f, 1, 2}, DiagKind::InvalidCharacter, "b");
+    }
+    diag.report(SrcLoc{f, 1, 2}, DiagKind::InvalidCharacter, "b");
+  }
+  diag.report(SrcLoc{f, 1, 3}, DiagKind::InvalidCharacter, "c");
+  EXPECT_TRUE(diag.diagnostics()[0].procs.empty());
+  EXPECT_EQ(diag.diagnostics()[1].procs, std::vector<std::string>{"g"});
+  EXPECT_EQ(diag.diagnostics()[2].procs, std::vector<std::string>{"f"});
+  EXPECT_TRUE(diag.diagnostics()[3].procs.empty());
+  // One piece of code reported for two procs is kept once, about both.
+  diag.drop_duplicates(1);
+  ASSERT_EQ(diag.diagnostics().size(), 3u);
+  EXPECT_EQ(diag.diagnostics()[1].procs, (std::vector<std::string>{"g", "f"}));
+}
+
 TEST(Diagnostics, LongLinesAreQuotedAroundTheColumn) {
   SourceManager sm;
   std::string line = std::string(500, 'a') + "X" + std::string(500, 'b');
