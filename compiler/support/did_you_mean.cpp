@@ -2,6 +2,7 @@
 #include "compiler/support/did_you_mean.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace exgc {
 
@@ -14,14 +15,17 @@ size_t edit_distance(const std::string &a, const std::string &b) {
     row[0] = i;
     for (size_t j = 1; j <= b.size(); ++j) {
       size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                  std::tolower(static_cast<unsigned char>(b[j - 1]));
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (same ? 0 : 1)});
       diag = up;
     }
   }
   return row[b.size()];
 }
 
-std::string did_you_mean(const std::string &name, const std::vector<std::string> &candidates) {
+std::string did_you_mean(const std::string &name, const std::vector<std::string> &candidates,
+                         const std::string &prefix) {
   size_t limit = std::max<size_t>(1, name.size() / 3), best = 2 * limit + 2;
   const std::string *pick = nullptr;
   for (const std::string &c : candidates) {
@@ -34,7 +38,7 @@ std::string did_you_mean(const std::string &name, const std::vector<std::string>
       pick = &c;
     }
   }
-  return pick ? "; did you mean '" + *pick + "'?" : "";
+  return pick ? "; did you mean '" + prefix + *pick + "'?" : "";
 }
 
 } // namespace exgc

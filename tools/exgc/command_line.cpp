@@ -24,7 +24,7 @@
 #include "tools/exgc/diag_options.h"
 #include "tools/exgc/driver.h"
 #include "tools/exgc/help.h"
-#include "tools/exgc/spelling.h"
+#include "compiler/support/did_you_mean.h"
 
 using namespace llvm;
 

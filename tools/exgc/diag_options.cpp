@@ -6,7 +6,7 @@
 #include <cctype>
 #include <cstdlib>
 
-#include "tools/exgc/spelling.h"
+#include "compiler/support/did_you_mean.h"
 
 namespace exgc {
 

@@ -40,7 +40,7 @@
 #include "compiler/support/install_paths.h"
 #include "tools/exgc/checks.h"
 #include "tools/exgc/outputs.h"
-#include "tools/exgc/spelling.h"
+#include "compiler/support/did_you_mean.h"
 
 namespace exgc {
 

@@ -19,3 +19,10 @@ TEST(DidYouMean, ClosestWithinAThird) {
   EXPECT_EQ(did_you_mean("j", {"i", "jj"}), "; did you mean 'jj'?");
   EXPECT_EQ(did_you_mean("i", {"i"}), "");
 }
+
+TEST(DidYouMean, IgnoresCaseAndWritesThePrefix) {
+  EXPECT_EQ(edit_distance("Divide_Loop", "divide_loop"), 0u);
+  // A warning kind typed as on the command line (-Wno-sync-not-verifed).
+  EXPECT_EQ(did_you_mean("sync-not-verifed", {"NothingToCompile", "SyncNotVerified"}, "-Wno-"),
+            "; did you mean '-Wno-SyncNotVerified'?");
+}
