@@ -10,8 +10,11 @@
 #                  script_fuzz.py's generator
 #   sync_fuzz      every .sync of test/
 #   driver_fuzz    option lines taken from the RUN lines of test/lit/driver
+#   lsp_fuzz       framed client sessions (open, hover, completion,
+#                  definition, change, cancel, shutdown) over the examples
 # The committed minimized corpora (test/fuzz/corpus/<target>) are seeds too.
 import glob
+import json
 import os
 import random
 import re
@@ -41,6 +44,32 @@ def schedule_blocks(text):
     return ["\n".join(b) + "\n" for b in blocks]
 
 
+def lsp_session(uri, text):
+    """What an editor writes to exgc-lsp while a user opens and edits a file."""
+    at = {"textDocument": {"uri": uri}, "position": {"line": 1, "character": 4}}
+    msgs = [
+        {"id": 1, "method": "initialize", "params": {"capabilities": {"textDocument": {
+            "publishDiagnostics": {"relatedInformation": True}}}}},
+        {"method": "initialized", "params": {}},
+        {"method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "exg", "version": 1, "text": text}}},
+        {"id": 2, "method": "textDocument/hover", "params": at},
+        {"id": 3, "method": "textDocument/completion", "params": at},
+        {"id": 4, "method": "textDocument/definition", "params": at},
+        {"method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{"text": text[: len(text) // 2]}]}},
+        {"method": "$/cancelRequest", "params": {"id": 3}},
+        {"id": 5, "method": "shutdown"},
+        {"method": "exit"},
+    ]
+    out = []
+    for m in msgs:
+        body = json.dumps(dict(jsonrpc="2.0", **m))
+        out.append("Content-Length: %d\r\n\r\n%s" % (len(body.encode()), body))
+    return "".join(out)
+
+
 def main(root, out_dir):
     exg = sorted(glob.glob(os.path.join(root, "test", "**", "*.exg"), recursive=True) +
                  glob.glob(os.path.join(root, "examples", "*.exg")) +
@@ -64,6 +93,10 @@ def main(root, out_dir):
                     and a not in ("2>&1", ">", "not")]
             write(out_dir, "driver_fuzz", "r%03d" % n, chr(n % 3) + "\n".join(args))
             n += 1
+    for i, f in enumerate(sorted(glob.glob(os.path.join(root, "examples", "*.exg")))):
+        text = open(f, errors="replace").read()[:16000]
+        # The first byte sets the size of the pieces the bytes arrive in.
+        write(out_dir, "lsp_fuzz", "s%02d" % i, chr(1 + i * 7 % 64) + lsp_session("file:///e.exg", text))
 
 
 if __name__ == "__main__":

@@ -22,9 +22,9 @@ SyncChecks::SyncChecks(const Program &prog, const DriverOptions &opts, DiagEngin
     replaced.insert(c.proc);
   for (const Decl &d : prog.main().decls)
     if (const auto *c = std::get_if<CheckDecl>(&d); c && !replaced.count(c->proc))
-      requests_.push_back({c->proc, c->sizes, c->loc});
+      requests_.push_back({c->proc, c->sizes, c->loc, ""});
   for (const DriverOptions::CheckSize &c : opts.check_sizes) {
-    synclower::CheckRequest r{c.proc, {}, SrcLoc{}};
+    synclower::CheckRequest r{c.proc, {}, SrcLoc{}, ""};
     for (const auto &[name, value] : c.sizes)
       r.sizes.push_back(KwArg{name, IntImm::make(value), SrcLoc{}});
     requests_.push_back(std::move(r));
