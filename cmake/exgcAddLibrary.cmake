@@ -2,7 +2,7 @@
 #
 #   exgc_add_library(<target> <file.exg>... [BACKEND cuda|cpp] [PROCS name...]
 #                    [INCLUDE_DIRS dir...] [CHECK_SIZES n]
-#                    [FUNCTION_PREFIX prefix] [NAMESPACE ns])
+#                    [FUNCTION_PREFIX prefix] [NAMESPACE ns] [DEFINES NAME=VALUE...])
 #
 # Compiles each .exg file with exgc::exgc into <file>.cu (BACKEND cuda, the
 # default) or the CPU reference <file>.cpp (BACKEND cpp), each with the
@@ -23,6 +23,8 @@
 # FUNCTION_PREFIX p names each p<proc> (exgc --function-prefix), NAMESPACE ns
 # declares them in the C++ namespace ns (`a` or `a::b`; exgc --namespace)
 # instead of extern "C"; include each header as "<target>/<file>.h".
+# DEFINES NAME=VALUE... sets top-level values of each file's schedules (exgc -D),
+# for the code and its difftest alike.
 # BACKEND cuda needs the CUDA language enabled and builds for sm_90a.
 include_guard(GLOBAL)
 
@@ -44,7 +46,7 @@ endfunction()
 
 function(exgc_add_library target)
   cmake_parse_arguments(PARSE_ARGV 1 EXGC "" "BACKEND;CHECK_SIZES;FUNCTION_PREFIX;NAMESPACE"
-                        "PROCS;INCLUDE_DIRS")
+                        "PROCS;INCLUDE_DIRS;DEFINES")
   if(NOT EXGC_BACKEND)
     set(EXGC_BACKEND cuda)
   endif()
@@ -74,12 +76,18 @@ function(exgc_add_library target)
     message(FATAL_ERROR "exgc_add_library(${target}): CHECK_SIZES takes a positive number "
                         "of size tuples per step, not '${EXGC_CHECK_SIZES}'")
   endif()
-  set(import_flags)
+  set(module_flags)
   foreach(dir IN LISTS EXGC_INCLUDE_DIRS)
     get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
-    list(APPEND import_flags "-I${dir}")
+    list(APPEND module_flags "-I${dir}")
   endforeach()
-  set(flags ${emit} ${import_flags})
+  foreach(define IN LISTS EXGC_DEFINES)
+    if(NOT define MATCHES "^[A-Za-z_][A-Za-z0-9_]*=")
+      message(FATAL_ERROR "exgc_add_library(${target}): DEFINES takes NAME=VALUE, not '${define}'")
+    endif()
+    list(APPEND module_flags -D "${define}")
+  endforeach()
+  set(flags ${emit} ${module_flags})
   foreach(proc IN LISTS EXGC_PROCS)
     list(APPEND flags -e "${proc}")
   endforeach()
@@ -107,7 +115,7 @@ function(exgc_add_library target)
     if(EXGC_CHECK_SIZES)
       set(difftest "${out_dir}/${stem}_difftest.cpp")
       _exgc_compile("${src}" "${difftest}" "" "exgc difftest: ${stem}.exg"
-                    --emit=difftest ${import_flags})
+                    --emit=difftest ${module_flags})
       add_executable(${target}_${stem}_difftest "${difftest}")
       set_target_properties(${target}_${stem}_difftest PROPERTIES CXX_STANDARD 17)
       set(stamp "${out_dir}/${stem}_difftest.passed")

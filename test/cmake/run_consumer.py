@@ -9,7 +9,8 @@ Either way, the consumer is copied to a temporary folder, configured with
 find_package(exgc) pointed at the installed tree, built with Ninja, and run;
 then the imported module is touched (the file importing it must be compiled
 again, and only then) and edited (the numbers must follow). Two libraries of
-one module (one with NAMESPACE) are linked into one program and both called.
+one module (one with NAMESPACE) are linked into one program and both called;
+DEFINES sets a schedule's top-level value.
 Where nvcc exists, the CUDA library is built and linked too, together with the
 CPU reference of the same module (FUNCTION_PREFIX ref_). A project without the
 CUDA language that asks for BACKEND cuda must fail to configure with
@@ -174,6 +175,8 @@ def main():
         expect("-o" in out and "scale_add.cpp" in out, "the .exg file was compiled by exgc")
         expect("--emit=difftest" in out and "2 passed, 0 failed" in out,
                "CHECK_SIZES ran the schedule's differential test in the build")
+        with open(os.path.join(build, "kernels_ref.exgc", "scale_add_difftest.cpp")) as f:
+            expect("ii < 3;" in f.read(), "DEFINES SPLIT=3 set the schedule's top-level value")
         app = os.path.join(build, "app")
         expect(run([app]).strip() == EXPECTED, "the CPU reference computes " + EXPECTED)
         header = os.path.join(build, "kernels_ref.exgc", "kernels_ref", "scale_add.h")
