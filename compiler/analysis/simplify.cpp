@@ -2,6 +2,7 @@
 #include "compiler/analysis/simplify.h"
 
 #include "compiler/analysis/dependence.h"
+#include "compiler/analysis/index_form.h"
 #include "compiler/ir/mutator.h"
 
 namespace exgc::analysis {
@@ -168,11 +169,44 @@ struct Folder : IRMutator {
   }
 };
 
-/// Folds expressions and decides `if`s, tracking the context on the way down.
+/// Folds expressions, writes index arithmetic in canonical form where that
+/// is smaller (index_form.h), and decides `if`s, tracking the context on the
+/// way down.
 struct ProcSimplifier : Folder {
   IndexSolver *solver;
   DependenceAnalyzer *dep;
   Context ctx;
+
+  /// An iterator of a loop with constant bounds ranges over them. A loop of
+  /// one iteration is left out: it is an iteration peeled off a loop beside
+  /// it and keeps that loop's form (the prologue's `k % 4` of the Hopper
+  /// GEMM stays, as the hand-written kernel has it).
+  std::optional<IndexRange> range_of(const Var &v) const {
+    for (auto it = ctx.scopes.rbegin(); it != ctx.scopes.rend(); ++it) {
+      if (!it->is_loop || !(it->iter == v.name))
+        continue;
+      const auto *lo = it->lo.as<IntImm>();
+      const auto *hi = it->hi.as<IntImm>();
+      if (lo && hi && hi->value > lo->value && hi->value - 1 > lo->value)
+        return IndexRange{lo->value, hi->value - 1};
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+  Expr canonical(const Expr &e) const {
+    if (is_data(e->type) || e->type == ValueType::Bool)
+      return e;
+    Expr c = canonical_index(e, [this](const Var &v) { return range_of(v); });
+    return expr_size(c) < expr_size(e) ? c : e;
+  }
+  Expr mutate_node(const BinOp *op, const Expr &self) override {
+    Expr e = Folder::mutate_node(op, self);
+    const auto *b = e.as<BinOp>();
+    if (b && (b->op == BinOpKind::Add || b->op == BinOpKind::Sub || b->op == BinOpKind::Mul ||
+              b->op == BinOpKind::Div || b->op == BinOpKind::Mod))
+      return canonical(e);
+    return e;
+  }
 
   Block mutate_node(const For *op, const Stmt &self) override {
     Expr lo = mutate(op->lo), hi = mutate(op->hi);

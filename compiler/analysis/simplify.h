@@ -2,7 +2,9 @@
 // Owns: simplification that never changes a value: constant folding of
 // control arithmetic and comparisons (floor `/` and `%`), `x + 0`, `x - 0`,
 // `x * 1`, `x * 0` on control values, gathering the constants of a sum
-// (`(x + 2) + 3` is `x + 5`), `and`/`or`/`not` of constants, and folding an
+// (`(x + 2) + 3` is `x + 5`), `and`/`or`/`not` of constants; in a proc, also
+// index arithmetic in canonical form where that is smaller (index_form.h:
+// `16 * (n + 1) - n * 16` is `16`, `n / 4 / 2` is `n / 8`), and folding an
 // `if` whose condition the IndexSolver proves true or false under the
 // enclosing loop ranges, conditions and the proc's asserts. Data arithmetic
 // is left alone (beyond what a literal `if` decides).

@@ -1,7 +1,8 @@
 // add_loop.cpp - wrap a statement in a new loop ---------------------------------------//
 // add_loop(p, stmt, iter, hi, guard=False): `s` becomes `for iter in seq(0,
 // hi): s`, or with guard=True `for iter in seq(0, hi): if iter == 0: s`. `hi`
-// is an int or the name of a size or index argument; the new loop is `seq`.
+// is an int or an index expression (`"n + m"`, loop_support.h's
+// control_arg); the new loop is `seq`.
 // Checked: hi >= 1 for every size the asserts and enclosing scopes allow (the
 // loop runs at least once, exactly with Z3); without the guard, `s` is
 // idempotent (running it hi times is running it once): it reduces into no
@@ -29,7 +30,7 @@ Value add_loop(Interpreter &in, const CallSite &call) {
     fail_arg(in, call.arg("iter"), "a name", "'" + name + "'");
   if (names_in_scope(*p, s).count(name))
     in.fail(call.loc, DiagKind::NameInUse, name, p->name);
-  Expr hi = control_arg(in, p, call.arg("hi"));
+  Expr hi = control_arg(in, p, s, call.arg("hi"));
   bool guard = call.arg("guard").value.int_value != 0;
   analysis::IndexSolver solver;
   analysis::DependenceAnalyzer dep(solver);

@@ -1,7 +1,7 @@
 // cut_loop.cpp - split a loop's range at a point ------------------------------------//
 // cut_loop(p, loop, cut): `for i in seq(lo, hi): body` becomes `for i in
 // seq(lo, cut): body` then `for i in seq(cut, hi): body`. `cut` is an int or
-// the name of a size or index argument, optionally `"n - 1"` style. The
+// an index expression (`"n/2"`, `"n - 1"`: loop_support.h's control_arg). The
 // first loop keeps the id; the second is a fresh copy with the same mode.
 // Checked: lo <= cut <= hi for every size the asserts and enclosing scopes
 // allow (exactly, with Z3; otherwise the halves would run iterations the
@@ -19,7 +19,7 @@ Value cut_loop(Interpreter &in, const CallSite &call) {
   const Proc &p = call.proc();
   Stmt s;
   const For *f = loop_arg(in, p, call.arg("loop").value, "cut_loop", call.loc, s);
-  Expr cut = control_arg(in, p, call.arg("cut"));
+  Expr cut = control_arg(in, p, s, call.arg("cut"));
   analysis::IndexSolver solver;
   analysis::DependenceAnalyzer dep(solver);
   Expr goal = BinOp::make(BinOpKind::And, BinOp::make(BinOpKind::Le, f->lo, cut),

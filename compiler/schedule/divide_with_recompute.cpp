@@ -7,8 +7,8 @@
 // Tile k runs iterations lo + stride * k up to stride + r of them, where r =
 // (hi - lo) - stride * outer_hi >= 0: consecutive tiles overlap by r, and
 // those iterations run again (a stencil's halo, recomputed instead of
-// stored). `outer_hi` is an int or a size or index argument, optionally
-// `"n - 1"`, `"n / 4"` style. A cursor to the loop follows the outer loop.
+// stored). `outer_hi` is an int or an index expression
+// (`"(n + 3) / 4"`: loop_support.h's control_arg). A cursor to the loop follows the outer loop.
 // Checked (exactly, with Z3, under the asserts and enclosing scopes):
 //  - the loop is `seq`;
 //  - the tiles cover the loop: outer_hi >= 1 and stride * outer_hi <= hi - lo
@@ -43,7 +43,7 @@ Value divide_with_recompute(Interpreter &in, const CallSite &call) {
   const int64_t stride = call.arg("stride").value.int_value;
   if (stride < 1)
     in.fail(call.arg("stride").loc, DiagKind::DivideFactorNotPositive, stride);
-  Expr outer_hi = control_arg(in, p, call.arg("outer_hi"));
+  Expr outer_hi = control_arg(in, p, s, call.arg("outer_hi"));
   const std::pair<std::string, std::string> names = two_new_names(in, p, s, call);
 
   const Expr n = folded(BinOpKind::Sub, f->hi, f->lo);

@@ -1,8 +1,8 @@
 // index_expr.cpp - fragments to index expressions -----------------------------//
 #include "compiler/schedule/index_expr.h"
 
-#include <algorithm>
 
+#include "compiler/analysis/index_form.h"
 #include "compiler/analysis/solver.h"
 #include "compiler/ir/printer.h"
 
@@ -56,83 +56,10 @@ Expr build_index_expr(const FragExpr &f, const std::map<std::string, Expr> &scop
   return Expr();
 }
 
-namespace {
-
-/// A linear combination of atoms: coefficient per atom (by printed text, in
-/// order of first appearance) plus a constant.
-struct Linear {
-  std::vector<std::pair<Expr, int64_t>> terms;
-  std::map<std::string, size_t> where;
-  int64_t constant = 0;
-
-  void add(const Expr &atom, int64_t c) {
-    std::string key = print_expr(atom);
-    auto it = where.find(key);
-    if (it == where.end()) {
-      where[key] = terms.size();
-      terms.emplace_back(atom, c);
-    } else {
-      terms[it->second].second += c;
-    }
-  }
-  /// Adds `scale * e`.
-  void collect(const Expr &e, int64_t scale) {
-    if (const auto *i = e.as<IntImm>()) {
-      constant += scale * i->value;
-      return;
-    }
-    if (const auto *u = e.as<UnOp>(); u && u->op == UnOpKind::Neg) {
-      collect(u->a, -scale);
-      return;
-    }
-    if (const auto *b = e.as<BinOp>()) {
-      if (b->op == BinOpKind::Add || b->op == BinOpKind::Sub) {
-        collect(b->a, scale);
-        collect(b->b, b->op == BinOpKind::Add ? scale : -scale);
-        return;
-      }
-      if (b->op == BinOpKind::Mul) {
-        if (const auto *k = b->a.as<IntImm>()) {
-          collect(b->b, scale * k->value);
-          return;
-        }
-        if (const auto *k = b->b.as<IntImm>()) {
-          collect(b->a, scale * k->value);
-          return;
-        }
-      }
-    }
-    add(e, scale);
-  }
-  Expr build() const {
-    Expr out;
-    auto term = [](const Expr &atom, int64_t c) {
-      return c == 1 ? atom : BinOp::make(BinOpKind::Mul, IntImm::make(c), atom);
-    };
-    for (const auto &[atom, c] : terms)
-      if (c > 0)
-        out = out ? BinOp::make(BinOpKind::Add, out, term(atom, c)) : term(atom, c);
-    if (constant != 0 || (!out && std::none_of(terms.begin(), terms.end(),
-                                               [](const auto &t) { return t.second != 0; })))
-      out = !out ? IntImm::make(constant)
-                 : BinOp::make(constant > 0 ? BinOpKind::Add : BinOpKind::Sub, out,
-                               IntImm::make(constant > 0 ? constant : -constant));
-    for (const auto &[atom, c] : terms)
-      if (c < 0)
-        out = out ? BinOp::make(BinOpKind::Sub, out, term(atom, -c))
-                  : UnOp::make(UnOpKind::Neg, term(atom, -c));
-    return out;
-  }
-};
-
-} // namespace
-
 Expr simplify_index(const Expr &e) {
   if (!e || !is_control(e->type) || e->type == ValueType::Bool)
     return e;
-  Linear l;
-  l.collect(e, 1);
-  return l.build();
+  return analysis::canonical_index(e);
 }
 
 Expr build_condition(const FragExpr &f, const std::map<std::string, Expr> &scope,

@@ -27,11 +27,11 @@ Expr build_index_expr(const FragExpr &f, const std::map<std::string, Expr> &scop
 Expr build_condition(const FragExpr &f, const std::map<std::string, Expr> &scope,
                      const std::map<std::string, Expr> &bools, std::string &bad);
 
-/// `e` (an index expression) as a sum of terms with like terms collected:
-/// `i + k - i` is `k`, `(j + 4) - 4` is `j`. Sub-expressions other than
-/// + - and products with a constant (`i / 4`, `i % 4`) are atoms, equal when
-/// they print alike. Terms keep the order of first appearance, positive
-/// ones first, then the constant, then the subtracted ones.
+/// `e` (an index expression) in the canonical form of analysis/index_form.h:
+/// like terms collected (`i + k - i` is `k`, `(j + 4) - 4` is `j`), divisions
+/// and remainders by constants reduced (`n / 4 / 2` is `n / 8`). Terms keep
+/// the order of first appearance, positive ones first, then the constant,
+/// then the subtracted ones.
 Expr simplify_index(const Expr &e);
 
 /// `v` (a script string) parsed as an expression fragment; reports

@@ -3,8 +3,6 @@
 
 #include <cctype>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <sstream>
 
 #include "compiler/analysis/simplify.h"
@@ -12,6 +10,7 @@
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/call_support.h"
 #include "compiler/schedule/cursor.h"
+#include "compiler/schedule/index_expr.h"
 #include "compiler/support/identifier.h"
 
 namespace exgc::schedule {
@@ -404,44 +403,15 @@ std::pair<std::string, std::string> two_new_names(Interpreter &in, const Proc &p
   return {outer, inner};
 }
 
-Expr control_arg(Interpreter &in, const Proc &p, const PrimArg &arg) {
-  const Value &v = arg.value;
-  const SrcLoc loc = arg.loc;
-  if (v.kind == Value::Kind::Int)
-    return IntImm::make(v.int_value, loc);
-  if (v.kind == Value::Kind::Str) {
-    std::string s = v.str, name = s, rest;
-    size_t sp = s.find(' ');
-    if (sp != std::string::npos) {
-      name = s.substr(0, sp);
-      rest = s.substr(sp);
-    }
-    const Arg *a = p->find_arg(name);
-    if (a && a->type.kind == Type::Kind::Control && a->type.scalar != ValueType::Bool) {
-      Expr e = Var::make(a->name, a->type.scalar, loc);
-      if (rest.empty())
-        return e;
-      // " + k", " - k", " * k" or " / k" (floor division by k > 0)
-      char op = 0;
-      long long k = 0;
-      if (std::sscanf(rest.c_str(), " %c %lld", &op, &k) == 2 && std::strchr("+-*/", op) &&
-          (op != '/' || k > 0)) {
-        bool digits_only = true;
-        size_t opos = rest.find(op);
-        for (size_t i = opos + 1; i < rest.size(); ++i)
-          if (!std::isdigit(static_cast<unsigned char>(rest[i])) && rest[i] != ' ')
-            digits_only = false;
-        const BinOpKind kind = op == '+'   ? BinOpKind::Add
-                               : op == '-' ? BinOpKind::Sub
-                               : op == '*' ? BinOpKind::Mul
-                                           : BinOpKind::Div;
-        if (digits_only)
-          return BinOp::make(kind, e, IntImm::make(k), loc);
-      }
-    }
-  }
-  fail_arg(in, arg,
-          "an int or the name of a size or index argument", v.kind == Value::Kind::Str ? "'" + v.str + "'" : v.a_type());
+Expr control_arg(Interpreter &in, const Proc &p, const Stmt &at, const PrimArg &arg) {
+  if (arg.value.kind == Value::Kind::Int)
+    return IntImm::make(arg.value.int_value, arg.loc);
+  if (arg.value.kind != Value::Kind::Str)
+    fail_arg(in, arg, "an int or a str", arg.value.a_type());
+  // One reader for every control argument: the index language of
+  // expand_dim and rewrite_expr, spaced or not (`n/4`, `(n + 3) / 4`);
+  // constants folded (`n / 2 + 0` is `n / 2`).
+  return analysis::simplify_expr(control_expr_arg(in, *p, context_at(p, at), arg, false));
 }
 
 void fail_unknown(Interpreter &in, SrcLoc loc, const std::string &what, analysis::IndexSolver &solver) {

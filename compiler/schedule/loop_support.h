@@ -64,9 +64,11 @@ analysis::CalleeLookup callee_lookup(Interpreter &in, const Proc &p);
 std::pair<std::string, std::string> two_new_names(Interpreter &in, const Proc &p, const Stmt &s,
                                                   const CallSite &call);
 
-/// A control value argument: an int literal, or a string naming a size or
-/// index argument of `p` (optionally `name + k`, `name - k`, `name * k` or `name / k`, k > 0 for `/`).
-Expr control_arg(Interpreter &in, const Proc &p, const PrimArg &arg);
+/// A control value argument: an int literal, or a string holding an index
+/// expression over the size and index arguments of `p` and the iterators of
+/// the loops around `at` (`"n/4"`, `"n + m"`, `"(n + 3) / 4 - 1"`; `/` and
+/// `%` by positive constants). Reports and aborts otherwise.
+Expr control_arg(Interpreter &in, const Proc &p, const Stmt &at, const PrimArg &arg);
 
 /// Reports `kind` with notes at both accesses and the counterexample; aborts.
 template <typename... Args>

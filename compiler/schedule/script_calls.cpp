@@ -332,6 +332,14 @@ Value Interpreter::call_method(const Value &obj, const std::string &method, SrcL
              args.empty() ? "nothing" : args[0].type_name());
       return Value::of_cursor(find_stmt(*this, obj.proc, args[0].str, loc));
     }
+    if (method == "forward") {
+      // The reference's p.forward(c): c as a cursor on this proc, so that
+      // navigation from here on is done in it (docs/scheduling.md).
+      if (args.size() != 1 || args[0].kind != Value::Kind::Cursor)
+        fail(loc, DiagKind::ScriptArgType, 1, "cursor", "forward", "a cursor",
+             args.empty() ? "nothing" : args[0].a_type());
+      return Value::of_cursor(forward_cursor(*this, obj.proc, args[0].cursor, loc));
+    }
     if (method == "name")
       return Value::of_str(obj.proc->name);
     fail(loc, DiagKind::ScriptNoMethod, "a proc", method);

@@ -1,8 +1,8 @@
 // shift_loop.cpp - rebase a loop's iterator ------------------------------------------//
 // shift_loop(p, loop, new_lo): `for i in seq(lo, hi): body` becomes `for i in
 // seq(new_lo, new_lo + hi - lo): body[i := i - new_lo + lo]` (folded). The
-// loop keeps its id and mode. `new_lo` is an int or the name of a size or
-// index argument.
+// loop keeps its id and mode. `new_lo` is an int or an index expression
+// (`"n-3"`, loop_support.h's control_arg).
 // Checked: new_lo >= 0 for every size the asserts and enclosing scopes allow
 // (exactly, with Z3), as Exo requires: iterators stay non-negative. The
 // iterations run in the same order with the same values of `lo + (i -
@@ -20,7 +20,7 @@ Value shift_loop(Interpreter &in, const CallSite &call) {
   const Proc &p = call.proc();
   Stmt s;
   const For *f = loop_arg(in, p, call.arg("loop").value, "shift_loop", call.loc, s);
-  Expr lo = control_arg(in, p, call.arg("new_lo"));
+  Expr lo = control_arg(in, p, s, call.arg("new_lo"));
   analysis::IndexSolver solver;
   analysis::DependenceAnalyzer dep(solver);
   require(in, dep, context_at(p, s), BinOp::make(BinOpKind::Ge, lo, IntImm::make(0)), call.loc,

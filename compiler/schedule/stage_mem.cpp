@@ -32,7 +32,8 @@
 // (StageNotCovered); A is reached indirectly (StageIndirectAccess);
 // accum=True and the block reads or writes A (StageAccumNotReduce); `name` is
 // in use (NameInUse); `memory` is not a memory (UnknownMemory,
-// MemoryKindMismatch, MemoryParams).
+// MemoryKindMismatch, MemoryParams). Warns when the block does not access A
+// at all (StageUnused): the step is kept, but its copies are dead.
 #include "compiler/analysis/simplify.h"
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/printer.h"
@@ -281,6 +282,8 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
       }
     }
   }
+  if (through_effects == 0 && !direct.indirect)
+    in.diag().report(call.loc, DiagKind::StageUnused, buf.name, name);
   if (direct.indirect || through_effects != direct.direct) {
     in.diag().report(call.loc, DiagKind::StageIndirectAccess, buf.name)
         .note(direct.at.valid() ? direct.at : stmts.front()->loc, "'" + buf.name + "' is reached here");

@@ -40,6 +40,34 @@ std::string write_temporary(const std::string &path, const std::string &text) {
   return "";
 }
 
+/// Where a target's temporary file goes and what it is renamed to: the file
+/// a symbolic link points at (the link stays), or the path itself. Empty for
+/// a target that exists and is not a regular file (`/dev/null`, a pipe):
+/// renaming over it would replace the device with a file, so it is written
+/// in place.
+std::string rename_target(const std::string &path) {
+  std::error_code ec;
+  fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st))
+    return path;
+  if (!fs::is_regular_file(st))
+    return "";
+  if (fs::is_symlink(fs::symlink_status(path, ec))) {
+    fs::path real = fs::canonical(path, ec);
+    return ec ? path : real.string();
+  }
+  return path;
+}
+
+/// Writes `text` into the existing special file `path`.
+bool write_in_place(const std::string &path, const std::string &text) {
+  std::FILE *f = std::fopen(path.c_str(), "wb");
+  if (!f)
+    return false;
+  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  return std::fclose(f) == 0 && ok;
+}
+
 } // namespace
 
 Outputs::Outputs(std::vector<std::string> targets) {
@@ -54,13 +82,19 @@ void Outputs::add(const std::string &path, std::string text) {
 
 bool Outputs::commit(DiagEngine &diag) {
   std::vector<std::pair<std::string, std::string>> written; // temporary, target
+  std::vector<const std::pair<std::string, std::string> *> in_place;
   bool ok = true;
-  for (const auto &[path, text] : files_) {
-    if (path == "-")
+  for (const auto &file : files_) {
+    if (file.first == "-")
       continue;
-    std::string tmp = write_temporary(path, text);
+    std::string path = rename_target(file.first);
+    if (path.empty()) {
+      in_place.push_back(&file);
+      continue;
+    }
+    std::string tmp = write_temporary(path, file.second);
     if (tmp.empty()) {
-      ok = diag.report(SrcLoc{}, DiagKind::OutputUnwritable, path, "the file could not be written");
+      ok = diag.report(SrcLoc{}, DiagKind::OutputUnwritable, file.first, "the file could not be written");
       break;
     }
     written.push_back({tmp, path});
@@ -74,6 +108,9 @@ bool Outputs::commit(DiagEngine &diag) {
     if (!ok)
       std::remove(tmp.c_str());
   }
+  for (const auto *file : in_place)
+    if (ok && !write_in_place(file->first, file->second))
+      ok = diag.report(SrcLoc{}, DiagKind::OutputUnwritable, file->first, "the file could not be written");
   if (!ok) {
     remove_stale();
     return false;

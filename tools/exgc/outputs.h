@@ -1,7 +1,9 @@
 // outputs.h - the files one exgc run writes, all or none --------------------//
 // Owns: how outputs reach the disk. The pipeline adds each file's text; only
 // a run without errors commits them, each written to a temporary file beside
-// its target and renamed over it, so a target is never half written. A run
+// its target and renamed over it, so a target is never half written (a
+// symbolic link's file is replaced, the link kept; a target that is not a
+// regular file, such as /dev/null, is written in place). A run
 // that fails removes what an earlier run left at its targets (the .cu, its .h,
 // the -MD file), so a build never mistakes a stale file for this run's.
 #pragma once
