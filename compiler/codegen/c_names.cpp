@@ -99,7 +99,8 @@ std::string c_type(ValueType t, bool f32_in_f64) {
   switch (t) {
   case ValueType::Int: case ValueType::Size: case ValueType::Index: return "int64_t";
   case ValueType::Bool: return "bool";
-  case ValueType::F32: return f32_in_f64 ? "double" : "float";
+  // R is a precision not chosen yet: computed as f32, as the reference's C backend does.
+  case ValueType::F32: case ValueType::R: return f32_in_f64 ? "double" : "float";
   case ValueType::F64: return "double";
   case ValueType::I8: return "int8_t";
   case ValueType::U8: return "uint8_t";
@@ -107,8 +108,7 @@ std::string c_type(ValueType t, bool f32_in_f64) {
   case ValueType::I32: return "int32_t";
   case ValueType::BF16: return "exg_bf16"; // float16_definitions() (abi.h)
   case ValueType::F16: return "exg_f16";
-  case ValueType::E4M3: case ValueType::E5M2:
-  case ValueType::R: case ValueType::Str: case ValueType::Meta:
+  case ValueType::E4M3: case ValueType::E5M2: case ValueType::Str: case ValueType::Meta:
     return "";
   }
   return "";

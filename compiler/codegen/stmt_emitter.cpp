@@ -80,7 +80,15 @@ void StmtEmitter::emit_store(const Stmt &s, const Sym &buf, const std::vector<Ex
     return void(fail(s->loc, "assigning the control value '" + buf.name + "'"));
   std::string guard = ex_.take_guard(); // an `out_of_bounds:` parameter: drop the write outside
   std::string r = ex_.data(rhs, b->ctype);
-  w_.line((guard.empty() ? "" : "if (" + guard + ") ") + lhs + (reduce ? " += " : " = ") + r + ";");
+  std::string when = guard.empty() ? "" : "if (" + guard + ") ";
+  if (reduce && (b->ctype == "exg_f16" || b->ctype == "exg_bf16")) {
+    // The 16-bit float structs have no arithmetic: add in f32 and round once
+    // (f32 holds the exact sum's leading 2p + 2 bits, so this is the
+    // correctly rounded 16-bit sum, as the GPU's __hadd).
+    w_.line(when + lhs + " = " + b->ctype + "(static_cast<float>(" + lhs + ") + static_cast<float>(" + r + "));");
+    return;
+  }
+  w_.line(when + lhs + (reduce ? " += " : " = ") + r + ";");
 }
 
 void StmtEmitter::host_alloc(const Alloc *a) {
@@ -95,7 +103,9 @@ void StmtEmitter::host_alloc(const Alloc *a) {
     return;
   }
   b.type = t.scalar;
-  b.ctype = t.scalar == ValueType::R ? ex_.r_ctype : ex_.scalar_ctype(t.scalar);
+  // In an instruction's body R is the type its arguments have; elsewhere f32's.
+  b.ctype = t.scalar == ValueType::R && !ex_.r_ctype.empty() ? ex_.r_ctype
+                                                              : ex_.scalar_ctype(t.scalar);
   if (b.ctype.empty())
     return void(fail(t.loc.valid() ? t.loc : a->loc,
                      std::string("element type '") + value_type_name(t.scalar) + "'"));

@@ -1,7 +1,8 @@
 // set_precision.cpp - change the element type of an allocated buffer ---------//
 // set_precision(p, alloc, "f64"): `x: f32[n]` -> `x: f64[n]`.
 // Checked: the sequential meaning is over reals and a precision only says
-// how the machine rounds them, so a float type may become another float type.
+// how the machine rounds them, so a float type may become another float type,
+// and R (a precision not chosen yet) any data type.
 // Changing between floats and integers would change values (0.25 stored as
 // an integer is 0), and is refused. Integers wrap around, so an integer type
 // may become another only when every value stored provably fits both: each
@@ -120,7 +121,9 @@ Value set_precision(Interpreter &in, const CallSite &call) {
   ValueType t;
   if (!parse_value_type(name, t) || !is_data(t))
     in.fail(call.loc, DiagKind::NotADataType, name);
-  if (is_float(t) != is_float(a->type.scalar))
+  // R is a precision not chosen yet (the reference's meaning): any choice is a
+  // normal step, with the rounding of the type chosen.
+  if (a->type.scalar != ValueType::R && is_float(t) != is_float(a->type.scalar))
     in.fail(call.loc, DiagKind::PrecisionChangesKind, a->name.name, value_type_name(a->type.scalar),
             name);
   int64_t olo, ohi, nlo, nhi;
