@@ -4,8 +4,9 @@
 // before the gap, the second what is after; with n_lifts = k, the k
 // enclosing loops/ifs are split one after another, each at the gap between
 // the two halves of the previous split.
-// `for i: S1; S2` becomes `for i: S1` then `for i': S2`; `if c: S1; S2`
-// becomes `if c: S1` then `if c: S2`. The first part keeps the ids (cursors
+// `for i: S1; S2` becomes `for i: S1` then `for i': S2`; `if c: S1; S2 else:
+// E` becomes `if c: S1 else: E` then `if c: S2`, and a gap in the else branch
+// (`else: E1; E2`) `if c: S else: E1` then `if not c: E2`. The first part keeps the ids (cursors
 // to the loop follow it); statements of S2 keep theirs.
 // Checked, per level: nothing S1 allocates or binds is used by S2 (lift the
 // allocation first); for a loop, no dependence goes from the second part of
@@ -15,7 +16,7 @@
 // its condition is a control value, which no statement writes (Exo's gap of
 // conditions reading config fields written by the body cannot arise).
 // Fails when: the gap is not inside a loop or if, or is at the start or end of
-// its body, or inside an else branch; an allocation is used across the gap;
+// its body; an allocation is used across the gap;
 // a dependence would be broken (notes at both accesses, counterexample); the
 // solver gives up.
 #include "compiler/ir/printer.h"
@@ -59,14 +60,15 @@ Proc split_once(Interpreter &in, const Proc &p, const Located &l, size_t k, SrcL
     Stmt two = For::make(it2, f->lo, f->hi, f->mode, body2, f->loc);
     return replace_stmt(p, parent->id, [&](const Stmt &) -> Block { return {one, two}; });
   }
-  const If *i = parent.as<If>();
-  if (l.block != &i->then_body || !i->else_body.empty())
-    in.fail(loc, DiagKind::FissionNoScope);
   // The condition is a control value (the typecheck refuses data in
   // conditions) and nothing writes control values: evaluating it again after
-  // S1 gives the same answer.
-  Stmt one = i->edited([&](If &n) { n.then_body = s1; });
-  Stmt two = If::make(i->cond, s2, {}, i->loc);
+  // S1 gives the same answer. The other branch stays with the first half; a
+  // gap in the else branch makes the second half `if not c: S2`.
+  const If *i = parent.as<If>();
+  const bool in_then = l.block == &i->then_body;
+  Stmt one = i->edited([&](If &n) { (in_then ? n.then_body : n.else_body) = s1; });
+  Expr cond = in_then ? i->cond : UnOp::make(UnOpKind::Not, i->cond, i->cond->loc);
+  Stmt two = If::make(cond, s2, {}, i->loc);
   return replace_stmt(p, parent->id, [&](const Stmt &) -> Block { return {one, two}; });
 }
 
