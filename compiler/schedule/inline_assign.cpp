@@ -14,12 +14,22 @@
 // Control values in `e` are never written. The value is rounded as `e` was,
 // not to x's precision: precisions only say how the machine rounds the real
 // values the proc means.
-// Fails when: `stmt` is not an assignment to a scalar (CursorKindMismatch);
+// An element assignment `x[idx] = e` (x a local buffer) is inlined the same
+// way into the reads of that element; every other read of x after it must
+// provably read another element (those keep reading x, whose other elements
+// the deleted assignment never wrote).
+// Fails when: `stmt` is not an assignment (CursorKindMismatch);
 // `x` is not allocated earlier in the block (InlineAssignScope); it is
 // written or passed on after (InlineAssignNotReadOnly, note at the use); an
 // input of `e` may change before a use (InlineAssignInputChanged: notes at
-// both accesses, counterexample); the solver gives up (SolverUnknown).
+// both accesses, counterexample); a read may or may not be the assigned
+// element (InlineAssignElementUnclear, counterexample); the solver gives up
+// (SolverUnknown).
+#include <set>
+#include <utility>
+
 #include "compiler/ir/mutator.h"
+#include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/loop_support.h"
@@ -65,14 +75,66 @@ struct OtherUse : IRVisitor {
   }
 };
 
-/// Reads of `x` become `value`.
+/// Reads of `x` become `value`; for an element assignment, only the reads
+/// at the places in `same` (by source position).
 struct Substitute : IRMutator {
   uint32_t x;
   Expr value;
+  const std::set<std::pair<uint32_t, uint32_t>> *same = nullptr;
   Expr mutate_node(const Read *op, const Expr &self) override {
-    return op->buf.id == x ? value : IRMutator::mutate_node(op, self);
+    if (op->buf.id == x && (!same || same->count({op->loc.line, op->loc.col})))
+      return value;
+    return IRMutator::mutate_node(op, self);
   }
 };
+
+/// For `x[idx] = e`: the reads of `x` in `between` that read that element,
+/// by source position; every other read must provably read another one.
+std::set<std::pair<uint32_t, uint32_t>> same_element_reads(Interpreter &in, const Proc &p, const Stmt &s,
+                                                           const Assign &as, const Block &between,
+                                                           SrcLoc loc) {
+  analysis::EffectCollector coll(*p, callee_lookup(in, p));
+  analysis::Effects fx = coll.of(between);
+  analysis::IndexSolver solver;
+  analysis::DependenceAnalyzer dep(solver);
+  const analysis::Context base = context_at(p, s);
+  std::set<std::pair<uint32_t, uint32_t>> same, other;
+  std::string target = as.buf.name + "[";
+  for (size_t d = 0; d < as.idx.size(); ++d)
+    target += (d ? ", " : "") + print_expr(as.idx[d]);
+  target += "]";
+  for (const analysis::Access &a : fx.accesses) {
+    if (a.buf.id != as.buf.id)
+      continue;
+    Expr eq;
+    for (size_t d = 0; d < as.idx.size() && d < a.idx.size(); ++d) {
+      Expr e = BinOp::make(BinOpKind::Eq, a.idx[d], as.idx[d]);
+      eq = eq ? BinOp::make(BinOpKind::And, eq, e) : e;
+    }
+    analysis::Context ctx = base;
+    ctx.scopes.insert(ctx.scopes.end(), a.scopes.begin(), a.scopes.end());
+    analysis::Counterexample cex;
+    analysis::Validity v = dep.prove(ctx, eq, &cex);
+    if (v == analysis::Validity::Unknown)
+      fail_unknown(in, loc, "whether '" + a.text + "' reads '" + target + "'", solver);
+    auto unclear = [&] {
+      auto rep = in.diag().report(loc, DiagKind::InlineAssignElementUnclear, a.text, target);
+      rep.note(a.loc, "'" + a.text + "' reads '" + as.buf.name + "' here");
+      if (!cex.values.empty())
+        rep.note(loc, "for example " + cex.str() + ", it reads another element");
+      throw ScriptAbort{};
+    };
+    bool is_same = v == analysis::Validity::Valid;
+    if (!is_same && dep.prove(ctx, UnOp::make(UnOpKind::Not, eq), nullptr) != analysis::Validity::Valid)
+      unclear();
+    // One read node copied into two places may get two answers: refuse it.
+    std::pair<uint32_t, uint32_t> at{a.loc.line, a.loc.col};
+    if ((is_same ? other : same).count(at))
+      unclear();
+    (is_same ? same : other).insert(at);
+  }
+  return same;
+}
 
 } // namespace
 
@@ -80,8 +142,8 @@ Value inline_assign(Interpreter &in, const CallSite &call) {
   const Proc &p = call.proc();
   Stmt s = stmt_arg(in, p, call.arg("stmt").value, call.loc);
   const auto *as = s.as<Assign>();
-  if (!as || !as->idx.empty())
-    in.fail(call.loc, DiagKind::CursorKindMismatch, "'inline_assign'", "an assignment to a scalar");
+  if (!as)
+    in.fail(call.loc, DiagKind::CursorKindMismatch, "'inline_assign'", "an assignment");
   Located l;
   locate(*p, s->id, l);
   bool local = false;
@@ -120,6 +182,11 @@ Value inline_assign(Interpreter &in, const CallSite &call) {
   Substitute sub;
   sub.x = as->buf.id;
   sub.value = as->rhs;
+  std::set<std::pair<uint32_t, uint32_t>> same;
+  if (!as->idx.empty()) {
+    same = same_element_reads(in, p, s, *as, between, call.loc);
+    sub.same = &same;
+  }
   Proc out = p;
   for (const Stmt &u : between)
     out = replace_stmt(out, u->id, [&](const Stmt &old) { return sub.mutate(old); });
