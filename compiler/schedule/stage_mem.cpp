@@ -180,10 +180,13 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
   if (!parse_expr_fragment(window, f, err))
     in.fail(call.loc, err.syntax ? DiagKind::PatternSyntax : DiagKind::PatternNotSupported, window,
             err.message);
+  // A scalar is staged by its name alone (`acc`): a window of no subscripts.
+  const bool indexed = f->kind == FragExpr::Kind::Index;
+  const FragExpr &head = indexed ? *f->items[0] : *f;
+  const size_t subscripts = indexed ? f->items.size() - 1 : 0;
   StageSource src;
-  if (f->kind != FragExpr::Kind::Index || f->items[0]->kind != FragExpr::Kind::Name ||
-      !find_stage_source(*p, f->items[0]->text, src) ||
-      f->items.size() - 1 != src.type.shape.size())
+  if (head.kind != FragExpr::Kind::Name || !find_stage_source(*p, head.text, src) ||
+      subscripts != src.type.shape.size())
     in.fail(call.loc, DiagKind::StageWindowShape, window);
   const Sym buf = src.sym;
   const Type &btype = src.type;
@@ -191,7 +194,7 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
   std::map<std::string, Expr> scope = index_names(*p, ctx);
   std::vector<Dim> dims;
   std::vector<Expr> extents;
-  for (size_t d = 1; d < f->items.size(); ++d) {
+  for (size_t d = 1; d <= subscripts; ++d) {
     const FragExpr &s = *f->items[d];
     std::string bad;
     Dim dim;
