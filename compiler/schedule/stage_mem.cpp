@@ -2,7 +2,8 @@
 // stage_mem(p, block, window, name, accum=False, memory=None): around the
 // statements of `block`, a buffer `name` (in `memory`, else host memory)
 // holds the window `A[lo0:hi0, k]` of `A` (an argument, an allocation or a
-// window name such as bind_window's `A_map`):
+// window name such as bind_window's `A_map`; a scalar is named alone, a window
+// of no subscripts):
 //   name: T[hi0 - lo0] @ memory
 //   for name_i0 in seq(0, hi0 - lo0): name[name_i0] = A[lo0 + name_i0, k]   (load)
 //   ...block, with A[e0, k] read and written as name[e0 - lo0]...
