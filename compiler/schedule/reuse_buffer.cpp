@@ -9,6 +9,9 @@
 // any enclosing level up to `buf`'s block, touches `buf` (directly, through a
 // window or a call), and no loop between the two allocations touches `buf`
 // anywhere in its body (a later iteration would read what `replace` left).
+// The statement right after `replace`'s allocation may read `buf` when it
+// is an assignment to `replace` (`c = aa + bb`): its reads come before its
+// write, and the statements after it are checked as above.
 // Then `buf`'s old values are never read again, and `replace`'s values,
 // undefined until written, now start as garbage of `buf`: the same.
 // Fails when: either is not the allocation of a data buffer
@@ -78,7 +81,13 @@ Value reuse_buffer(Interpreter &in, const CallSite &call) {
     const Block &b = *path[level].first;
     size_t i = path[level].second;
     SrcLoc at;
-    bool live = touch(Block(b.begin() + static_cast<long>(i + 1), b.end()), at);
+    size_t from = i + 1;
+    // `replace`'s first statement `c = aa + bb` reads `buf` before it writes
+    // `replace`: a use that ends as the reuse starts (the reference's case).
+    if (level + 1 == path.size() && from < b.size())
+      if (const auto *first = b[from].as<Assign>(); first && first->buf == rep->name)
+        ++from;
+    bool live = touch(Block(b.begin() + static_cast<long>(from), b.end()), at);
     // A loop around `replace` runs its body again: any use there is later.
     if (!live && level + 1 < path.size() && b[i].as<For>())
       live = touch(Block{b[i]}, at);
