@@ -14,14 +14,22 @@
 // rounded as the expression was. Only data expressions are bound (control
 // values cannot come from buffers). Inside a CudaDeviceFunction the scalar
 // lives in CudaRmem (one per thread), elsewhere in host memory.
+// With cse=True (the reference's option), the same expression in the
+// assignments and reductions that follow in the block becomes `name` too, up
+// to and including the first that writes a buffer the expression reads, and
+// not past any other kind of statement (cse_statements).
 // Fails when: `exprs` does not parse (PatternSyntax, PatternNotSupported) or
 // matches no right-hand side (PatternNoMatch); the match is not a data value
 // (NotADataExpr); `name` is already a name in the proc (NameInUse).
+#include <set>
+
 #include "compiler/frontend/fragment.h"
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/schedule/cursor.h"
 #include "compiler/schedule/edit.h"
+#include "compiler/schedule/loop_support.h"
 #include "compiler/schedule/pattern.h"
 #include "compiler/schedule/primitives.h"
 
@@ -95,6 +103,39 @@ struct ReplaceText : IRMutator {
   bool hit(const Expr &e) const { return is_data(e->type) && print_expr(e) == text; }
 };
 
+/// With cse=True: the assignments and reductions after `site` in its block
+/// whose occurrences of `match` still read the same values. The scan stops
+/// at the first other statement and after the first one that writes a
+/// buffer `match` reads (its own right-hand side is read before it writes).
+/// Only assignments and reductions are crossed, so no binding changes what
+/// the expression's names mean.
+std::vector<Stmt> cse_statements(Interpreter &in, const Proc &p, const Stmt &site, const Expr &match) {
+  analysis::EffectCollector coll(*p, callee_lookup(in, p));
+  std::set<uint32_t> inputs;
+  for (const analysis::Access &a : coll.of_expr(match).accesses)
+    inputs.insert(a.buf.id);
+  auto writes_input = [&](const Stmt &s) {
+    for (const analysis::Access &a : coll.of(Block{s}).accesses)
+      if (a.kind != analysis::AccessKind::Read && (a.anywhere || inputs.count(a.buf.id)))
+        return true;
+    return false;
+  };
+  std::vector<Stmt> out;
+  Located l;
+  locate(*p, site->id, l);
+  if (writes_input(site))
+    return out;
+  for (size_t i = l.index + 1; i < l.block->size(); ++i) {
+    const Stmt &s = (*l.block)[i];
+    if (!s.as<Assign>() && !s.as<Reduce>())
+      break;
+    out.push_back(s);
+    if (writes_input(s))
+      break;
+  }
+  return out;
+}
+
 } // namespace
 
 Value bind_expr(Interpreter &in, const CallSite &call) {
@@ -128,7 +169,11 @@ Value bind_expr(Interpreter &in, const CallSite &call) {
   ReplaceText r;
   r.text = print_expr(site.match);
   r.with = Read::make(sym, {}, t, call.loc);
-  return Value::of_proc(replace_stmt(p, site.stmt->id, [&](const Stmt &old) -> Block {
+  Proc out = p;
+  if (call.arg("cse").value.int_value != 0)
+    for (const Stmt &s : cse_statements(in, p, site.stmt, site.match))
+      out = replace_stmt(out, s->id, [&](const Stmt &old) { return r.mutate(old); });
+  return Value::of_proc(replace_stmt(out, site.stmt->id, [&](const Stmt &old) -> Block {
     Block b = r.mutate(old);
     return {alloc, assign, b.front()};
   }));
