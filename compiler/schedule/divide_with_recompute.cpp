@@ -29,6 +29,7 @@
 // solver gives up.
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/edit.h"
+#include "compiler/schedule/index_expr.h"
 #include "compiler/schedule/loop_support.h"
 #include "compiler/schedule/primitives.h"
 
@@ -62,7 +63,10 @@ Value divide_with_recompute(Interpreter &in, const CallSite &call) {
   Expr i = folded(BinOpKind::Add,
                folded(BinOpKind::Add, f->lo, folded(BinOpKind::Mul, IntImm::make(stride), iter_var(io))),
                iter_var(ii));
-  Expr inner_hi = folded(BinOpKind::Add, folded(BinOpKind::Sub, n, covered), IntImm::make(stride));
+  // In canonical form: `n - 4 * (n / 4) + 4` reads `n % 4 + 4`, which a
+  // later rewrite_expr of "n % 4" finds (the reference's next step).
+  Expr inner_hi = simplify_index(
+      folded(BinOpKind::Add, folded(BinOpKind::Sub, n, covered), IntImm::make(stride)));
   Block body = copy_block(f->body, {{f->iter.id, i}}, false);
   Stmt inner = For::make(ii, IntImm::make(0), inner_hi, f->mode, std::move(body), f->loc);
   Stmt outer = f->edited([&](For &o) {
