@@ -50,6 +50,7 @@ namespace {
 struct IndirectUse : IRVisitor {
   uint32_t buf;
   size_t rank;
+  bool windows_ok = false;
   bool found = false;
   SrcLoc at;
   void hit(SrcLoc loc) {
@@ -64,7 +65,7 @@ struct IndirectUse : IRVisitor {
     IRVisitor::visit_node(op);
   }
   void visit_node(const WindowExpr *op) override {
-    if (op->buf.id == buf)
+    if (op->buf.id == buf && (!windows_ok || op->idx.size() != rank))
       hit(op->loc);
     IRVisitor::visit_node(op);
   }
@@ -116,10 +117,11 @@ struct Relayout : IRMutator {
 } // namespace
 
 void require_element_uses(Interpreter &in, const Proc &p, const Alloc &a, const char *prim,
-                          SrcLoc loc) {
+                          SrcLoc loc, bool windows_ok) {
   IndirectUse use;
   use.buf = a.name.id;
   use.rank = a.type.shape.size();
+  use.windows_ok = windows_ok;
   use.visit(p->body);
   if (use.found) {
     in.diag().report(loc, DiagKind::DimChangeIndirect, a.name.name, prim)

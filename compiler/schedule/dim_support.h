@@ -28,9 +28,10 @@ Expr alloc_index_arg(Interpreter &in, const Proc &p, const analysis::Context &ct
 
 /// Fails with DimChangeIndirect (note at the use) when `a`'s buffer is used
 /// other than by element accesses with one index per dimension: a window of
-/// it, or the buffer passed whole to a call.
+/// it (unless `windows_ok` and it has one index per dimension), or the
+/// buffer passed whole to a call.
 void require_element_uses(Interpreter &in, const Proc &p, const Alloc &a, const char *prim,
-                          SrcLoc loc);
+                          SrcLoc loc, bool windows_ok = false);
 
 /// Proves `goal(idx)` at every access `x[idx]` of the buffer of `s` (an
 /// allocation) after it, under the context of `s` and the loops and ifs

@@ -11,15 +11,17 @@
 // and, per access, the loops and ifs between it and the access): size >= 1,
 // and every access lies in the kept part: offset <= e < offset + size. Each
 // kept element then maps to one new element and nothing else was touched, so
-// the meaning is unchanged. Windows and whole-buffer call arguments are
-// refused (the rewrite changes only element accesses).
+// the meaning is unchanged. Windows of the buffer (one index per dimension)
+// are shifted the same way, and the elements read or written through them
+// (by a window name or a callee) are among the accesses checked; the
+// buffer passed whole to a call is refused (the callee's type would change).
 // Fails when: `alloc` is not the allocation of a data buffer
 // (CursorKindMismatch); `dim` is not one of its dimensions (DimOutOfRange);
 // `size` or `offset` does not parse or names something not visible at the
 // allocation (ExprNotAtAlloc); size may be below 1 (DimSizeNotPositive); an
 // access may leave the kept part (ResizeDropsAccess: note at the access,
-// counterexample); the buffer is windowed or passed whole
-// (DimChangeIndirect); the solver gives up (SolverUnknown).
+// counterexample); the buffer is passed whole or windowed with fewer
+// indices (DimChangeIndirect); the solver gives up (SolverUnknown).
 #include "compiler/analysis/simplify.h"
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/dim_support.h"
@@ -36,7 +38,9 @@ Value resize_dim(Interpreter &in, const CallSite &call) {
   analysis::Context ctx = context_at(p, s);
   Expr size = alloc_index_arg(in, p, ctx, *a, call.arg("size"));
   Expr offset = alloc_index_arg(in, p, ctx, *a, call.arg("offset"));
-  require_element_uses(in, p, *a, "resize_dim", call.loc);
+  // Windows are rewritten too; what is read through them (a window name, a
+  // callee's body) is among the accesses checked below.
+  require_element_uses(in, p, *a, "resize_dim", call.loc, /*windows_ok=*/true);
 
   analysis::IndexSolver solver;
   analysis::DependenceAnalyzer dep(solver);
@@ -59,11 +63,26 @@ Value resize_dim(Interpreter &in, const CallSite &call) {
 
   std::vector<Expr> shape = a->type.shape;
   shape[dim] = size;
-  return Value::of_proc(relayout(p, s, shape, [&](const std::vector<Expr> &idx) {
+  auto shift = [&](const Expr &e) { return tidy_index(BinOp::make(BinOpKind::Sub, e, offset)); };
+  auto reindex = [&](const std::vector<Expr> &idx) {
     std::vector<Expr> out = idx;
-    out[dim] = tidy_index(BinOp::make(BinOpKind::Sub, idx[dim], offset));
+    out[dim] = shift(idx[dim]);
     return out;
-  }));
+  };
+  // `x[lo:hi]` becomes `x[lo - offset:hi - offset]`, with the bounds a slice
+  // leaves out written (they meant the old extent). The re-check of the
+  // result bounds-checks each window.
+  auto rewindow = [&](const std::vector<WindowIdx> &w) {
+    std::vector<WindowIdx> out = w;
+    const WindowIdx &i = w[dim];
+    if (!i.is_slice)
+      out[dim] = WindowIdx::point(shift(i.lo));
+    else
+      out[dim] = WindowIdx::slice(shift(i.lo ? i.lo : IntImm::make(0)),
+                                  shift(i.hi ? i.hi : a->type.shape[dim]));
+    return out;
+  };
+  return Value::of_proc(relayout(p, s, shape, reindex, rewindow));
 }
 
 } // namespace exgc::schedule
