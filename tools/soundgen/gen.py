@@ -305,13 +305,16 @@ class ProcGen:
             choices += ["fuse_pair", "cut_join", "specialize", "add_if"]
         if self.allocs:
             choices += ["reuse_buffer", "sink_alloc", "lift_alloc", "expand_dim", "stage_mem",
-                        "delete_buffer"]
+                        "delete_buffer", "inline_assign_elem"]
         if self.stmts:
             choices += ["bind_expr", "commute_expr"]
         if self.sums:
             choices += ["rfactor"] * 2
         if self.scalars:
             choices += ["inline_assign", "set_precision_f"]
+        if self.scalars and (self.stmts or self.top):
+            choices += ["stage_scalar"]
+        choices += ["simplify"]
         if self.int_scalars:
             choices += ["set_precision_i"] * 2
         if self.calls:
@@ -381,7 +384,8 @@ class ProcGen:
             return 'fuse(p, "%s", "%s")' % (i, j)
         if kind == "cut_join":
             i, j = rng.choice(self.pairs)
-            return ['cut_loop(p, "%s", %s)' % (i, rng.choice(['2', '"n"', '"n - 1"', '"m"'])),
+            return ['cut_loop(p, "%s", %s)' % (i, rng.choice(['2', '"n"', '"n - 1"', '"m"', '"n-1"',
+                                                              '"n/2"', '"(n + m) / 2"'])),
                     'join_loops(p, "%s", "%s #2")' % (i, i)]
         if kind == "specialize":
             i, j = rng.choice(self.pairs)
@@ -408,7 +412,16 @@ class ProcGen:
             return 'stage_mem(p, "for %s in _: _", "%s[0:%s]", "%s")' % (
                 first, b, rng.choice([ext, ext, "4"]), self.fresh("st"))
         if kind == "bind_expr":
-            return 'bind_expr(p, "%s[_] * 2.0", "%s")' % (rng.choice(FLOAT_BUFS), self.fresh("be"))
+            return 'bind_expr(p, "%s[_] * 2.0", "%s"%s)' % (
+                rng.choice(FLOAT_BUFS), self.fresh("be"), rng.choice(["", ", cse=True"]))
+        if kind == "inline_assign_elem":
+            return 'inline_assign(p, "%s[_] = _")' % rng.choice(self.allocs)[0]
+        if kind == "stage_scalar":
+            return 'stage_mem(p, "%s", "%s", "%s"%s)' % (
+                rng.choice(self.stmts + self.top), rng.choice(self.scalars), self.fresh("ss"),
+                rng.choice(["", ", accum=True"]))
+        if kind == "simplify":
+            return "simplify(p)"
         if kind == "commute_expr":
             return 'commute_expr(p, "%s[_] * 2.0")' % rng.choice(FLOAT_BUFS)
         if kind == "rfactor":
