@@ -154,7 +154,7 @@ Block copy_block(const Block &b, const std::map<uint32_t, Expr> &vars, bool fres
   return vars.empty() ? out : f.mutate(out);
 }
 
-bool is_name(const std::string &t) { return is_c_identifier(t); }
+bool is_name(const std::string &t) { return is_exg_name(t); }
 
 bool two_names(const std::string &s, std::string &a, std::string &b) {
   // `a` and `b` stay as they were unless both are names: "r #2" is a pattern

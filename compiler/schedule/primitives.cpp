@@ -77,6 +77,7 @@ const char *param_kind_name(ParamKind k) {
   case ParamKind::Count: return "a positive int";
   case ParamKind::Bool: return "bool";
   case ParamKind::Str: return "str";
+  case ParamKind::Name: return "a name (an identifier that is not a keyword)";
   case ParamKind::List: return "list";
   case ParamKind::Meta: return "descriptor";
   case ParamKind::Any: return "value";

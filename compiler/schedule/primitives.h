@@ -21,6 +21,7 @@ enum class ParamKind {
   Proc,   // a proc value
   Stmt,   // a cursor, or a string: a pattern or a loop/buffer name
   Int, Bool, Str, List,
+  Name,   // a str that is a new name: an identifier, not a keyword (`ab`)
   Count,  // an int of at least 1 (`n_lifts`)
   Meta,   // a descriptor: memory, unit, loop mode, context, timeline
   Any,

@@ -9,6 +9,7 @@
 #include "compiler/schedule/interpreter.h"
 #include "compiler/schedule/loop_support.h"
 #include "compiler/schedule/primitives.h"
+#include "compiler/support/identifier.h"
 
 namespace exgc::schedule {
 namespace {
@@ -82,6 +83,7 @@ bool kind_matches(ParamKind k, const Value &v) {
   case ParamKind::Count: return v.kind == Value::Kind::Int;
   case ParamKind::Bool: return v.kind == Value::Kind::Bool;
   case ParamKind::Str: return v.kind == Value::Kind::Str;
+  case ParamKind::Name: return v.kind == Value::Kind::Str;
   case ParamKind::List: return v.kind == Value::Kind::List;
   case ParamKind::Meta: return v.kind == Value::Kind::Meta;
   case ParamKind::Any: return true;
@@ -262,6 +264,9 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
     if (param.kind == ParamKind::Count && site.args[i].int_value < 1)
       fail(at_arg(i), DiagKind::ScriptArgType, i + 1, param.name, fn, param_kind_name(param.kind),
            std::to_string(site.args[i].int_value));
+    if (param.kind == ParamKind::Name && !is_exg_name(site.args[i].str))
+      fail(at_arg(i), DiagKind::ScriptArgType, i + 1, param.name, fn, param_kind_name(param.kind),
+           "'" + site.args[i].str + "'");
   }
   for (size_t i = 0; i < spec->params.size(); ++i)
     check_constants(*this, site.args[i], i + 1, spec->params[i].name, fn, at_arg(i));

@@ -1,9 +1,11 @@
-// identifier.h - is a string a C identifier ------------------------------//
+// identifier.h - is a string a C identifier, an .exg name ------------------//
 // Names that end up in generated code or in script-made declarations (loop
 // iterators from a schedule, warp role names) must be C identifiers:
-// [A-Za-z_][A-Za-z0-9_]*.
+// [A-Za-z_][A-Za-z0-9_]*. A name a schedule declares must also not be an
+// .exg keyword, or the printed proc would not parse again.
 #pragma once
 
+#include <array>
 #include <cctype>
 #include <string_view>
 
@@ -17,5 +19,21 @@ inline bool is_c_identifier(std::string_view s) {
       return false;
   return true;
 }
+
+/// The keywords of grammar/ExgLexer.g4 (IdentifierTest checks the list
+/// against that file).
+inline bool is_exg_keyword(std::string_view s) {
+  static constexpr std::array<std::string_view, 23> keywords = {
+      "False", "True",  "and",    "as",     "assert", "check", "def",   "elif",
+      "else",  "export", "for",   "from",   "if",     "import", "in",   "instr",
+      "not",   "or",    "pass",   "proc",   "return", "schedule", "with"};
+  for (std::string_view k : keywords)
+    if (k == s)
+      return true;
+  return false;
+}
+
+/// A name a schedule may declare: an identifier that is not a keyword.
+inline bool is_exg_name(std::string_view s) { return is_c_identifier(s) && !is_exg_keyword(s); }
 
 } // namespace exgc
