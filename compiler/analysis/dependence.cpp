@@ -106,20 +106,25 @@ std::vector<z3::expr> DependenceAnalyzer::context_terms(const Context &ctx) {
   return out;
 }
 
-std::vector<Sym> DependenceAnalyzer::bind_scopes(const Access &a, int side, std::vector<z3::expr> &facts) {
+std::vector<Sym> DependenceAnalyzer::bind_scopes(const Access &a, int side, std::vector<z3::expr> &facts,
+                                                 bool *exact) {
   std::vector<Sym> bound;
   z3::expr t(solver_.ctx());
+  auto add = [&](const Expr &e, bool want_int, auto make) {
+    if (solver_.translate(e, t) && (want_int ? t.is_int() : t.is_bool()))
+      facts.push_back(make(t));
+    else if (exact)
+      *exact = false;
+  };
   for (const Scope &s : a.scopes) {
     if (s.is_loop) {
       z3::expr v = solver_.var(copy(s.iter, side));
-      if (solver_.translate(s.lo, t) && t.is_int())
-        facts.push_back(v >= t);
-      if (solver_.translate(s.hi, t) && t.is_int())
-        facts.push_back(v < t);
+      add(s.lo, true, [&](const z3::expr &lo) { return v >= lo; });
+      add(s.hi, true, [&](const z3::expr &hi) { return v < hi; });
       solver_.bind(s.iter, v);
       bound.push_back(s.iter);
-    } else if (solver_.translate(s.cond, t) && t.is_bool()) {
-      facts.push_back(s.negated ? !t : t);
+    } else {
+      add(s.cond, false, [&](const z3::expr &c) { return s.negated ? !c : c; });
     }
   }
   return bound;
@@ -186,8 +191,8 @@ Answer DependenceAnalyzer::flows(const Context &ctx, const Access &read,
   // ranges and conditions go to `facts`); an index outside the index
   // language becomes an opaque value.
   int opaque_count = 0;
-  auto indices = [&](const Access &a, int side, std::vector<z3::expr> &facts) {
-    std::vector<Sym> bound = bind_scopes(a, side, facts);
+  auto indices = [&](const Access &a, int side, std::vector<z3::expr> &facts, bool *exact = nullptr) {
+    std::vector<Sym> bound = bind_scopes(a, side, facts, exact);
     std::vector<z3::expr> idx;
     for (const Expr &e : a.idx) {
       if (solver_.translate(e, t) && t.is_int())
@@ -206,8 +211,14 @@ Answer DependenceAnalyzer::flows(const Context &ctx, const Access &read,
   for (const Access &w : covering) {
     if (w.anywhere || read.anywhere || w.buf.id != read.buf.id || w.idx.size() != read.idx.size())
       continue;
+    // "Some write covers the read" is a must-fact: a write under a condition
+    // or a loop bound the solver cannot read (`stride`, `offset`) covers
+    // nothing, where dropping the fact would make it unconditional.
     std::vector<z3::expr> wfacts;
-    std::vector<z3::expr> widx = indices(w, side, wfacts);
+    bool exact = true;
+    std::vector<z3::expr> widx = indices(w, side, wfacts, &exact);
+    if (!exact)
+      continue;
     z3::expr body = solver_.ctx().bool_val(true);
     for (const z3::expr &f : wfacts)
       body = body && f;

@@ -90,7 +90,10 @@ private:
   std::vector<z3::expr> context_terms(const Context &ctx);
   /// Binds the access's inner loops to copies tagged `side` and adds its
   /// ranges and conditions to `facts`; returns the syms bound (to unbind).
-  std::vector<Sym> bind_scopes(const Access &a, int side, std::vector<z3::expr> &facts);
+  /// A condition or bound the solver cannot read is left out of `facts`
+  /// (sound for "may" questions) and clears `*exact` (must questions).
+  std::vector<Sym> bind_scopes(const Access &a, int side, std::vector<z3::expr> &facts,
+                               bool *exact = nullptr);
   Sym copy(const Sym &s, int side);
 
   IndexSolver &solver_;

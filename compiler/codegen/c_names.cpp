@@ -10,9 +10,9 @@
 namespace exgc::codegen {
 
 namespace {
-// C++17 keywords and alternative tokens, plus names the generated files
-// declare or call at global scope (a proc named `abort` or `main` would
-// otherwise clash with them).
+// C++17 keywords and alternative tokens, names the generated files declare
+// or call at global scope (a proc named `abort` or `main` would otherwise
+// clash with them), and the macros their headers define (`NAN`, `M_PI`).
 const std::set<std::string> kReserved = {
     "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
     "case", "catch", "char", "char16_t", "char32_t", "class", "compl", "const", "constexpr",
@@ -26,7 +26,9 @@ const std::set<std::string> kReserved = {
     "wchar_t", "while", "xor", "xor_eq", "main", "std", "abort", "exit", "int8_t", "uint8_t",
     "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "size_t", "threadIdx",
     "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "min", "max", "sqrt", "abs", "fmod",
-    "assert", "NULL", "errno", "stdin", "stdout", "stderr", "INT64_C"};
+    "assert", "NULL", "errno", "stdin", "stdout", "stderr", "INT64_C",
+#include "compiler/codegen/c_macro_names.inc"
+};
 } // namespace
 
 std::string c_identifier(const std::string &name) {
@@ -38,7 +40,8 @@ std::string c_identifier(const std::string &name) {
   // `__x` and `_X` are reserved to the implementation; `exg_` to us.
   if (kReserved.count(s) || s.rfind("exg_", 0) == 0 || s.find("__") != std::string::npos ||
       (s.size() > 1 && s[0] == '_' && std::isupper(static_cast<unsigned char>(s[1]))) ||
-      (s.rfind("cuda", 0) == 0) || s.rfind("CU", 0) == 0)
+      (s.rfind("cuda", 0) == 0) || s.rfind("CU", 0) == 0 ||
+      (s.size() > 2 && s[0] == 'c' && s[1] == 'u' && std::isupper(static_cast<unsigned char>(s[2]))))
     s += "_";
   return s;
 }
@@ -114,6 +117,18 @@ std::string c_type(ValueType t, bool f32_in_f64) {
   return "";
 }
 
+bool is_integer_ctype(const std::string &t) {
+  return t == "int8_t" || t == "uint8_t" || t == "uint16_t" || t == "int32_t" || t == "int64_t";
+}
+
+std::string c_convert(const std::string &value, const std::string &from, const std::string &to) {
+  if (from == to)
+    return value;
+  if (is_integer_ctype(to) && !is_integer_ctype(from) && from != "bool")
+    return "exg_to_int<" + to + ">(" + value + ")";
+  return "static_cast<" + to + ">(" + value + ")";
+}
+
 std::string c_int_literal(int64_t v) {
   std::string s = std::to_string(v);
   if (v > INT32_MAX || v < INT32_MIN)
@@ -141,9 +156,23 @@ std::string c_literal(double v, const std::string &ctype) {
     return ctype + "(" + c_literal(v, "float") + ")";
   if (ctype == "bool")
     return v != 0 ? "true" : "false";
+  // A floating value saturates, as exg_to_int converts one (and C++ would not).
+  int64_t lo = INT64_MIN, hi = INT64_MAX;
+  if (ctype == "int8_t")
+    lo = INT8_MIN, hi = INT8_MAX;
+  else if (ctype == "uint8_t")
+    lo = 0, hi = UINT8_MAX;
+  else if (ctype == "uint16_t")
+    lo = 0, hi = UINT16_MAX;
+  else if (ctype == "int32_t")
+    lo = INT32_MIN, hi = INT32_MAX;
+  int64_t i = std::isnan(v)                         ? 0
+              : v <= static_cast<double>(lo)        ? lo
+              : v >= static_cast<double>(hi)        ? hi
+                                                    : static_cast<int64_t>(v);
   if (ctype == "int64_t" || ctype.empty())
-    return c_int_literal(static_cast<int64_t>(v));
-  return ctype + "(" + c_int_literal(static_cast<int64_t>(v)) + ")";
+    return c_int_literal(i);
+  return ctype + "(" + c_int_literal(i) + ")";
 }
 
 std::string paren(const std::string &s) {

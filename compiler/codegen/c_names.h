@@ -14,8 +14,10 @@
 namespace exgc::codegen {
 
 /// Makes `name` a safe C++ identifier: C++ keywords, names of the C library
-/// the generated code may call, and names starting with `exg_` get a
-/// trailing `_` (the generated code never makes a name ending in `_`).
+/// the generated code may call, macros of the headers it includes
+/// (c_macro_names.inc), and names starting with `exg_`, `cuda`, `CU` or `cu`
+/// and a capital get a trailing `_` (the generated code never makes a name
+/// ending in `_`).
 std::string c_identifier(const std::string &name);
 
 /// The C names used in one generated function: `take` returns `base` made
@@ -56,6 +58,16 @@ std::string namespace_problem(const std::string &path);
 /// types the backends cannot store yet (fp8) and for R.
 /// `f32_in_f64` gives f32 `double` (the difftest's numeric model).
 std::string c_type(ValueType t, bool f32_in_f64 = false);
+
+/// True for the C++ types of integer data (int8_t, uint8_t, uint16_t, int32_t)
+/// and of control values (int64_t).
+bool is_integer_ctype(const std::string &ctype);
+
+/// `value` (of C++ type `from`) converted to C++ type `to`: itself when they
+/// agree; a floating value to integer data saturates at the type's range and
+/// NaN gives 0 (`exg_to_int`, as PTX `cvt.rzi` does), where a C++ cast would
+/// be undefined; anything else is a `static_cast`.
+std::string c_convert(const std::string &value, const std::string &from, const std::string &to);
 
 /// A literal of C++ type `ctype` (one of c_type's results) with value v.
 std::string c_literal(double v, const std::string &ctype);

@@ -149,8 +149,10 @@ std::string ExprEmitter::ctrl(const Expr &e) {
 }
 
 std::string ExprEmitter::data(const Expr &e, const std::string &ctype) {
-  if (const auto *i = e.as<IntImm>())
-    return c_literal(static_cast<double>(i->value), ctype);
+  if (const auto *i = e.as<IntImm>()) // integer data wraps: int8_t(300) == 44
+    return is_integer_ctype(ctype) && ctype != "int64_t"
+               ? ctype + "(" + c_int_literal(i->value) + ")"
+               : c_literal(static_cast<double>(i->value), ctype);
   if (const auto *f = e.as<FloatImm>())
     return c_literal(f->value, ctype);
   if (const auto *v = e.as<Var>()) {
@@ -160,14 +162,14 @@ std::string ExprEmitter::data(const Expr &e, const std::string &ctype) {
     std::string s = read(v->name, {}, e->loc, &b);
     if (s.empty())
       return "0";
-    return b->ctype == ctype ? s : "static_cast<" + ctype + ">(" + s + ")";
+    return c_convert(s, b->ctype, ctype);
   }
   if (const auto *r = e.as<Read>()) {
     const Binding *b = nullptr;
     std::string s = read(r->buf, r->idx, e->loc, &b);
     if (s.empty())
       return "0";
-    return b->ctype == ctype ? s : "static_cast<" + ctype + ">(" + s + ")";
+    return c_convert(s, b->ctype, ctype);
   }
   if (const auto *op = e.as<BinOp>()) {
     if (is_comparison(op->op) || op->op == BinOpKind::And || op->op == BinOpKind::Or)
@@ -177,6 +179,8 @@ std::string ExprEmitter::data(const Expr &e, const std::string &ctype) {
   if (const auto *u = e.as<UnOp>()) {
     if (u->op == UnOpKind::Not)
       return "static_cast<" + ctype + ">(" + ctrl(e) + ")";
+    if (is_integer_ctype(ctype)) // -MIN wraps to MIN (docs/language.md)
+      return "exg_neg<" + ctype + ">(" + data(u->a, ctype) + ")";
     return "(-" + paren(data(u->a, ctype)) + ")";
   }
   if (const auto *c = e.as<Call>())
@@ -187,10 +191,6 @@ std::string ExprEmitter::data(const Expr &e, const std::string &ctype) {
 }
 
 namespace {
-bool is_integer_ctype(const std::string &t) {
-  return t.find("int") != std::string::npos;
-}
-
 /// True when s has an operator outside any parentheses or brackets: the
 /// emitter spells every infix operator with spaces around it, and nothing
 /// else puts a space at the top level.
@@ -266,6 +266,13 @@ std::string ExprEmitter::binop(const BinOp *op, const std::string &ctype) {
     return "exg_div<" + ctype + ">(" + a + ", " + b + ")";
   if (integer && op->op == BinOpKind::Mod)
     return "exg_mod<" + ctype + ">(" + a + ", " + b + ")";
+  // + - * on integer data wrap around in the stored type; in C++ a signed
+  // overflow (int32_t, or uint16_t promoted to int) is undefined.
+  if (integer)
+    return std::string(op->op == BinOpKind::Add   ? "exg_add<"
+                       : op->op == BinOpKind::Sub ? "exg_sub<"
+                                                  : "exg_mul<") +
+           ctype + ">(" + a + ", " + b + ")";
   return operand(a, op->a, op->op, false) + " " + sp + " " + operand(b, op->b, op->op, true);
 }
 

@@ -88,6 +88,10 @@ void StmtEmitter::emit_store(const Stmt &s, const Sym &buf, const std::vector<Ex
     w_.line(when + lhs + " = " + b->ctype + "(static_cast<float>(" + lhs + ") + static_cast<float>(" + r + "));");
     return;
   }
+  if (reduce && is_integer_ctype(b->ctype)) { // wraps, as `+` on integer data does
+    w_.line(when + lhs + " = exg_add<" + b->ctype + ">(" + lhs + ", " + r + ");");
+    return;
+  }
   w_.line(when + lhs + (reduce ? " += " : " = ") + r + ";");
 }
 

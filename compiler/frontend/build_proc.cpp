@@ -7,6 +7,7 @@
 // and must only name declared things; "annotation" expressions describe
 // (memories, units, contexts, loop-mode keywords, instr attributes) and may
 // name global descriptors, which become Var(Sym::global(name), Meta).
+#include <cmath>
 #include <map>
 
 #include "compiler/frontend/build_internal.h"
@@ -653,8 +654,13 @@ private:
         fail(diag_, l, DiagKind::IntegerTooLarge, i->getText());
       return IntImm::make(v, l);
     }
-    if (auto *f = dynamic_cast<P::FloatAtomContext *>(a))
-      return FloatImm::make(std::strtod(f->getText().c_str(), nullptr), l);
+    if (auto *f = dynamic_cast<P::FloatAtomContext *>(a)) {
+      // Infinite would print as `inf`, which is not a literal (issue 27).
+      double v = std::strtod(f->getText().c_str(), nullptr);
+      if (std::isinf(v))
+        fail(diag_, l, DiagKind::FloatTooLarge, f->getText());
+      return FloatImm::make(v, l);
+    }
     if (auto *s = dynamic_cast<P::StringAtomContext *>(a))
       return StrImm::make(unquote(s->getText()), l);
     if (dynamic_cast<P::TrueAtomContext *>(a))

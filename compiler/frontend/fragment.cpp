@@ -1,6 +1,7 @@
 // fragment.cpp - parse a proc-syntax fragment into an untyped tree --------//
 #include "compiler/frontend/fragment.h"
 
+#include <cmath>
 #include <cerrno>
 #include <cstdlib>
 
@@ -199,6 +200,8 @@ private:
     if (auto *f = dynamic_cast<P::FloatAtomContext *>(a)) {
       out->kind = FragExpr::Kind::Float;
       out->float_value = std::strtod(f->getText().c_str(), nullptr);
+      if (std::isinf(out->float_value))
+        throw FragError{"floating-point literal '" + f->getText() + "' is beyond the range of f64"};
       return out;
     }
     if (auto *s = dynamic_cast<P::StringAtomContext *>(a)) {

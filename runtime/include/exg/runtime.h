@@ -28,7 +28,6 @@ template <typename T> EXG_HD T exg_min(T a, T b) { return b < a ? b : a; }
 template <typename T> EXG_HD T exg_max(T a, T b) { return a < b ? b : a; }
 template <typename T> EXG_HD T exg_sqrt(T a) { return static_cast<T>(sqrt(a)); }
 template <typename T> EXG_HD T exg_relu(T a) { return a > T(0) ? a : T(0); }
-template <typename T> EXG_HD T exg_abs(T a) { return a < T(0) ? -a : a; }
 // tf32_truncate: the value wgmma reads for a .tf32 operand ("will truncate
 // lower 13 bits of the 32-bit input data", PTX ISA 9.7.15.5.2): the f32 with
 // its 13 low mantissa bits cleared. On a double (f32 computed in f64) the
@@ -42,6 +41,48 @@ template <typename T> EXG_HD T exg_tf32_truncate(T a) {
   return static_cast<T>(f);
 }
 template <typename T> struct exg_unsigned { using type = typename std::make_unsigned<T>::type; };
+// Integer data + - * wrap around in the stored type (two's complement): they
+// are computed in an unsigned type at least as wide as unsigned int, where
+// C++ defines the wrap (int32_t overflow, or uint16_t promoted to int, is not).
+template <typename T> struct exg_wrap {
+  using type = typename std::conditional<(sizeof(T) < sizeof(unsigned)), unsigned,
+                                         typename std::make_unsigned<T>::type>::type;
+};
+template <typename T> EXG_HD T exg_add(T a, T b) {
+  using U = typename exg_wrap<T>::type;
+  return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+}
+template <typename T> EXG_HD T exg_sub(T a, T b) {
+  using U = typename exg_wrap<T>::type;
+  return static_cast<T>(static_cast<U>(static_cast<U>(a) - static_cast<U>(b)));
+}
+template <typename T> EXG_HD T exg_mul(T a, T b) {
+  using U = typename exg_wrap<T>::type;
+  return static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
+}
+template <typename T> EXG_HD T exg_neg(T a) { return exg_sub<T>(T(0), a); }
+// abs of integer data wraps like negation (abs(MIN) == MIN).
+template <typename T> EXG_HD T exg_abs(T a) {
+  if constexpr (std::is_integral<T>::value)
+    return a < T(0) ? exg_neg<T>(a) : a;
+  else
+    return a < T(0) ? -a : a;
+}
+// A floating value stored into integer data saturates at the type's range,
+// and NaN gives 0, as PTX cvt.rzi does (a C++ cast out of range is undefined).
+template <typename T, typename F> EXG_HD T exg_to_int(F f) {
+  using U = typename std::make_unsigned<T>::type;
+  const T hi = std::is_signed<T>::value ? static_cast<T>(static_cast<U>(~U(0)) >> 1) : static_cast<T>(~U(0));
+  const T lo = std::is_signed<T>::value ? static_cast<T>(-static_cast<double>(hi) - 1.0) : T(0);
+  double d = static_cast<double>(f);
+  if (!(d == d))
+    return T(0);
+  if (d <= static_cast<double>(lo))
+    return lo;
+  if (d >= static_cast<double>(hi))
+    return hi;
+  return static_cast<T>(d);
+}
 // Integer data division truncates toward zero and is total: x / 0 == 0,
 // x % 0 == x, MIN / -1 == MIN and MIN % -1 == 0 (so x == (x / y) * y + x % y
 // always holds, with wrap-around). Floating point division is IEEE.

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "compiler/codegen/abi.h"
 
 namespace exgc::codegen {
@@ -23,6 +25,14 @@ TEST(CIdentifier, RenamesWhatWouldClash) {
   EXPECT_EQ(c_identifier("a__b"), "a__b_");
   EXPECT_EQ(c_identifier("_X"), "_X_");
   EXPECT_EQ(c_identifier("cudaMalloc"), "cudaMalloc_");
+  // Macros of the headers generated files include (c_macro_names.inc), and
+  // the CUDA driver API's cu + capital names, many of them macros too.
+  for (const char *m : {"NAN", "INFINITY", "M_PI", "INT64_MAX", "SIZE_MAX", "RAND_MAX", "EOF"})
+    EXPECT_EQ(c_identifier(m), std::string(m) + "_");
+  EXPECT_EQ(c_identifier("cuMemAlloc"), "cuMemAlloc_");
+  EXPECT_EQ(c_identifier("cube"), "cube");
+  EXPECT_EQ(c_identifier("N"), "N");
+  EXPECT_EQ(c_identifier("M"), "M");
 }
 
 TEST(NameScope, MakesEachNameUnique) {
@@ -42,6 +52,11 @@ TEST(CLiteral, SpellsTheTargetType) {
   EXPECT_EQ(c_literal(-2, "double"), "(-2.0)");
   EXPECT_EQ(c_literal(0.1, "double"), "0.10000000000000001");
   EXPECT_EQ(c_literal(3, "int32_t"), "int32_t(3)");
+  // A float into integer data saturates, NaN gives 0 (as exg_to_int).
+  EXPECT_EQ(c_literal(3e9, "int32_t"), "int32_t(2147483647)");
+  EXPECT_EQ(c_literal(-1e300, "int8_t"), "int8_t((-128))");
+  EXPECT_EQ(c_literal(std::nan(""), "uint16_t"), "uint16_t(0)");
+  EXPECT_EQ(c_literal(1e300, "int64_t"), "9223372036854775807LL");
   EXPECT_EQ(c_literal(1, "bool"), "true");
   EXPECT_EQ(c_int_literal(-7), "(-7)");
   EXPECT_EQ(c_int_literal(int64_t(1) << 40), "1099511627776LL");
