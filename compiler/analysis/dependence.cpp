@@ -138,43 +138,48 @@ Answer DependenceAnalyzer::conflict(const Context &ctx, const std::vector<LoopIn
     return one.defs.count(a.buf.id) || two.defs.count(a.buf.id);
   };
   int opaque_count = 0;
+  // Binds the `loops` and the scopes of `acc` to copies tagged `side`: their
+  // ranges go to `facts`, the copies of `loops` to `copies`; returns the
+  // access's indices (an index outside the index language is any value).
+  auto side_terms = [&](const Access &acc, int side, std::vector<z3::expr> &facts,
+                        std::vector<z3::expr> &copies) {
+    std::vector<Sym> bound;
+    z3::expr t(solver_.ctx());
+    for (const LoopInstance &l : loops) {
+      z3::expr v = solver_.var(copy(l.iter, side));
+      if (solver_.translate(l.lo, t) && t.is_int())
+        facts.push_back(v >= t);
+      if (solver_.translate(l.hi, t) && t.is_int())
+        facts.push_back(v < t);
+      solver_.bind(l.iter, v);
+      bound.push_back(l.iter);
+      copies.push_back(v);
+    }
+    std::vector<Sym> inner = bind_scopes(acc, side, facts);
+    bound.insert(bound.end(), inner.begin(), inner.end());
+    std::vector<z3::expr> idx;
+    for (const Expr &e : acc.idx) {
+      if (solver_.translate(e, t) && t.is_int())
+        idx.push_back(t);
+      else
+        idx.push_back(solver_.opaque("dep" + std::to_string(++opaque_count), print_expr(e)));
+    }
+    for (auto it = bound.rbegin(); it != bound.rend(); ++it)
+      solver_.unbind(*it);
+    return idx;
+  };
   for (const Access &a : one.accesses) {
     if (is_private(a))
       continue;
     for (const Access &b : two.accesses) {
       if (a.buf.id != b.buf.id || is_private(b) || !kinds_conflict(a.kind, b.kind))
         continue;
-      std::vector<z3::expr> facts = base;
-      std::vector<z3::expr> copies[3];
-      std::vector<z3::expr> idx[3];
-      const Access *acc[3] = {nullptr, &a, &b};
-      for (int side = 1; side <= 2; ++side) {
-        std::vector<Sym> bound;
-        z3::expr t(solver_.ctx());
-        for (const LoopInstance &l : loops) {
-          z3::expr v = solver_.var(copy(l.iter, side));
-          if (solver_.translate(l.lo, t) && t.is_int())
-            facts.push_back(v >= t);
-          if (solver_.translate(l.hi, t) && t.is_int())
-            facts.push_back(v < t);
-          solver_.bind(l.iter, v);
-          bound.push_back(l.iter);
-          copies[side].push_back(v);
-        }
-        std::vector<Sym> inner = bind_scopes(*acc[side], side, facts);
-        bound.insert(bound.end(), inner.begin(), inner.end());
-        for (const Expr &e : acc[side]->idx) {
-          if (solver_.translate(e, t) && t.is_int())
-            idx[side].push_back(t);
-          else // outside the index language: any value
-            idx[side].push_back(solver_.opaque("dep" + std::to_string(++opaque_count), print_expr(e)));
-        }
-        for (auto it = bound.rbegin(); it != bound.rend(); ++it)
-          solver_.unbind(*it);
-      }
+      std::vector<z3::expr> facts = base, copies1, copies2;
+      std::vector<z3::expr> ia = side_terms(a, 1, facts, copies1);
+      std::vector<z3::expr> ib = side_terms(b, 2, facts, copies2);
       if (rel)
-        facts.push_back(rel(copies[1], copies[2]));
-      Answer ans = meet(solver_, facts, a, idx[1], b, idx[2], out);
+        facts.push_back(rel(copies1, copies2));
+      Answer ans = meet(solver_, facts, a, ia, b, ib, out);
       if (ans != Answer::NoConflict)
         return ans;
     }

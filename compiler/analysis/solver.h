@@ -45,6 +45,26 @@ struct Counterexample {
   std::string str() const;
 };
 
+/// While one is alive on a thread, every query an IndexSolver of that thread
+/// is asked calls its `on_query(cached)` first (cached: the answer comes from
+/// the cache, not from Z3); the callback may throw to stop the work. The
+/// schedule interpreter charges its step budget there, so that a primitive's
+/// queries stop it in the middle of its work, not after (issue 27). Meters
+/// nest: the innermost one is called.
+class QueryMeter {
+public:
+  explicit QueryMeter(std::function<void(bool cached)> on_query);
+  ~QueryMeter();
+  QueryMeter(const QueryMeter &) = delete;
+  QueryMeter &operator=(const QueryMeter &) = delete;
+  /// Calls the innermost meter of this thread, if any.
+  static void tick(bool cached);
+
+private:
+  std::function<void(bool)> on_query_;
+  QueryMeter *outer_;
+};
+
 class IndexSolver {
 public:
   /// The resource limit of each query unless set_default_rlimit changed it.
@@ -116,6 +136,7 @@ private:
     Validity result;
     Counterexample cex;
     std::string reason;
+    std::vector<z3::expr> pinned; ///< the facts, alive so that their ids stay theirs
   };
   Validity run(const std::vector<z3::expr> &facts, const std::string &key, Counterexample *cex);
   void collect_vars(const z3::expr &e, std::vector<z3::expr> &out, std::vector<unsigned> &seen);
@@ -124,7 +145,7 @@ private:
   /// limit) and the answers they gave: making a context and a solver costs
   /// more than most queries, and every primitive step makes an IndexSolver.
   /// Queries stay independent (push, add, check, pop); an answer is cached
-  /// under the query's text and the limit it ran under.
+  /// under the query's terms (their ids) and the limit it ran under.
   struct Shared {
     z3::context ctx;
     std::map<unsigned, std::unique_ptr<z3::solver>> solvers;

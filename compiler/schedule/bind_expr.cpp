@@ -10,14 +10,17 @@
 // text as the first match) becomes `name`.
 // Checked: the statement evaluates its right-hand side before it writes, so
 // computing the expression just before the statement reads the same values;
-// the new scalar has the expression's own data type, so the stored value is
-// rounded as the expression was. Only data expressions are bound (control
+// the new scalar has the type of the statement's destination, the type the
+// expression is computed in (docs/language.md, "Data semantics"), so no
+// value is converted that was not before: `iz[0] = bz[1] * bz[2] + bz[3]`
+// with i8 operands binds `bz[1] * bz[2]` into an i32, as it was computed. Only data expressions are bound (control
 // values cannot come from buffers). Inside a CudaDeviceFunction the scalar
 // lives in CudaRmem (one per thread), elsewhere in host memory.
 // With cse=True (the reference's option), the same expression in the
 // assignments and reductions that follow in the block becomes `name` too, up
 // to and including the first that writes a buffer the expression reads, and
-// not past any other kind of statement (cse_statements).
+// not past any other kind of statement (cse_statements); a statement whose
+// destination has another type keeps its expression.
 // Fails when: `exprs` does not parse (PatternSyntax, PatternNotSupported) or
 // matches no right-hand side (PatternNoMatch); the match is not a data value
 // (NotADataExpr); `name` is already a name in the proc (NameInUse).
@@ -26,6 +29,7 @@
 #include "compiler/frontend/fragment.h"
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/printer.h"
+#include "compiler/ir/symbols.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/edit.h"
@@ -152,9 +156,15 @@ Value bind_expr(Interpreter &in, const CallSite &call) {
   site.block(p->body, false);
   if (!site.stmt)
     in.fail(call.loc, DiagKind::PatternNoMatch, pattern, p->name, "");
-  ValueType t = site.match->type;
-  if (!is_data(t))
+  if (!is_data(site.match->type))
     in.fail(call.loc, DiagKind::NotADataExpr, print_expr(site.match));
+  ProcSymbols symbols(*p);
+  auto computed_in = [&](const Stmt &s) {
+    const Sym &dest = s.as<Assign>() ? s.as<Assign>()->buf : s.as<Reduce>()->buf;
+    const SymDecl *d = symbols.find(dest);
+    return d ? d->elem : site.match->type;
+  };
+  ValueType t = computed_in(site.stmt);
   Names names;
   names.name = name;
   names.visit_proc(*p);
@@ -172,7 +182,8 @@ Value bind_expr(Interpreter &in, const CallSite &call) {
   Proc out = p;
   if (call.arg("cse").value.int_value != 0)
     for (const Stmt &s : cse_statements(in, p, site.stmt, site.match))
-      out = replace_stmt(out, s->id, [&](const Stmt &old) { return r.mutate(old); });
+      if (computed_in(s) == t)
+        out = replace_stmt(out, s->id, [&](const Stmt &old) { return r.mutate(old); });
   return Value::of_proc(replace_stmt(out, site.stmt->id, [&](const Stmt &old) -> Block {
     Block b = r.mutate(old);
     return {alloc, assign, b.front()};

@@ -39,6 +39,8 @@ Expr alloc_index_arg(Interpreter &in, const Proc &p, const analysis::Context &ct
   FragExprP f = fragment_arg(in, arg, "int or str");
   std::string bad;
   Expr e = build_index_expr(*f, index_names(*p, ctx), bad);
+  if (!e && !names_unknown(bad))
+    in.fail(loc, DiagKind::NotIndexExpr, v.str, bad);
   if (!e)
     in.fail(loc, DiagKind::ExprNotAtAlloc, v.str, bad, a.name.name);
   return e;

@@ -3,6 +3,7 @@
 
 
 #include "compiler/analysis/index_form.h"
+#include "compiler/analysis/simplify.h"
 #include "compiler/analysis/solver.h"
 #include "compiler/ir/printer.h"
 
@@ -42,8 +43,16 @@ Expr build_index_expr(const FragExpr &f, const std::map<std::string, Expr> &scop
     if (!a || !b)
       return Expr();
     switch (f.op) {
-    case BinOpKind::Add: case BinOpKind::Sub: case BinOpKind::Mul: case BinOpKind::Div:
-    case BinOpKind::Mod:
+    case BinOpKind::Div: case BinOpKind::Mod:
+      // Floor division is by a positive constant (docs/language.md): say so
+      // here rather than leave `n / 0` to a solver that gives up.
+      if (const auto *d = analysis::simplify_expr(b).as<IntImm>(); d && d->value < 1) {
+        bad = "it divides by " + std::to_string(d->value) +
+              " ('/' and '%' take a positive constant)";
+        return Expr();
+      }
+      return BinOp::make(f.op, a, b);
+    case BinOpKind::Add: case BinOpKind::Sub: case BinOpKind::Mul:
       return BinOp::make(f.op, a, b);
     default: break;
     }
@@ -124,7 +133,7 @@ Expr control_expr_arg(Interpreter &in, const ProcNode &p, const analysis::Contex
   std::string bad;
   Expr e = condition ? build_condition(*f, scope, bools, bad) : build_index_expr(*f, scope, bad);
   if (!e) {
-    if (bad.front() == '\'')
+    if (names_unknown(bad))
       in.fail(loc, DiagKind::ExprNotInScope, v.str, bad);
     in.fail(loc, wrong, v.str, bad);
   }

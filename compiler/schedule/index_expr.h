@@ -18,9 +18,14 @@ namespace exgc::schedule {
 std::map<std::string, Expr> index_names(const ProcNode &p, const analysis::Context &ctx);
 
 /// `f` as an index expression (literals, names in `scope`, + - * / % and
-/// unary minus); null with `bad` naming the first thing that is not one.
+/// unary minus; `/` and `%` by positive constants); null with `bad` naming
+/// the first thing that is not one: a quoted name not in `scope` (see
+/// names_unknown), or what else is wrong.
 Expr build_index_expr(const FragExpr &f, const std::map<std::string, Expr> &scope,
                       std::string &bad);
+/// True when build_index_expr's `bad` is a name it does not know; callers
+/// report other failures as NotIndexExpr, not as a name out of scope.
+inline bool names_unknown(const std::string &bad) { return !bad.empty() && bad.front() == '\''; }
 
 /// `f` as a condition: comparisons of index expressions, `and`, `or`, `not`,
 /// True/False and the bool arguments in `bools`; null with `bad` set otherwise.

@@ -11,9 +11,10 @@
 // reads the same values where it is substituted: no statement between the
 // assignment and the last use of `x` writes an element `e` reads (decided
 // with Z3 by the dependence analysis; Exo's #612 does not check it).
-// Control values in `e` are never written. The value is rounded as `e` was,
-// not to x's precision: precisions only say how the machine rounds the real
-// values the proc means.
+// Control values in `e` are never written. Data is computed in the type of
+// the value it is stored into (docs/language.md), so `e` computed into x and
+// `e` computed into a statement reading x agree only when the two types do,
+// or when `e` is a read of data of x's own type (x then holds that value).
 // An element assignment `x[idx] = e` (x a local buffer) is inlined the same
 // way into the reads of that element; every other read of x after it must
 // provably read another element (those keep reading x, whose other elements
@@ -23,13 +24,15 @@
 // written or passed on after (InlineAssignNotReadOnly, note at the use); an
 // input of `e` may change before a use (InlineAssignInputChanged: notes at
 // both accesses, counterexample); a read may or may not be the assigned
-// element (InlineAssignElementUnclear, counterexample); the solver gives up
-// (SolverUnknown).
+// element (InlineAssignElementUnclear, counterexample); a statement reading
+// x computes in another type than x's (InlineAssignConversion, note at the
+// statement); the solver gives up (SolverUnknown).
 #include <set>
 #include <utility>
 
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/printer.h"
+#include "compiler/ir/symbols.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/loop_support.h"
@@ -136,6 +139,75 @@ std::set<std::pair<uint32_t, uint32_t>> same_element_reads(Interpreter &in, cons
   return same;
 }
 
+/// The assignments and reductions of a block (nested ones too) whose
+/// right-hand side reads `x`.
+struct ReadersOf : IRVisitor {
+  uint32_t x;
+  std::vector<Stmt> found;
+  void visit(const Block &b) {
+    for (const Stmt &s : b) {
+      const Expr *rhs = s.as<Assign>() ? &s.as<Assign>()->rhs
+                        : s.as<Reduce>() ? &s.as<Reduce>()->rhs
+                                         : nullptr;
+      if (rhs && reads(*rhs))
+        found.push_back(s);
+      if (const auto *f = s.as<For>())
+        visit(f->body);
+      else if (const auto *i = s.as<If>()) {
+        visit(i->then_body);
+        visit(i->else_body);
+      } else if (const auto *w = s.as<With>())
+        visit(w->body);
+    }
+  }
+  bool reads(const Expr &e) {
+    hit_ = false;
+    IRVisitor::visit(e);
+    return hit_;
+  }
+
+protected:
+  void visit_node(const Read *op) override {
+    hit_ |= op->buf.id == x;
+    IRVisitor::visit_node(op);
+  }
+  void visit_node(const Var *op) override { hit_ |= op->name.id == x; }
+
+private:
+  bool hit_ = false;
+};
+
+/// Refuses when `e` (the value of `as`) would be computed in another type
+/// once inlined into a statement of `between` that reads it.
+void require_same_computation(Interpreter &in, const ProcNode &p, const Assign &as,
+                             const Block &between, SrcLoc loc) {
+  ProcSymbols symbols(p);
+  auto elem = [&](const Sym &s) {
+    const SymDecl *d = symbols.find(s);
+    // R (no precision chosen yet) is computed as f32 (c_type).
+    ValueType t = d ? d->elem : ValueType::R;
+    return t == ValueType::R ? ValueType::F32 : t;
+  };
+  ValueType held = elem(as.buf);
+  const Sym *copied = as.rhs.as<Read>()  ? &as.rhs.as<Read>()->buf
+                      : as.rhs.as<Var>() ? &as.rhs.as<Var>()->name
+                                         : nullptr;
+  if (copied && elem(*copied) == held)
+    return;
+  ReadersOf readers;
+  readers.x = as.buf.id;
+  readers.visit(between);
+  for (const Stmt &s : readers.found) {
+    ValueType computed = elem(s.as<Assign>() ? s.as<Assign>()->buf : s.as<Reduce>()->buf);
+    if (computed != held) {
+      in.diag().report(loc, DiagKind::InlineAssignConversion, as.buf.name, value_type_name(held),
+                       value_type_name(computed))
+          .note(s->loc, "it computes in " + std::string(value_type_name(computed)) + " here");
+      throw ScriptAbort{};
+    }
+  }
+}
+
 } // namespace
 
 Value inline_assign(Interpreter &in, const CallSite &call) {
@@ -167,6 +239,7 @@ Value inline_assign(Interpreter &in, const CallSite &call) {
     if (analysis::mentions(Block{after[i]}, as->buf))
       uses = i + 1;
   Block between(after.begin(), after.begin() + static_cast<long>(uses));
+  require_same_computation(in, *p, *as, between, call.loc);
 
   analysis::EffectCollector coll(*p, callee_lookup(in, p));
   analysis::IndexSolver solver;

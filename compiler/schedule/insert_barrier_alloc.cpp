@@ -91,6 +91,8 @@ Value insert_barrier_alloc(Interpreter &in, const CallSite &call) {
     }
     std::string bad;
     Expr e = build_index_expr(*dim, scope, bad);
+    if (!e && !names_unknown(bad))
+      in.fail(call.loc, DiagKind::NotIndexExpr, text, bad);
     if (!e)
       in.fail(call.loc, DiagKind::ExprNotAtAlloc, text, bad, name);
     shape.push_back(at_loc(e, call.loc));

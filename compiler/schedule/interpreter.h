@@ -112,9 +112,10 @@ public:
   void require_proc_size(SrcLoc loc, const std::string &name, int64_t stmts);
 
   static constexpr int kMaxDepth = 200;
-  /// Steps a primitive is charged per solver query it makes (a cached
-  /// answer is free).
+  /// Steps a primitive is charged per solver query it makes, as it makes it
+  /// (analysis::QueryMeter); an answer from the cache costs little.
   static constexpr int64_t kStepsPerSolverQuery = 200;
+  static constexpr int64_t kStepsPerCachedQuery = 1;
 
 private:
   struct Frame {

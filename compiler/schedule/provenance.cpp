@@ -1,19 +1,24 @@
 // provenance.cpp - notes naming the schedule and step behind an error --------//
 #include "compiler/schedule/provenance.h"
 
-#include <set>
+#include <map>
+#include <tuple>
+#include <vector>
 
 #include "compiler/ir/visitor.h"
 
 namespace exgc::schedule {
 namespace {
 
-/// The nodes of a proc written at one place: statements and expressions.
+/// The nodes of a proc written at one place (statements and expressions),
+/// each with the places of the statements around it.
 class NodesAt : public IRVisitor {
 public:
+  using Around = std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>;
   explicit NodesAt(SrcLoc loc) : loc_(loc) {}
-  std::set<const void *> in(const ProcNode &p) {
+  std::map<const void *, Around> in(const ProcNode &p) {
     found_.clear();
+    around_.clear();
     visit_proc(p);
     return found_;
   }
@@ -22,35 +27,48 @@ protected:
 #define EXGC_EXPR(Name)                                                                            \
   void visit_node(const Name *op) override {                                                       \
     if (op->loc == loc_)                                                                           \
-      found_.insert(op);                                                                           \
+      found_.emplace(op, around_);                                                                 \
     IRVisitor::visit_node(op);                                                                     \
   }
-#define EXGC_STMT(Name) EXGC_EXPR(Name)
+#define EXGC_STMT(Name)                                                                            \
+  void visit_node(const Name *op) override {                                                       \
+    if (op->loc == loc_)                                                                           \
+      found_.emplace(op, around_);                                                                 \
+    around_.emplace_back(op->loc.file, op->loc.line, op->loc.col);                                 \
+    IRVisitor::visit_node(op);                                                                     \
+    around_.pop_back();                                                                            \
+  }
 #include "compiler/ir/node_kinds.def"
 
 private:
   SrcLoc loc_;
-  std::set<const void *> found_;
+  Around around_;
+  std::map<const void *, Around> found_;
 };
 
 /// The last step of `schedule` whose result holds a node at `loc` that its
-/// input did not: the step that wrote the code as it is now. Null when every
-/// such node came unchanged from the schedule's input.
+/// input did not: the step wrote the code as it is now. Failing that, the
+/// last step that moved such a node among other statements (`fuse` brings a
+/// declaration into the other loop's scope; `*moved` is set). Null when
+/// every such node came unchanged, and unmoved, from the schedule's input.
 const Interpreter::Step *last_rewrite(const Interpreter &interp, const std::string &schedule,
-                                      SrcLoc loc) {
+                                      SrcLoc loc, bool *moved) {
   NodesAt at(loc);
-  const Interpreter::Step *last = nullptr;
+  const Interpreter::Step *made = nullptr, *mover = nullptr;
   for (const Interpreter::Step &s : interp.steps()) {
     if (s.schedule != schedule || s.before.get() == s.after.get())
       continue;
-    std::set<const void *> before = at.in(*s.before);
-    for (const void *n : at.in(*s.after))
-      if (!before.count(n)) {
-        last = &s;
-        break;
-      }
+    std::map<const void *, NodesAt::Around> before = at.in(*s.before);
+    for (const auto &[node, around] : at.in(*s.after)) {
+      auto was = before.find(node);
+      if (was == before.end())
+        made = &s;
+      else if (was->second != around)
+        mover = &s;
+    }
   }
-  return last;
+  *moved = !made && mover;
+  return made ? made : mover;
 }
 
 } // namespace
@@ -69,8 +87,10 @@ void note_schedule_provenance(const Interpreter &interp, DiagEngine &diag, size_
           {result->second->loc, "in proc '" + name + "', the result of schedule '" + name + "'"});
       if (!d.loc.valid())
         continue;
-      if (const Interpreter::Step *s = last_rewrite(interp, name, d.loc))
-        d.notes.push_back({s->loc, "made by step '" + s->primitive + "' of schedule '" + name + "'"});
+      bool moved = false;
+      if (const Interpreter::Step *s = last_rewrite(interp, name, d.loc, &moved))
+        d.notes.push_back({s->loc, std::string(moved ? "moved here" : "made") + " by step '" +
+                                       s->primitive + "' of schedule '" + name + "'"});
     }
   }
 }

@@ -18,7 +18,8 @@ namespace exgc::schedule {
 /// (Diagnostic::procs) that is a schedule's result 'g', adds the note "in
 /// proc 'g', the result of schedule 'g'" and, when a step of that schedule
 /// rewrote the code at the diagnostic's place, "made by step 'X' of schedule
-/// 'g'" at the step. The place alone never decides: a proc and a result
+/// 'g'" at the step (or "moved here by step 'X'" when no step rewrote it
+/// but one moved it among other statements). The place alone never decides: a proc and a result
 /// share places, and an error in the proc is no step's doing.
 void note_schedule_provenance(const Interpreter &interp, DiagEngine &diag, size_t first);
 

@@ -15,8 +15,9 @@
 // memory (set_memory moves them); `memory` is checked as set_memory checks it.
 // Fails when: the block is not such a sum (ReductionShape,
 // ReductionReadsAcc); `iters` names no loop of the nest (RfactorIter) or
-// one twice (RfactorIterTwice); a name is in use (NameInUse); `memory` is not
-// a memory (UnknownMemory, MemoryKindMismatch, MemoryParams).
+// one twice (RfactorIterTwice); a chosen loop may run zero times
+// (RfactorLoopMayBeEmpty, counterexample); a name is in use (NameInUse);
+// `memory` is not a memory (UnknownMemory, MemoryKindMismatch, MemoryParams).
 #include <map>
 
 #include "compiler/ir/printer.h"
@@ -60,8 +61,8 @@ Value rfactor(Interpreter &in, const CallSite &call) {
     if (taken.count(n))
       in.fail(call.loc, DiagKind::NameInUse, n, p->name);
 
-  // The partial sums get one element per iteration: a loop that may have a
-  // negative extent (and run zero times) would give `name` a negative size.
+  // The partial sums get one element per iteration: a loop that may run
+  // zero times would give `name` an extent below 1, which no allocation has.
   {
     analysis::IndexSolver solver;
     analysis::DependenceAnalyzer dep(solver);
@@ -70,10 +71,10 @@ Value rfactor(Interpreter &in, const CallSite &call) {
       for (const Stmt &l : sum.loops)
         if (l.as<For>() == f)
           loop = l;
-      require(in, dep, context_at(p, loop), BinOp::make(BinOpKind::Ge, f->hi, f->lo), call.loc,
-              "that loop '" + f->iter.name + "' does not have a negative extent",
-              DiagKind::LoopExtentMayBeNegative, f->iter.name,
-              print_expr(minus_expr(f->hi, f->lo)), "rfactor's buffer of partial sums");
+      require(in, dep, context_at(p, loop), BinOp::make(BinOpKind::Gt, f->hi, f->lo), call.loc,
+              "that loop '" + f->iter.name + "' runs at least once",
+              DiagKind::RfactorLoopMayBeEmpty, f->iter.name,
+              print_expr(minus_expr(f->hi, f->lo)), name);
     }
   }
   const SrcLoc loc = call.loc;

@@ -270,13 +270,15 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
   }
   for (size_t i = 0; i < spec->params.size(); ++i)
     check_constants(*this, site.args[i], i + 1, spec->params[i].name, fn, at_arg(i));
-  analysis::IndexSolver::Totals before = analysis::IndexSolver::totals();
-  Value out = spec->fn(*this, site);
-  // A solver query costs far more than a statement: charge it so that the
-  // step budget bounds a script's time too (Z3 answers in about a millisecond).
-  analysis::IndexSolver::Totals after = analysis::IndexSolver::totals();
-  size_t asked = (after.queries - before.queries) - (after.cache_hits - before.cache_hits);
-  charge(e.loc, static_cast<int64_t>(asked) * kStepsPerSolverQuery);
+  // A solver query costs far more than a statement: charge it as it is
+  // asked, so that the step budget bounds a script's time, and stops a
+  // primitive in the middle of quadratic work rather than after it.
+  Value out;
+  {
+    analysis::QueryMeter meter(
+        [&](bool cached) { charge(e.loc, cached ? kStepsPerCachedQuery : kStepsPerSolverQuery); });
+    out = spec->fn(*this, site);
+  }
   if (out.kind == Value::Kind::Proc && !spec->params.empty() &&
       spec->params[0].kind == ParamKind::Proc)
     record_step(spec->name, e.loc, site.args[0].proc, out.proc);
@@ -308,10 +310,19 @@ Value Interpreter::call_def(const DefDecl &def, SrcLoc loc, std::vector<Value> a
       fail(loc, DiagKind::ScriptMissingArg, "'" + def.name + "'", p);
   ++depth_;
   Value result;
+  size_t reported = diag_.diagnostics().size();
   try {
     exec_block(def.body, frame);
   } catch (const Return &r) {
     result = r.value;
+  } catch (const ScriptAbort &) {
+    --depth_;
+    // An error inside a def names the line of the def; say which call ran it
+    // (each enclosing call adds its line, innermost first).
+    if (diag_.diagnostics().size() > reported)
+      diag_.at(diag_.diagnostics().size() - 1)
+          .notes.push_back({loc, "in the call of '" + def.name + "' here"});
+    throw;
   } catch (...) {
     --depth_;
     throw;

@@ -11,7 +11,8 @@
 // one (at its level or an enclosing one inside the loop body), or else no
 // earlier iteration writes or reduces into that element (then the read saw
 // an undefined value before, as it does after). Decided with Z3, a
-// forall-exists question (DependenceAnalyzer::flows). Exo checks nothing here
+// forall-exists question (DependenceAnalyzer::flows); a write under a
+// condition or bound the solver cannot read covers nothing. Exo checks nothing here
 // (a TODO). An if runs a branch at most once: nothing can flow.
 // Fails when: `alloc` is not the allocation of a data buffer
 // (CursorKindMismatch); the next

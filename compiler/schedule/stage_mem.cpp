@@ -207,6 +207,8 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
     } else {
       dim.lo = build_index_expr(s, scope, bad);
     }
+    if (!bad.empty() && !names_unknown(bad))
+      in.fail(call.loc, DiagKind::NotIndexExpr, window, bad);
     if (!bad.empty())
       in.fail(call.loc, DiagKind::ExprNotAtAlloc, window, bad, name);
     if (dim.slice)

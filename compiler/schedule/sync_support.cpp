@@ -60,7 +60,7 @@ Expr barrier_expr(Interpreter &in, const Proc &p, const Stmt &at, bool self,
     Expr x = build_index_expr(*e, scope, bad);
     if (!x)
       in.fail(loc, DiagKind::SyncExprSyntax, text,
-              bad + " is not a size, index or loop iterator visible here");
+              names_unknown(bad) ? bad + " is not a size, index or loop iterator visible here" : bad);
     return at_loc(x, loc);
   };
   std::vector<WindowIdx> idx;

@@ -5,13 +5,15 @@
 #   %cxx        the host C++ compiler
 #   %stdlib     the stdlib folder
 #   %expect-exit N CMD   succeeds when CMD exits with code N
+#   %cpu-seconds-under S N CMD   succeeds when CMD exits with N within S CPU seconds
 import os
 import lit.formats
 
 config.name = "exgc"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".exg", ".sync", ".test"]
-config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "expect_exit.py"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "expect_exit.py",
+                   "cpu_seconds_under.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(os.path.dirname(config.exgc_bin_dir), "test", "lit-out")
 
@@ -25,6 +27,9 @@ config.substitutions.append(("%stdlib", os.path.join(config.exgc_src_root, "stdl
 config.substitutions.append(("%cxx", config.cxx))
 config.substitutions.append(
     ("%expect-exit", "python3 " + os.path.join(config.exgc_src_root, "test", "lit", "expect_exit.py")))
+config.substitutions.append(
+    ("%cpu-seconds-under",
+     "python3 " + os.path.join(config.exgc_src_root, "test", "lit", "cpu_seconds_under.py")))
 include_dir = os.path.join(config.exgc_src_root, "runtime", "include")
 if config.have_nvcc:
     config.available_features.add("nvcc")
