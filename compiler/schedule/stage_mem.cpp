@@ -25,7 +25,9 @@
 // block to A falls inside the window (slice dims in [lo, hi), point dims equal
 // to the point); a failure names the access and gives a counterexample.
 // Accesses through windows, window names or whole-buffer call arguments are
-// refused: they would escape the rewrite. `memory` is a memory of the table
+// refused: they would escape the rewrite. So are accesses of the buffer a
+// staged window name views, by its own name or another window's (one
+// resolver, EffectCollector::root_of, says which buffer a name reaches). `memory` is a memory of the table
 // (memory_arg.h); what may touch it there is the re-check's to decide.
 // Fails when: the window does not parse or is not `A[...]` with one
 // subscript per dimension of a buffer (StageWindowShape); it may start
@@ -251,9 +253,19 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
   // Accesses of a window name stay on it (its own coordinates).
   analysis::EffectCollector collector(*effects_view(p, src), callee_lookup(in, p));
   analysis::Effects fx = collector.of(stmts);
+  // A window name's buffer may be reached by other names too (`w = x[0:8]`
+  // and a read of `x`): the copy would hide the block's writes from them.
+  const uint32_t root = src.window ? analysis::EffectCollector(*p, callee_lookup(in, p)).root_of(buf).id
+                                   : buf.id;
   size_t through_effects = 0;
   bool writes = false;
+  std::string alias; // such an access
   for (const analysis::Access &a : fx.accesses) {
+    if (a.buf.id == root && root != buf.id && !direct.indirect) {
+      direct.indirect = true;
+      direct.at = a.loc;
+      alias = a.text;
+    }
     if (a.buf.id != buf.id)
       continue;
     ++through_effects;
@@ -292,7 +304,9 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
     in.diag().report(call.loc, DiagKind::StageUnused, buf.name, name);
   if (direct.indirect || through_effects != direct.direct) {
     in.diag().report(call.loc, DiagKind::StageIndirectAccess, buf.name)
-        .note(direct.at.valid() ? direct.at : stmts.front()->loc, "'" + buf.name + "' is reached here");
+        .note(direct.at.valid() ? direct.at : stmts.front()->loc,
+              alias.empty() ? "'" + buf.name + "' is reached here"
+                            : "'" + alias + "' reaches the buffer '" + buf.name + "' views");
     throw ScriptAbort{};
   }
 

@@ -161,13 +161,22 @@ void Unifier::solve() {
       in_.fail(loc_, DiagKind::ReplaceUnsolved, a.name.name, callee_.name);
   }
   // A data argument is evaluated once, before the body runs: it must not
-  // change with the block's loops nor read what the block writes.
+  // change with the block's loops nor read what the block writes, by any
+  // name: buffers are compared by the root a window name views.
+  analysis::EffectCollector names(*p_, callee_lookup(in_, p_));
+  auto roots = [&](const std::set<uint32_t> &ids) {
+    std::set<uint32_t> out;
+    for (uint32_t id : ids)
+      out.insert(names.root_of(Sym{"", id}).id);
+    return out;
+  };
+  const std::set<uint32_t> written_roots = roots(block_written_);
   for (const auto &[id, v] : values_) {
     const Arg *a = param(id);
     if (!a || a->type.kind != Type::Kind::Data)
       continue;
     std::set<uint32_t> ids = ids_of(v);
-    if (meets(ids, block_iters_) || meets(ids, block_written_))
+    if (meets(ids, block_iters_) || meets(roots(ids), written_roots))
       mismatch(Stmt(), Stmt(), "data argument '" + a->name.name + "' would be '" + print_expr(v) +
                                    "', which " +
                                    (meets(ids, block_iters_) ? "changes with the block's loops"
@@ -175,7 +184,8 @@ void Unifier::solve() {
   }
   for (const auto &[id1, w1] : windows_)
     for (const auto &[id2, w2] : windows_)
-      if (id1 < id2 && w1.buf == w2.buf && (written_.count(id1) || written_.count(id2)))
+      if (id1 < id2 && names.root_of(w1.buf).id == names.root_of(w2.buf).id &&
+          (written_.count(id1) || written_.count(id2)))
         mismatch(Stmt(), Stmt(), "parameters '" + param(id1)->name.name + "' and '" +
                                      param(id2)->name.name + "' would both be '" + w1.buf.name +
                                      "', and one of them is written");
