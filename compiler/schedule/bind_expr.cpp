@@ -29,8 +29,8 @@
 #include "compiler/frontend/fragment.h"
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/printer.h"
-#include "compiler/ir/symbols.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/schedule/computation_type.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/loop_support.h"
@@ -159,12 +159,7 @@ Value bind_expr(Interpreter &in, const CallSite &call) {
   if (!is_data(site.match->type))
     in.fail(call.loc, DiagKind::NotADataExpr, print_expr(site.match));
   ProcSymbols symbols(*p);
-  auto computed_in = [&](const Stmt &s) {
-    const Sym &dest = s.as<Assign>() ? s.as<Assign>()->buf : s.as<Reduce>()->buf;
-    const SymDecl *d = symbols.find(dest);
-    return d ? d->elem : site.match->type;
-  };
-  ValueType t = computed_in(site.stmt);
+  ValueType t = computed_in(symbols, site.stmt);
   Names names;
   names.name = name;
   names.visit_proc(*p);
@@ -182,7 +177,7 @@ Value bind_expr(Interpreter &in, const CallSite &call) {
   Proc out = p;
   if (call.arg("cse").value.int_value != 0)
     for (const Stmt &s : cse_statements(in, p, site.stmt, site.match))
-      if (computed_in(s) == t)
+      if (computed_in(symbols, s) == t)
         out = replace_stmt(out, s->id, [&](const Stmt &old) { return r.mutate(old); });
   return Value::of_proc(replace_stmt(out, site.stmt->id, [&](const Stmt &old) -> Block {
     Block b = r.mutate(old);

@@ -19,7 +19,10 @@
 // Fails when: `call` is not a call (CursorKindMismatch); `f` is an instr
 // (InlineInstr); an assert or another call check of `f` may fail
 // (InlineCallRejected, with the typecheck's message and counterexample); a
-// data argument reads what the body writes (InlineArgWritten); the body
+// data argument reads what the body writes (InlineArgWritten), or would be
+// computed in another type than its parameter's by a statement reading it
+// (InlineArgConversion, note at the statement; a copy of data of the
+// parameter's type, or a literal it holds exactly, is not); the body
 // writes a scalar parameter and the call passes a value, not a scalar or an
 // element the write could go to (InlineParamWritten).
 #include "compiler/analysis/effects.h"
@@ -27,6 +30,7 @@
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/call_support.h"
+#include "compiler/schedule/computation_type.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/inliner.h"
@@ -79,6 +83,18 @@ Value inline_call(Interpreter &in, const CallSite &call) {
       m.bind_buffer(a.name, actual);
     }
   }
+  // A by-value argument is computed in its parameter's type; inlined, each
+  // reading statement would compute it in its own (computation_type.h).
+  ProcSymbols caller_names(*p), callee_names(*callee);
+  for (const auto &[a, actual] : by_value)
+    if (Stmt s = first_other_computation(caller_names, actual, a->type.scalar,
+                                         statements_reading(callee->body, a->name.id))) {
+      const char *computed = value_type_name(computed_in(callee_names, s));
+      in.diag().report(call.loc, DiagKind::InlineArgConversion, a->name.name, callee->name,
+                       print_expr(actual), value_type_name(machine_type(a->type.scalar)), computed)
+          .note(s->loc, std::string("'") + callee->name + "' computes in " + computed + " here");
+      throw ScriptAbort{};
+    }
   Block body = copy_block(m.mutate(callee->body), {}, true, &taken);
   if (body.empty())
     body.push_back(Pass::make(call.loc));

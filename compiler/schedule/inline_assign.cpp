@@ -34,6 +34,7 @@
 #include "compiler/ir/printer.h"
 #include "compiler/ir/symbols.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/schedule/computation_type.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/loop_support.h"
 #include "compiler/schedule/primitives.h"
@@ -139,72 +140,18 @@ std::set<std::pair<uint32_t, uint32_t>> same_element_reads(Interpreter &in, cons
   return same;
 }
 
-/// The assignments and reductions of a block (nested ones too) whose
-/// right-hand side reads `x`.
-struct ReadersOf : IRVisitor {
-  uint32_t x;
-  std::vector<Stmt> found;
-  void visit(const Block &b) {
-    for (const Stmt &s : b) {
-      const Expr *rhs = s.as<Assign>() ? &s.as<Assign>()->rhs
-                        : s.as<Reduce>() ? &s.as<Reduce>()->rhs
-                                         : nullptr;
-      if (rhs && reads(*rhs))
-        found.push_back(s);
-      if (const auto *f = s.as<For>())
-        visit(f->body);
-      else if (const auto *i = s.as<If>()) {
-        visit(i->then_body);
-        visit(i->else_body);
-      } else if (const auto *w = s.as<With>())
-        visit(w->body);
-    }
-  }
-  bool reads(const Expr &e) {
-    hit_ = false;
-    IRVisitor::visit(e);
-    return hit_;
-  }
-
-protected:
-  void visit_node(const Read *op) override {
-    hit_ |= op->buf.id == x;
-    IRVisitor::visit_node(op);
-  }
-  void visit_node(const Var *op) override { hit_ |= op->name.id == x; }
-
-private:
-  bool hit_ = false;
-};
-
 /// Refuses when `e` (the value of `as`) would be computed in another type
 /// once inlined into a statement of `between` that reads it.
 void require_same_computation(Interpreter &in, const ProcNode &p, const Assign &as,
                              const Block &between, SrcLoc loc) {
-  ProcSymbols symbols(p);
-  auto elem = [&](const Sym &s) {
-    const SymDecl *d = symbols.find(s);
-    // R (no precision chosen yet) is computed as f32 (c_type).
-    ValueType t = d ? d->elem : ValueType::R;
-    return t == ValueType::R ? ValueType::F32 : t;
-  };
-  ValueType held = elem(as.buf);
-  const Sym *copied = as.rhs.as<Read>()  ? &as.rhs.as<Read>()->buf
-                      : as.rhs.as<Var>() ? &as.rhs.as<Var>()->name
-                                         : nullptr;
-  if (copied && elem(*copied) == held)
-    return;
-  ReadersOf readers;
-  readers.x = as.buf.id;
-  readers.visit(between);
-  for (const Stmt &s : readers.found) {
-    ValueType computed = elem(s.as<Assign>() ? s.as<Assign>()->buf : s.as<Reduce>()->buf);
-    if (computed != held) {
-      in.diag().report(loc, DiagKind::InlineAssignConversion, as.buf.name, value_type_name(held),
-                       value_type_name(computed))
-          .note(s->loc, "it computes in " + std::string(value_type_name(computed)) + " here");
-      throw ScriptAbort{};
-    }
+  ProcSymbols names(p);
+  const SymDecl *x = names.find(as.buf);
+  ValueType held = machine_type(x ? x->elem : ValueType::R);
+  if (Stmt s = first_other_computation(names, as.rhs, held, statements_reading(between, as.buf.id))) {
+    const char *computed = value_type_name(computed_in(names, s));
+    in.diag().report(loc, DiagKind::InlineAssignConversion, as.buf.name, value_type_name(held), computed)
+        .note(s->loc, std::string("it computes in ") + computed + " here");
+    throw ScriptAbort{};
   }
 }
 

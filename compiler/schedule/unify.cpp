@@ -3,8 +3,10 @@
 
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/printer.h"
+#include "compiler/ir/symbols.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/call_support.h"
+#include "compiler/schedule/computation_type.h"
 #include "compiler/schedule/loop_support.h"
 
 namespace exgc::schedule {
@@ -122,6 +124,18 @@ void Unifier::match_stmt(const Stmt &c, const Stmt &b, const analysis::Context &
   }
 }
 
+void Unifier::require_same_computation(const Arg &param, const Expr &b, const Stmt &at_b) {
+  // The call computes the argument in the parameter's type; the block
+  // computed `b` in its statement's type (computation_type.h).
+  ProcSymbols names(*p_);
+  ValueType held = machine_type(param.type.scalar);
+  if (first_other_computation(names, b, held, {at_b}))
+    mismatch(Stmt(), at_b,
+             "data argument '" + param.name.name + "' (" + value_type_name(held) + ") would be '" +
+                 print_expr(b) + "', which the block computes in " +
+                 value_type_name(computed_in(names, at_b)));
+}
+
 void Unifier::match_expr(const Expr &c, const Expr &b, const analysis::Context &ctx,
                          const Stmt &at_c, const Stmt &at_b) {
   auto differ = [&]() {
@@ -170,6 +184,7 @@ void Unifier::match_expr(const Expr &c, const Expr &b, const analysis::Context &
     const Arg *a = param(v->name.id);
     if (!a || a->type.kind != Type::Kind::Data)
       differ();
+    require_same_computation(*a, b, at_b);
     auto it = values_.find(v->name.id);
     if (it == values_.end())
       values_[v->name.id] = b;

@@ -61,6 +61,9 @@ private:
   void match_access(const Sym &cbuf, const std::vector<Expr> &cidx, const Sym &bbuf,
                     const std::vector<Expr> &bidx, const analysis::Context &ctx, const Stmt &at_c,
                     const Stmt &at_b);
+  /// Refuses binding data parameter `param` to `b` (matched in the block's
+  /// statement `at_b`) when the call would compute `b` in another type.
+  void require_same_computation(const Arg &param, const Expr &b, const Stmt &at_b);
   static std::string first_line(const Stmt &s);
   [[noreturn]] void mismatch(const Stmt &at_c, const Stmt &at_b, const std::string &why);
   /// The callee expression with solved parameters and matched iterators
