@@ -7,6 +7,7 @@
 #include "compiler/analysis/memories.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/primitives.h"
+#include "compiler/schedule/printable.h"
 #include "compiler/support/cancel.h"
 #include "compiler/support/did_you_mean.h"
 
@@ -70,8 +71,11 @@ void Interpreter::record_step(const std::string &primitive, SrcLoc loc, const Pr
   if (history_stmts_ > budget_.history)
     fail(loc, DiagKind::ScriptHistoryBudget, history_stmts_, budget_.history);
   // Unchanged: the input is not made from itself.
-  if (after.get() != before.get())
+  if (after.get() != before.get()) {
+    if (std::string problem = print_problem(*after); !problem.empty())
+      fail(loc, DiagKind::StepNotPrintable, after->name, problem);
     record_derivation(after, before, history_.size());
+  }
   history_.push_back({current_, primitive, loc, before, after});
 }
 

@@ -66,7 +66,7 @@ FLOAT_BUFS = ["x", "y", "z"]
 class ProcGen:
     """One random proc: its text, and what steps may name in it."""
 
-    def __init__(self, rng, name, only=None):
+    def __init__(self, rng, name, only=None, mixed=None):
         self.rng = rng
         self.name = name
         self.only = only     # a primitive every step uses, where it can
@@ -85,6 +85,16 @@ class ProcGen:
         self.k = 0
         self.lines = []
         self.is_int = rng.random() < 0.7
+        # Mixed: x, y, z are f32, i32 and i8 in one proc, and temporaries
+        # have any of those types, so every step that moves an expression
+        # meets the rule that data is computed in its destination's type.
+        self.mixed = mixed if mixed is not None else rng.random() < 0.25
+        if self.mixed:
+            self.is_int = False
+
+    def scalar_type(self):
+        """A temporary's type: f32, or in a mixed proc any of its types."""
+        return self.rng.choice(["f32", "i32", "i8"]) if self.mixed else "f32"
 
     def fresh(self, base):
         self.k += 1
@@ -177,8 +187,9 @@ class ProcGen:
 
     def generate(self):
         rng = self.rng
-        args = "n: size, m: size, x: f32[n + m + 16], y: f32[n + m + 16], z: f32[n + m + 16], " \
-               "s0: f32, iz: i32[n + m + 16]"
+        types = ("f32", "i32", "i8") if self.mixed else ("f32", "f32", "f32")
+        args = "n: size, m: size, x: %s[n + m + 16], y: %s[n + m + 16], z: %s[n + m + 16], " \
+               "s0: f32, iz: i32[n + m + 16]" % types
         lines = ["proc %s(%s):" % (self.name, args)]
         a = rng.choice(ASSERTS)
         if a:
@@ -189,7 +200,7 @@ class ProcGen:
             self.windows.append(w)
         if rng.random() < 0.3:
             t = self.fresh("t")
-            lines += ["    %s: f32" % t, "    %s = %s" % (t, self.value([]))]
+            lines += ["    %s: %s" % (t, self.scalar_type()), "    %s = %s" % (t, self.value([]))]
             self.scalars.append(t)
         for _ in range(rng.choice([1, 2, 2, 3])):
             r = rng.random()
@@ -216,7 +227,7 @@ class ProcGen:
                     acc, src, k, q, rng.choice(FLOAT_BUFS), q))
                 self.sums.append(("%s[_] = _; for %s in _: _" % (acc, k), k, q))
                 self.nests.append((k, q))
-            elif r < 0.62:
+            elif r < 0.62 and not self.mixed:
                 callee = rng.choice(["swap2", "swap2", "bump", "dbl"])
                 # Often one buffer twice, often at one offset: aliasing.
                 b1 = rng.choice(FLOAT_BUFS)
@@ -273,7 +284,7 @@ class ProcGen:
                 self.pairs.append((i, j))
             elif r < 0.94:
                 t = self.fresh("t")
-                lines += ["    %s: f32" % t, "    %s = %s" % (t, self.value([])),
+                lines += ["    %s: %s" % (t, self.scalar_type()), "    %s = %s" % (t, self.value([])),
                           "    %s[1] = %s * 3.0" % (rng.choice(FLOAT_BUFS), t)]
                 self.scalars.append(t)
             else:
@@ -455,14 +466,14 @@ class ProcGen:
         return out
 
 
-def batch(seed, procs, schedules, max_steps, only=None):
+def batch(seed, procs, schedules, max_steps, only=None, mixed=None):
     """One module: (text, {schedule name: [step lines]}). With `only`, the
     steps use that primitive wherever a proc gives it something to work on."""
     rng = random.Random(seed)
     parts = [PRELUDE + as_type(PRELUDE, True)]
     scheds = {}
     for k in range(procs):
-        g = ProcGen(rng, "h%d" % k, only)
+        g = ProcGen(rng, "h%d" % k, only, mixed)
         parts.append(g.generate())
         for name, steps in g.schedules(schedules, max_steps):
             scheds[name] = (g.name, steps)

@@ -3,7 +3,7 @@
 #
 # usage: soundgen.py --exgc EXGC [--cxx CXX] [--seed S] [--batches B] [--procs P]
 #                    [--schedules K] [--steps N] [--out DIR] [--expect-steps M]
-#                    [--stats FILE] [--only PRIMITIVE]
+#                    [--stats FILE] [--only PRIMITIVE] [--mixed some|all|none]
 #
 # Each batch is one generated module (gen.py): random procs and random
 # schedules of random primitive steps. exgc runs it with --emit=difftest;
@@ -111,6 +111,8 @@ def main():
     ap.add_argument("--out", default=None)
     ap.add_argument("--expect-steps", type=int, default=0)
     ap.add_argument("--stats", default=None, help="JSON file of the counts, rewritten per batch")
+    ap.add_argument("--mixed", choices=["some", "all", "none"], default="some",
+                    help="procs whose x, y, z are f32, i32 and i8 (a quarter of them by default)")
     ap.add_argument("--only", default=None,
                     help="a primitive every step uses where it can (one primitive's hunt)")
     a = ap.parse_args()
@@ -122,7 +124,8 @@ def main():
     os.makedirs(out, exist_ok=True)
     for b in range(a.batches):
         seed = a.seed * 100003 + b
-        parts, scheds = gen.batch(seed, a.procs, a.schedules, a.steps, a.only)
+        mixed = {"some": None, "all": True, "none": False}[a.mixed]
+        parts, scheds = gen.batch(seed, a.procs, a.schedules, a.steps, a.only, mixed)
         path = os.path.join(tmp, "b%d.exg" % seed)
         got = accept_loop(a.exgc, path, parts, scheds, log)
         if got is None:
