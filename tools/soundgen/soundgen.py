@@ -3,7 +3,7 @@
 #
 # usage: soundgen.py --exgc EXGC [--cxx CXX] [--seed S] [--batches B] [--procs P]
 #                    [--schedules K] [--steps N] [--out DIR] [--expect-steps M]
-#                    [--stats FILE] [--only PRIMITIVE] [--mixed some|all|none]
+#                    [--stats FILE] [--only PRIMITIVE] [--mixed some|all|none] [--roundtrip]
 #
 # Each batch is one generated module (gen.py): random procs and random
 # schedules of random primitive steps. exgc runs it with --emit=difftest;
@@ -27,6 +27,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen  # noqa: E402
 
+ROUNDTRIP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "test", "roundtrip",
+                         "print_parse.py")
 STEP_LINE = re.compile(r":(\d+): step '([a-z_]+)' of schedule '([A-Za-z0-9_]+)': (ok|FAILED)(.*)")
 
 
@@ -113,6 +115,9 @@ def main():
     ap.add_argument("--stats", default=None, help="JSON file of the counts, rewritten per batch")
     ap.add_argument("--mixed", choices=["some", "all", "none"], default="some",
                     help="procs whose x, y, z are f32, i32 and i8 (a quarter of them by default)")
+    ap.add_argument("--roundtrip", action="store_true",
+                    help="also check that every accepted result prints and parses back "
+                         "(test/roundtrip/print_parse.py)")
     ap.add_argument("--only", default=None,
                     help="a primitive every step uses where it can (one primitive's hunt)")
     a = ap.parse_args()
@@ -131,6 +136,11 @@ def main():
         if got is None:
             shutil.copy(path, out)
             continue
+        if a.roundtrip:
+            rt = run([sys.executable, ROUNDTRIP, a.exgc, path])
+            if rt.returncode != 0:
+                log.append(("roundtrip", path, rt.stdout[-2000:]))
+                shutil.copy(path, out)
         exe = path + ".exe"
         c = run([a.cxx, "-std=c++17", "-O0", "-w", "-o", exe, path + ".cpp"])
         if c.returncode != 0:
