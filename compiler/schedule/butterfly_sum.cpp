@@ -14,12 +14,14 @@
 // acc, summands not reading it); every loop runs from 0 to 2 and the body is
 // `acc += b[k1, ..., kn]`, each iterator once; b is allocated in the block of
 // the sum (it is overwritten), before it, and nothing after the sum in that
-// block uses b; e0 does not read b. The result is the same sum in another
-// order (real-number `+`).
+// block uses b; e0 does not read b; b has acc's type (the steps store
+// partial sums in it). The result is the same sum in another order
+// (real-number `+`).
 // Fails when: the block is not such a sum (ReductionShape,
 // ReductionReadsAcc); b is not allocated in the sum's block
-// (ButterflyNotLocal) or is used after it (ButterflyLive); `name` is in use
-// (NameInUse).
+// (ButterflyNotLocal) or is used after it (ButterflyLive) or has another
+// type than acc (ButterflyTypeDiffers); `name` is in use (NameInUse).
+#include "compiler/schedule/computation_type.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/loop_support.h"
@@ -83,6 +85,12 @@ Value butterfly_sum(Interpreter &in, const CallSite &call) {
         alloc_at = i;
   if (alloc_at == l.block->size())
     in.fail(call.loc, DiagKind::ButterflyNotLocal, b->buf.name);
+  // The steps store partial sums back into b: they keep the sum's value only
+  // when b has the type the sum is computed in (acc's; computation_type.h).
+  ValueType b_type = machine_type((*l.block)[alloc_at].as<Alloc>()->type.scalar);
+  if (b_type != machine_type(sum.type))
+    in.fail(call.loc, DiagKind::ButterflyTypeDiffers, b->buf.name, value_type_name(b_type),
+            value_type_name(machine_type(sum.type)));
   // The init (acc is not b: the summand would read acc) and what follows.
   // Uses through windows and calls count (`w = part[0:2, 0:2]` read after).
   analysis::EffectCollector coll(*p, callee_lookup(in, p));
