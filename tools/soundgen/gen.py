@@ -322,7 +322,10 @@ class ProcGen:
         if self.sums:
             choices += ["rfactor"] * 2
         if self.scalars:
-            choices += ["inline_assign", "set_precision_f"]
+            # Narrowing an f32 that holds an i32 product is a change of
+            # precision (issue 27, item 5), not yet reported: only where the
+            # values stay exact in f16.
+            choices += ["inline_assign"] + ([] if self.mixed else ["set_precision_f"])
         if self.scalars and (self.stmts or self.top):
             choices += ["stage_scalar"]
         choices += ["simplify"]
