@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 
+#include "compiler/analysis/rounding_log.h"
 #include "compiler/ir/printer.h"
 
 namespace exgc::analysis {
@@ -172,14 +173,25 @@ Answer DependenceAnalyzer::conflict(const Context &ctx, const std::vector<LoopIn
     if (is_private(a))
       continue;
     for (const Access &b : two.accesses) {
-      if (a.buf.id != b.buf.id || is_private(b) || !kinds_conflict(a.kind, b.kind))
+      if (a.buf.id != b.buf.id || is_private(b))
+        continue;
+      // Two `+=` into one element commute, but a floating sum then rounds
+      // otherwise: record the buffer when they may meet (RoundingLog).
+      bool sums = a.kind == AccessKind::Reduce && b.kind == AccessKind::Reduce;
+      if (!kinds_conflict(a.kind, b.kind) &&
+          !(sums && RoundingLog::active() && !RoundingLog::has_reordered(a.buf)))
         continue;
       std::vector<z3::expr> facts = base, copies1, copies2;
       std::vector<z3::expr> ia = side_terms(a, 1, facts, copies1);
       std::vector<z3::expr> ib = side_terms(b, 2, facts, copies2);
       if (rel)
         facts.push_back(rel(copies1, copies2));
-      Answer ans = meet(solver_, facts, a, ia, b, ib, out);
+      Answer ans = meet(solver_, facts, a, ia, b, ib, sums ? nullptr : out);
+      if (sums) {
+        if (ans != Answer::NoConflict)
+          RoundingLog::reordered_sums(a.buf);
+        continue;
+      }
       if (ans != Answer::NoConflict)
         return ans;
     }

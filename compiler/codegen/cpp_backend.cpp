@@ -35,8 +35,8 @@ protected:
 
 class CppBackend {
 public:
-  CppBackend(const Program &program, DiagEngine &diag, bool f32_in_f64, const EntryNaming &entries)
-      : program_(program), diag_(diag), fx_(program, diag, kBackend), f32_in_f64_(f32_in_f64),
+  CppBackend(const Program &program, DiagEngine &diag, bool difftest_model, const EntryNaming &entries)
+      : program_(program), diag_(diag), fx_(program, diag, kBackend), difftest_model_(difftest_model),
         entries_(entries) {}
 
   bool run(const std::vector<Proc> &procs, std::ostream &out, const CppHeader *header) {
@@ -74,7 +74,7 @@ public:
       out << "#include \"" << header->name << "\"\n\n";
     out << "#include <cmath>\n#include <cstdint>\n#include <type_traits>\n#include <vector>\n\n"
         << float16_definitions(helpers.str() + api.str()) << "namespace {\nnamespace exg_impl {\n\n"
-        << cpu_prelude() << "\n"
+        << cpu_prelude() << (difftest_model_ ? unset_prelude() : "") << "\n"
         << helpers.str() << "} // namespace exg_impl\n} // namespace\n\n"
         << entry_scope_open(entries_) << "\n" << api.str() << entry_scope_close(entries_);
     return true;
@@ -85,11 +85,12 @@ private:
     DiagEngine::InProc in_proc(diag_, p.name);
     NameScope names;
     ProcAbi abi;
-    if (!make_abi(p, fx_.written(&p), names, diag_, kBackend, abi, f32_in_f64_))
+    if (!make_abi(p, fx_.written(&p), names, diag_, kBackend, abi, difftest_model_))
       return false;
     Env env;
     ExprEmitter ex(env, diag_, kBackend);
-    ex.f32_in_f64 = f32_in_f64_;
+    ex.f32_in_f64 = difftest_model_;
+    ex.unset_fill = difftest_model_;
     bind_params(abi, ex);
     w.line("// " + p.name);
     w.open("int " + impl_.at(&p) + "(" + param_decls(abi, true) + ")");
@@ -108,11 +109,11 @@ private:
     DiagEngine::InProc in_proc(diag_, p.name);
     NameScope names;
     ProcAbi abi;
-    if (!make_abi(p, fx_.written(&p), names, diag_, kBackend, abi, f32_in_f64_))
+    if (!make_abi(p, fx_.written(&p), names, diag_, kBackend, abi, difftest_model_))
       return false;
     Env env;
     ExprEmitter ex(env, diag_, kBackend);
-    ex.f32_in_f64 = f32_in_f64_;
+    ex.f32_in_f64 = difftest_model_;
     bind_params(abi, ex);
     std::string sig = "int " + name + "(" + param_decls(abi) + ")";
     decls.line(sig + ";");
@@ -127,16 +128,16 @@ private:
   DiagEngine &diag_;
   Effects fx_;
   std::map<const ProcNode *, std::string> impl_;
-  bool f32_in_f64_;
+  bool difftest_model_;
   EntryNaming entries_;
 };
 
 } // namespace
 
 bool emit_cpp(const Program &program, const std::vector<Proc> &procs, std::ostream &out,
-              DiagEngine &diag, bool f32_in_f64, const CppHeader *header,
+              DiagEngine &diag, bool difftest_model, const CppHeader *header,
               const EntryNaming &entries) {
-  return CppBackend(program, diag, f32_in_f64, entries).run(procs, out, header);
+  return CppBackend(program, diag, difftest_model, entries).run(procs, out, header);
 }
 
 } // namespace exgc

@@ -31,13 +31,18 @@ struct CppHeader {
 /// functions, which the .cpp then includes. Returns false after reporting
 /// what it cannot translate (f16 and fp8 element types, recursion);
 /// nothing useful is written then.
-/// `f32_in_f64` computes f32 in double: the difftest compares a proc with its
-/// rewrite, and a rewrite may reassociate a long f32 sum, whose rounding
-/// error would then hide among (or pose as) real differences.
+/// `difftest_model` is the difftest's numeric model. It computes f32 in
+/// double: the difftest compares a proc with its rewrite, and a rewrite may
+/// reassociate a long f32 sum, whose rounding error would then hide among (or
+/// pose as) real differences. And allocations start with values that
+/// `exg_impl::exg_unset_seed` chooses instead of zeros: memory no statement
+/// wrote holds an unspecified value (docs/language.md), so the difftest fills
+/// it with other values for each proc it compares (zeros are one choice of
+/// the plain reference).
 /// `entries` names the public functions (a prefix, a namespace instead of
 /// extern "C"), so that two references of one module link together.
 bool emit_cpp(const Program &program, const std::vector<Proc> &procs, std::ostream &out,
-              DiagEngine &diag, bool f32_in_f64 = false, const CppHeader *header = nullptr,
+              DiagEngine &diag, bool difftest_model = false, const CppHeader *header = nullptr,
               const codegen::EntryNaming &entries = {});
 
 } // namespace exgc

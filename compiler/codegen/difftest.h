@@ -28,6 +28,9 @@ struct DiffCase {
   std::string label; // "step 'divide_loop' of schedule 'g'"
   SrcLoc loc;        // the step (or schedule) in the .exg file
   Proc before, after;
+  /// Floats compare within this relative tolerance: 1e-5, or more when a step
+  /// rounds otherwise (docs/scheduling.md, "Differential testing").
+  double tolerance = 1e-5;
 };
 
 /// Writes the test program for `cases` to `out`. Returns false after

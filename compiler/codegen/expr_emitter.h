@@ -55,6 +55,9 @@ public:
   std::string r_ctype;
   /// Computes f32 in double (the difftest's numeric model, see emit_cpp).
   bool f32_in_f64 = false;
+  /// Allocations start with exg_unset values instead of zeros (the difftest's
+  /// model of memory no statement wrote yet, see emit_cpp).
+  bool unset_fill = false;
   /// c_type under this emitter's numeric model.
   std::string scalar_ctype(ValueType t) const { return c_type(t, f32_in_f64); }
 

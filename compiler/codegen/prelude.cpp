@@ -94,4 +94,38 @@ template <typename T> inline T exg_mod(T a, T b) {
 )";
 }
 
+const char *unset_prelude() {
+  return R"(// Memory no statement wrote holds an unspecified value (docs/language.md). The
+// difftest sets exg_unset_seed before each call, so that each proc it compares
+// starts its allocations from other values: a result that depends on them
+// shows as a difference. Floats get multiples of 1/4 of magnitude 25 to 475
+// (far from the test data), integers any bits.
+[[maybe_unused]] inline uint64_t exg_unset_seed = 0;
+[[maybe_unused]] inline uint64_t exg_unset_bits() {
+  uint64_t z = (exg_unset_seed += 0x9E3779B97F4A7C15ull); // splitmix64
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+template <typename T> inline T exg_unset() {
+  if (exg_unset_seed == 0)
+    return T(0);
+  uint64_t r = exg_unset_bits();
+  if (std::is_same<T, bool>::value)
+    return T(r & 1);
+  if (T(0.5) != T(0)) {
+    double v = double(100 + int64_t(r % 1801)) / 4.0;
+    return T((r >> 40) & 1 ? -v : v);
+  }
+  T out;
+  __builtin_memcpy(&out, &r, sizeof(T));
+  return out;
+}
+template <typename T> inline void exg_unset_fill(T *p, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    p[i] = exg_unset<T>();
+}
+)";
+}
+
 } // namespace exgc::codegen

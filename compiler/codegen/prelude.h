@@ -11,4 +11,9 @@ namespace exgc::codegen {
 /// exg_relu and exg_abs as static inline functions.
 const char *cpu_prelude();
 
+/// C++ text defining exg_unset<T>() and exg_unset_fill(p, n), the first
+/// values of allocations under the difftest's model (emit_cpp), and the seed
+/// `exg_unset_seed` that chooses them: 0 gives zeros, as the plain reference.
+const char *unset_prelude();
+
 } // namespace exgc::codegen

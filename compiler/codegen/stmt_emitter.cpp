@@ -115,7 +115,7 @@ void StmtEmitter::host_alloc(const Alloc *a) {
                      std::string("element type '") + value_type_name(t.scalar) + "'"));
   std::string name = names_.take(a->name.name);
   if (!t.is_tensor()) {
-    w_.line(b.ctype + " " + name + " = 0;");
+    w_.line(b.ctype + " " + name + " = " + (ex_.unset_fill ? "exg_unset<" + b.ctype + ">()" : "0") + ";");
     b.expr = name;
     b.writable = true;
     ex_.env().bind(a->name, b);
@@ -140,11 +140,15 @@ void StmtEmitter::host_alloc(const Alloc *a) {
   // large local array cannot overflow the stack of the caller's thread.
   if (constant && count > 0 && count * 8 <= 16384) {
     w_.line(b.ctype + " " + name + "[" + std::to_string(count) + "] = {};");
+    if (ex_.unset_fill)
+      w_.line("exg_unset_fill(" + name + ", " + std::to_string(count) + ");");
   } else {
     std::string store = names_.take_internal(c_identifier(a->name.name) + "_storage");
     w_.line("std::vector<" + b.ctype + "> " + store + "(static_cast<size_t>(exg_max<int64_t>(" +
             cexpr + ", 0)));");
     w_.line(b.ctype + " *" + name + " = " + store + ".data();");
+    if (ex_.unset_fill)
+      w_.line("exg_unset_fill(" + name + ", int64_t(" + store + ".size()));");
   }
   b.expr = name;
   ex_.env().bind(a->name, b);

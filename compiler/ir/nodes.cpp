@@ -31,6 +31,16 @@ bool is_data(ValueType t) {
   }
 }
 
+bool is_float(ValueType t) {
+  switch (t) {
+  case ValueType::F16: case ValueType::BF16: case ValueType::F32: case ValueType::F64:
+  case ValueType::E4M3: case ValueType::E5M2: case ValueType::R:
+    return true;
+  default:
+    return false;
+  }
+}
+
 int64_t element_bytes(ValueType t) {
   switch (t) {
   case ValueType::F64: case ValueType::Int: case ValueType::Size: case ValueType::Index: return 8;

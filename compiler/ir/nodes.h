@@ -73,6 +73,8 @@ enum class ValueType {
 };
 bool is_control(ValueType t);
 bool is_data(ValueType t);
+/// A floating-point data type (R included: a precision not chosen yet).
+bool is_float(ValueType t);
 /// Bytes of one element in generated code: 8, 4, 2, or 1 (8-bit types and R).
 int64_t element_bytes(ValueType t);
 /// Spelling in source ("f32", "size"); Int and Meta have none and print "int", "meta".

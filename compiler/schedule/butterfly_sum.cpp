@@ -145,6 +145,7 @@ Value butterfly_sum(Interpreter &in, const CallSite &call) {
   if (!is_zero_literal(sum.acc->rhs))
     total = BinOp::make(BinOpKind::Add, sum.acc->rhs, total, loc);
   out.push_back(Assign::make(sum.acc->buf, sum.acc->idx, total, sum.init->loc));
+  record_reassociation(sum, "as a butterfly");
   Proc q = replace_stmt(p, sum.loops.front()->id, [](const Stmt &) -> Block { return {}; });
   return Value::of_proc(replace_stmt(q, sum.init->id, [&](const Stmt &) { return out; }));
 }

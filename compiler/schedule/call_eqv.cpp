@@ -135,6 +135,14 @@ Value call_eqv(Interpreter &in, const CallSite &call) {
   if (unsafe)
     in.fail(call.loc, DiagKind::CallNotEquivalent, name, cs->callee,
             "an unsafe step made one of them");
+  // f and g agree in real arithmetic; a step between them may round otherwise.
+  for (const Proc &x : {f, g})
+    for (const Interpreter::Step *step : in.rounding_steps(x))
+      for (const analysis::RoundingChange &r : step->rounding)
+        analysis::RoundingLog::record(
+            {"calls '" + name + "' for '" + cs->callee + "': step '" + step->primitive + "' at line " +
+                 std::to_string(step->loc.line) + " " + r.what,
+             r.type});
   check_no_alias(in, p, s, *cs, f, g, name, call.loc);
   Stmt n = cs->edited([&](CallStmt &c) { c.callee = name; });
   return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &) -> Block { return {n}; }));

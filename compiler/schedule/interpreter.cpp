@@ -59,7 +59,7 @@ int64_t count_stmts(const Block &b) {
 }
 
 void Interpreter::record_step(const std::string &primitive, SrcLoc loc, const Proc &before,
-                              const Proc &after) {
+                              const Proc &after, std::vector<analysis::RoundingChange> rounding) {
   // Counted once per proc (history_ keeps every proc alive, so addresses
   // are not reused). An unchanged result counts too: the history budget also
   // bounds the work of steps, which walk the whole proc.
@@ -76,7 +76,9 @@ void Interpreter::record_step(const std::string &primitive, SrcLoc loc, const Pr
       fail(loc, DiagKind::StepNotPrintable, after->name, problem);
     record_derivation(after, before, history_.size());
   }
-  history_.push_back({current_, primitive, loc, before, after});
+  if (after.get() == before.get())
+    rounding.clear();
+  history_.push_back({current_, primitive, loc, before, after, std::move(rounding)});
 }
 
 void Interpreter::record_derivation(const Proc &made, const Proc &from, size_t step) {

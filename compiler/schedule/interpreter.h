@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/analysis/rounding_log.h"
 #include "compiler/frontend/program.h"
 #include "compiler/schedule/budget.h"
 #include "compiler/schedule/value.h"
@@ -76,6 +77,9 @@ public:
     std::string schedule, primitive;
     SrcLoc loc;
     Proc before, after;
+    /// How `after` may round otherwise than `before` ("reorders the f32 sums
+    /// into 's'", analysis::RoundingLog); empty when it computes the same.
+    std::vector<analysis::RoundingChange> rounding;
   };
   const std::vector<Step> &steps() const { return history_; }
   /// The proc each schedule started from.
@@ -93,6 +97,8 @@ public:
   /// when no step made it): two procs with one origin compute the same thing,
   /// unless an unsafe step made one of them (`*unsafe` is then set).
   Proc origin(const Proc &p, bool *unsafe = nullptr) const;
+  /// The steps of `p`'s lineage that round otherwise than their input.
+  std::vector<const Step *> rounding_steps(const Proc &p) const;
   const Program &program() const { return program_; }
   /// Reports an error at `loc` and abandons the script.
   template <typename... Args> [[noreturn]] void fail(SrcLoc loc, DiagKind kind, const Args &...args) {
@@ -153,10 +159,10 @@ private:
   /// the script asked for it: in `from` when `starts_from`, else by name.
   Proc schedule_result(const std::string &name, SrcLoc loc, const LoadedModule &module,
                        bool starts_from);
-  /// Records that a primitive made `after` from `before` at `loc`, checking
-  /// the statement and history budgets.
+  /// Records that a primitive made `after` from `before` at `loc`, rounding
+  /// otherwise as `rounding` says, checking the statement and history budgets.
   void record_step(const std::string &primitive, SrcLoc loc, const Proc &before,
-                   const Proc &after);
+                   const Proc &after, std::vector<analysis::RoundingChange> rounding = {});
   /// Records that `made` came from `from` (by step `step` of history_, or
   /// kNoStep for a schedule's result), unless `made` already has a lineage
   /// or starts `from`'s (a step that handed back an older proc).

@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "compiler/analysis/rounding_log.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/symbols.h"
 #include "compiler/ir/visitor.h"
@@ -27,6 +28,13 @@ std::string idx_text(const std::vector<Expr> &idx) {
 }
 
 } // namespace
+
+void record_reassociation(const SumNest &sum, const std::string &how) {
+  if (is_float(sum.type))
+    analysis::RoundingLog::record({"adds the " + std::string(value_type_name(sum.type)) +
+                                       " sum into '" + sum.acc->buf.name + "' " + how,
+                                   sum.type});
+}
 
 Expr minus_expr(const Expr &a, const Expr &b) {
   const auto *z = b.as<IntImm>();

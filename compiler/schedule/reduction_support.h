@@ -31,6 +31,11 @@ struct SumNest {
 SumNest find_sum(Interpreter &in, const Proc &p, const Value &block, const char *prim,
                  SrcLoc loc);
 
+/// Records (analysis::RoundingLog) that the step adds the summands of `sum`
+/// in another order, `how` (a floating sum then rounds otherwise; an integer
+/// one wraps to the same value).
+void record_reassociation(const SumNest &sum, const std::string &how);
+
 /// a - b, leaving out a literal 0.
 Expr minus_expr(const Expr &a, const Expr &b);
 

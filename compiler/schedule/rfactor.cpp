@@ -111,6 +111,7 @@ Value rfactor(Interpreter &in, const CallSite &call) {
   out.insert(out.end(), inner.begin(), inner.end());
   out.push_back(sum.init);
   out.push_back(total);
+  record_reassociation(sum, "through the partial sums '" + name + "'");
   Proc q = replace_stmt(p, sum.loops.front()->id, [](const Stmt &) -> Block { return {}; });
   return Value::of_proc(replace_stmt(q, sum.init->id, [&](const Stmt &) { return out; }));
 }

@@ -3,7 +3,9 @@
 #include <cctype>
 #include <cstring>
 
+#include "compiler/analysis/rounding_log.h"
 #include "compiler/analysis/solver.h"
+#include "compiler/ir/symbols.h"
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/interpreter.h"
@@ -90,6 +92,23 @@ bool kind_matches(ParamKind k, const Value &v) {
   case ParamKind::Keywords: return v.kind == Value::Kind::List;
   }
   return false;
+}
+
+/// What `log` recorded of a step on `before`, as sentences: its own records,
+/// and a sentence for each reordered buffer of float data (integer sums wrap,
+/// so their order does not matter).
+std::vector<analysis::RoundingChange> rounding_changes(const analysis::RoundingLog &log,
+                                                       const ProcNode &before) {
+  std::vector<analysis::RoundingChange> out = log.records();
+  ProcSymbols names(before);
+  for (const Sym &buf : log.reordered()) {
+    const SymDecl *d = names.find(buf);
+    if (d && is_float(d->elem))
+      out.push_back({"reorders the " + std::string(value_type_name(d->elem)) + " sums into '" +
+                         buf.name + "'",
+                     d->elem});
+  }
+  return out;
 }
 
 } // namespace
@@ -274,6 +293,7 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
   // asked, so that the step budget bounds a script's time, and stops a
   // primitive in the middle of quadratic work rather than after it.
   Value out;
+  analysis::RoundingLog rounding;
   {
     analysis::QueryMeter meter(
         [&](bool cached) { charge(e.loc, cached ? kStepsPerCachedQuery : kStepsPerSolverQuery); });
@@ -281,7 +301,8 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
   }
   if (out.kind == Value::Kind::Proc && !spec->params.empty() &&
       spec->params[0].kind == ParamKind::Proc)
-    record_step(spec->name, e.loc, site.args[0].proc, out.proc);
+    record_step(spec->name, e.loc, site.args[0].proc, out.proc,
+                rounding_changes(rounding, *site.args[0].proc));
   return out;
 }
 
@@ -329,6 +350,14 @@ Value Interpreter::call_def(const DefDecl &def, SrcLoc loc, std::vector<Value> a
   }
   --depth_;
   return result;
+}
+
+std::vector<const Interpreter::Step *> Interpreter::rounding_steps(const Proc &p) const {
+  std::vector<const Step *> out;
+  for (const auto &[proc, step] : lineage(p))
+    if (step && !step->rounding.empty())
+      out.push_back(step);
+  return out;
 }
 
 Proc Interpreter::origin(const Proc &p, bool *unsafe) const {

@@ -17,24 +17,16 @@
 #include <climits>
 #include <cstdint>
 
+#include "compiler/analysis/rounding_log.h"
 #include "compiler/ir/symbols.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/schedule/computation_type.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/primitives.h"
 #include "compiler/schedule/reduction_support.h"
 
 namespace exgc::schedule {
 namespace {
-
-bool is_float(ValueType t) {
-  switch (t) {
-  case ValueType::F16: case ValueType::BF16: case ValueType::F32: case ValueType::F64:
-  case ValueType::E4M3: case ValueType::E5M2: case ValueType::R:
-    return true;
-  default:
-    return false;
-  }
-}
 
 /// The values of an integer type; false for other types.
 bool int_range(ValueType t, int64_t &lo, int64_t &hi) {
@@ -142,6 +134,13 @@ Value set_precision(Interpreter &in, const CallSite &call) {
       throw ScriptAbort{};
     }
   }
+  // Another float type rounds every value stored into the buffer otherwise.
+  // (R, computed as f32, may also become an integer type: that rounds too.)
+  ValueType was = machine_type(a->type.scalar);
+  if (t != was && (is_float(t) || a->type.scalar == ValueType::R))
+    analysis::RoundingLog::record(
+        {"stores '" + a->name.name + "' as " + name + " instead of " + value_type_name(was),
+         is_float(t) && analysis::unit_roundoff(t) > analysis::unit_roundoff(was) ? t : was});
   return Value::of_proc(replace_stmt(p, s->id, [&](const Stmt &old) -> Block {
     return {old.as<Alloc>()->edited([&](Alloc &n) { n.type.scalar = t; })};
   }));

@@ -37,6 +37,7 @@
 // in use (NameInUse); `memory` is not a memory (UnknownMemory,
 // MemoryKindMismatch, MemoryParams). Warns when the block does not access A
 // at all (StageUnused): the step is kept, but its copies are dead.
+#include "compiler/analysis/rounding_log.h"
 #include "compiler/analysis/simplify.h"
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/printer.h"
@@ -359,6 +360,11 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
     return body;
   };
   Stmt alloc = Alloc::make(stage, Type::data(t, extents, mem, false, call.loc), call.loc);
+  // The block's sums add up in the copy first, then join A's values at once.
+  if (accum && is_float(t))
+    analysis::RoundingLog::record({"adds the " + std::string(value_type_name(t)) + " sums into '" +
+                                       buf.name + "' through the copy '" + stage.name + "'",
+                                   t});
   Stmt load = accum ? nest(Assign::make(stage, stage_idx, FloatImm::make(0.0), call.loc), false)
                     : nest(Assign::make(stage, stage_idx, Read::make(buf, buf_idx, t, call.loc), call.loc),
                            false);

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -272,43 +273,79 @@ bool select_procs(const Program &prog, const DriverOptions &opts, DiagEngine &di
   return ok;
 }
 
-/// An unsafe step skipped its check: one warning per schedule that used
-/// any, at the schedule, with a note at each place such a step ran (a
-/// `def` called twice runs its step twice at one place).
-void report_unsafe_steps(const schedule::Interpreter &interp, DiagEngine &diag) {
+/// The steps `about` says something of, grouped by schedule: one
+/// diagnostic `kind` per schedule that ran any (at the schedule, its count
+/// as argument {1}, `noun` for "step"), with a note at each place such a step
+/// ran (a `def` called twice runs its step twice at one place).
+void report_steps(const schedule::Interpreter &interp, DiagEngine &diag, DiagKind kind,
+                  const std::string &noun,
+                  const std::function<std::string(const schedule::Interpreter::Step &)> &about) {
   struct Place {
     SrcLoc loc;
-    std::string primitive;
+    std::string note;
     size_t times;
   };
   std::vector<std::string> order;
   std::map<std::string, std::vector<Place>> places;
   std::map<std::string, size_t> counts;
   for (const schedule::Interpreter::Step &s : interp.steps()) {
-    if (!schedule::is_unsafe_primitive(s.primitive))
+    std::string note = about(s);
+    if (note.empty())
       continue;
     if (!counts[s.schedule]++)
       order.push_back(s.schedule);
     std::vector<Place> &ps = places[s.schedule];
-    auto same = std::find_if(ps.begin(), ps.end(), [&](const Place &p) {
-      return p.loc == s.loc && p.primitive == s.primitive;
-    });
+    auto same = std::find_if(ps.begin(), ps.end(),
+                             [&](const Place &p) { return p.loc == s.loc && p.note == note; });
     if (same != ps.end())
       ++same->times;
     else
-      ps.push_back({s.loc, s.primitive, 1});
+      ps.push_back({s.loc, note, 1});
   }
   for (const std::string &name : order) {
     auto result = interp.results().find(name);
     SrcLoc at = result != interp.results().end() ? result->second->loc : places[name][0].loc;
     size_t n = counts[name];
-    DiagBuilder b = diag.report(at, DiagKind::UnsafeStepsApplied, name,
-                                std::to_string(n) + (n == 1 ? " unsafe step" : " unsafe steps"));
+    DiagBuilder b = diag.report(at, kind, name, std::to_string(n) + " " + noun + (n == 1 ? "" : "s"));
     for (const Place &p : places[name])
-      b.note(p.loc, "unsafe step '" + p.primitive + "' rewrote '" + name +
-                        "' without checking that its meaning is kept" +
-                        (p.times > 1 ? " (" + std::to_string(p.times) + " steps here)" : ""));
+      b.note(p.loc, p.note + (p.times > 1 ? " (" + std::to_string(p.times) + " steps here)" : ""));
   }
+}
+
+/// An unsafe step skipped its check: a warning per schedule that used any.
+void report_unsafe_steps(const schedule::Interpreter &interp, DiagEngine &diag) {
+  report_steps(interp, diag, DiagKind::UnsafeStepsApplied, "unsafe step",
+               [](const schedule::Interpreter::Step &s) -> std::string {
+                 if (!schedule::is_unsafe_primitive(s.primitive))
+                   return "";
+                 return "unsafe step '" + s.primitive + "' rewrote '" + s.schedule +
+                        "' without checking that its meaning is kept";
+               });
+}
+
+/// A step that keeps the meaning over the reals but rounds otherwise
+/// (reordered float sums, another precision): a remark per schedule, for
+/// --verify and --emit=difftest.
+void report_rounding_steps(const schedule::Interpreter &interp, DiagEngine &diag) {
+  report_steps(interp, diag, DiagKind::RoundingStepsApplied, "step",
+               [](const schedule::Interpreter::Step &s) -> std::string {
+                 std::string what;
+                 for (const analysis::RoundingChange &r : s.rounding)
+                   what += (what.empty() ? "" : "; ") + r.what;
+                 return what.empty() ? "" : "step '" + s.primitive + "' " + what;
+               });
+}
+
+/// The difftest's tolerance for a case whose procs differ by the rounding
+/// `changes` make: 16 units of roundoff of the coarsest type they change
+/// (docs/scheduling.md, "Differential testing"), never below the 1e-5 of an
+/// exact case.
+double rounding_tolerance(const std::vector<const schedule::Interpreter::Step *> &steps) {
+  double tol = 1e-5;
+  for (const schedule::Interpreter::Step *s : steps)
+    for (const analysis::RoundingChange &r : s->rounding)
+      tol = std::max(tol, 16 * analysis::unit_roundoff(r.type));
+  return tol;
 }
 
 /// Runs the main module's schedules and adds each result to the module as a
@@ -316,20 +353,23 @@ void report_unsafe_steps(const schedule::Interpreter &interp, DiagEngine &diag) 
 /// With `cases`, also lists each schedule (input -> result) and each of its
 /// primitive steps (input -> output) for --emit=difftest.
 bool run_schedules(Program &prog, schedule::Interpreter &interp, DiagEngine &diag,
-                   std::vector<DiffCase> *cases, Stats &stats) {
+                   std::vector<DiffCase> *cases, bool list_rounding, Stats &stats) {
   bool ran = interp.run_all();
   stats.steps = interp.steps().size();
   stats.stage("schedules");
   if (!ran || diag.has_errors())
     return false;
   report_unsafe_steps(interp, diag);
+  if (list_rounding)
+    report_rounding_steps(interp, diag);
   if (cases) {
     for (const auto &[name, proc] : interp.results())
-      cases->push_back({"schedule '" + name + "'", proc->loc, interp.inputs().at(name), proc});
+      cases->push_back({"schedule '" + name + "'", proc->loc, interp.inputs().at(name), proc,
+                        rounding_tolerance(interp.rounding_steps(proc))});
     for (const schedule::Interpreter::Step &s : interp.steps())
       if (!s.before.get() || s.before.get() != s.after.get())
         cases->push_back({"step '" + s.primitive + "' of schedule '" + s.schedule + "'", s.loc,
-                          s.before, s.after});
+                          s.before, s.after, rounding_tolerance({&s})});
   }
   // Results are procs of the main module (another result may call one, after
   // call_eqv), and are so during their re-check.
@@ -568,7 +608,8 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   std::vector<DiffCase> cases;
   schedule::Interpreter interp(*prog, diag, opts.script_budget);
   interp.set_value_overrides({opts.value_overrides.begin(), opts.value_overrides.end()});
-  if (!run_schedules(*prog, interp, diag, opts.emit == EmitKind::Difftest ? &cases : nullptr,
+  bool difftest = opts.emit == EmitKind::Difftest;
+  if (!run_schedules(*prog, interp, diag, difftest ? &cases : nullptr, opts.verify || difftest,
                      stats))
     return 1;
   if (opts.verify)

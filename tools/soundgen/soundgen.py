@@ -4,6 +4,7 @@
 # usage: soundgen.py --exgc EXGC [--cxx CXX] [--seed S] [--batches B] [--procs P]
 #                    [--schedules K] [--steps N] [--out DIR] [--expect-steps M]
 #                    [--stats FILE] [--only PRIMITIVE] [--mixed some|all|none] [--roundtrip]
+#                    [--unwritten] [--sanitize]
 #
 # Each batch is one generated module (gen.py): random procs and random
 # schedules of random primitive steps. exgc runs it with --emit=difftest;
@@ -119,6 +120,12 @@ def main():
     ap.add_argument("--roundtrip", action="store_true",
                     help="also check that every accepted result prints and parses back "
                          "(test/roundtrip/print_parse.py)")
+    ap.add_argument("--unwritten", action="store_true",
+                    help="procs also read memory before anything wrote it (its value is "
+                         "unspecified; the difftest compares what does not depend on it)")
+    ap.add_argument("--sanitize", action="store_true",
+                    help="build the difftest programs with AddressSanitizer and "
+                         "UndefinedBehaviorSanitizer (any report fails the batch)")
     ap.add_argument("--only", default=None,
                     help="a primitive every step uses where it can (one primitive's hunt)")
     a = ap.parse_args()
@@ -131,7 +138,7 @@ def main():
     for b in range(a.batches):
         seed = a.seed * 100003 + b
         mixed = {"some": None, "all": True, "none": False}[a.mixed]
-        parts, scheds = gen.batch(seed, a.procs, a.schedules, a.steps, a.only, mixed)
+        parts, scheds = gen.batch(seed, a.procs, a.schedules, a.steps, a.only, mixed, a.unwritten)
         path = os.path.join(tmp, "b%d.exg" % seed)
         got = accept_loop(a.exgc, path, parts, scheds, log)
         if got is None:
@@ -143,12 +150,17 @@ def main():
                 log.append(("roundtrip", path, rt.stdout[-2000:]))
                 shutil.copy(path, out)
         exe = path + ".exe"
-        c = run([a.cxx, "-std=c++17", "-O0", "-w", "-o", exe, path + ".cpp"])
+        san = ["-fsanitize=address,undefined,float-cast-overflow",
+               "-fno-sanitize-recover=all"] if a.sanitize else []
+        c = run([a.cxx, "-std=c++17", "-O0", "-w"] + san + ["-o", exe, path + ".cpp"])
         if c.returncode != 0:
             log.append(("compile", path, c.stderr[-2000:]))
             shutil.copy(path, out)
             continue
-        r = run([exe], timeout=600)
+        # A sanitizer's report exits 86: neither "all kept" (0) nor "a step changed a result" (1).
+        env = dict(os.environ, ASAN_OPTIONS="exitcode=86:detect_leaks=0",
+                   UBSAN_OPTIONS="halt_on_error=1:exitcode=86:print_stacktrace=1")
+        r = run([exe], timeout=600, env=env)
         bad = []
         for l in r.stdout.splitlines():
             m = STEP_LINE.search(l)
@@ -160,7 +172,7 @@ def main():
             else:
                 bad.append(l)
         if bad or r.returncode not in (0, 1) or (r.returncode == 1 and not bad):
-            failures.append((path, bad or [r.stdout[-500:]]))
+            failures.append((path, bad or [r.stdout[-500:] + r.stderr[-1500:]]))
             shutil.copy(path, out)
             with open(os.path.join(out, os.path.basename(path) + ".out"), "w") as f:
                 f.write(r.stdout)
