@@ -40,6 +40,11 @@ proc dbl(k: size, a: [f32][k]):
 schedule dbls from dbl:
     p = divide_loop(p, "q", 2, ["qo", "qi"], tail="cut")
 
+instr add2(d: [f32][2], s: [f32][2]):
+    emit: "add2({d}, {s});"
+    for q in seq(0, 2):
+        d[q] += s[q]
+
 """
 
 def as_type(text, is_int):
@@ -52,7 +57,7 @@ def as_type(text, is_int):
     for lit, rep in [("0.25", "1"), ("0.5", "1"), ("2.0", "2"), ("1.0", "1"), ("3.0", "3"),
                      ("0.0", "0")]:
         text = text.replace(lit, rep)
-    return re.sub(r"\b(swap2|bump|dbl)(s?)\b", r"\1_i\2", text)
+    return re.sub(r"\b(swap2|bump|dbl|add2)(s?)\b", r"\1_i\2", text)
 
 
 # Loop bounds over the sizes n, m (both >= 1). Extents may be negative.
@@ -66,7 +71,7 @@ FLOAT_BUFS = ["x", "y", "z"]
 class ProcGen:
     """One random proc: its text, and what steps may name in it."""
 
-    def __init__(self, rng, name, only=None, mixed=None, unwritten=False):
+    def __init__(self, rng, name, only=None, mixed=None, unwritten=False, wide=False):
         self.rng = rng
         self.name = name
         self.only = only     # a primitive every step uses, where it can
@@ -93,7 +98,16 @@ class ProcGen:
         # a step may change; the difftest compares only what does not depend
         # on it): local buffers read one past what they fill, scalars read
         # before their assignment.
-        self.unwritten = unwritten
+        self.unwritten = unwritten or wide
+        # Wide: also the shapes and primitives added in issue 27 (2-D local
+        # buffers for the dim primitives, 2 x 2 sums for butterfly_sum, an
+        # instr for replace, index expressions for rewrite_expr); off, the
+        # random stream of earlier seeds is unchanged.
+        self.wide = wide
+        self.dims2 = []      # (2-D local buffer, first extent)
+        self.butterflies = [] # (acc pattern of a 2 x 2 sum)
+        self.instr_loops = [] # inner loops that add2 can replace
+        self.index_exprs = [] # (iterator, offset) of indices written `i + k`
         if self.mixed:
             self.is_int = False
 
@@ -109,6 +123,8 @@ class ProcGen:
         # In bounds: iterators lie in [0, max(n, m) + 2) (lower bounds are 0,
         # 1, 2, 4 or m) and buffers are n + m + 16 long.
         off = self.rng.choice([0, 0, 1, 2, 3])
+        if off and self.wide:
+            self.index_exprs.append((it, off))
         return it if off == 0 else "%s + %d" % (it, off)
 
     def value(self, its):
@@ -190,6 +206,49 @@ class ProcGen:
         self.top.append("for %s in _: _" % i)
         return out
 
+    def wide_shape(self):
+        """One of the shapes only wide procs have."""
+        rng = self.rng
+        kind = rng.choice(["dims2", "butterfly", "instr"])
+        i, j, i2, j2 = (self.fresh("i") for _ in range(4))
+        if kind == "dims2":
+            b, ext = self.fresh("d"), rng.choice(["8", "n", "n + 2"])
+            self.iters += [i, j, i2, j2]
+            self.nests += [(i, j), (i2, j2)]
+            self.dims2.append((b, ext))
+            self.allocs.append((b, ext, i))
+            return ["    %s: f32[%s, 4]" % (b, ext),
+                    "    for %s in seq(0, %s):" % (i, ext),
+                    "        for %s in seq(0, 4):" % j,
+                    "            %s[%s, %s] = %s[%s + %s] * 2.0" % (b, i, j, rng.choice(FLOAT_BUFS), i, j),
+                    "    for %s in seq(0, %s):" % (i2, ext),
+                    "        for %s in seq(0, 4):" % j2,
+                    "            %s[%s] += %s[%s, %s]" % (rng.choice(FLOAT_BUFS), i2, b, i2, j2)]
+        if kind == "butterfly":
+            b, acc = self.fresh("bb"), rng.choice(FLOAT_BUFS)
+            at = rng.randrange(4, 8)
+            self.iters += [i, j, i2, j2]
+            self.nests += [(i, j), (i2, j2)]
+            self.butterflies.append("%s[_] = _; for %s in _: _" % (acc, i2))
+            return ["    %s: f32[2, 2]" % b,
+                    "    for %s in seq(0, 2):" % i,
+                    "        for %s in seq(0, 2):" % j,
+                    "            %s[%s, %s] = %s[%s + 2 * %s] * 2.0" % (b, i, j, rng.choice(FLOAT_BUFS), i, j),
+                    "    %s[%d] = %s" % (acc, at, rng.choice(["0.0", "0.0", "1.0"])),
+                    "    for %s in seq(0, 2):" % i2,
+                    "        for %s in seq(0, 2):" % j2,
+                    "            %s[%d] += %s[%s, %s]" % (acc, at, b, i2, j2)]
+        lo, hi = rng.choice(BOUNDS)
+        self.iters += [i, j]
+        self.nests.append((i, j))
+        self.instr_loops.append(j)
+        self.top.append("for %s in _: _" % i)
+        dst = rng.choice(FLOAT_BUFS)
+        src = dst if rng.random() < 0.2 else rng.choice([b for b in FLOAT_BUFS if b != dst])
+        return ["    for %s in seq(%s, %s):" % (i, lo, hi),
+                "        for %s in seq(0, 2):" % j,
+                "            %s[%s + %s] += %s[%s + %s]" % (dst, self.index(i), j, src, i, j)]
+
     def generate(self):
         rng = self.rng
         types = ("f32", "i32", "i8") if self.mixed else ("f32", "f32", "f32")
@@ -208,6 +267,9 @@ class ProcGen:
             lines += ["    %s: %s" % (t, self.scalar_type()), "    %s = %s" % (t, self.value([]))]
             self.scalars.append(t)
         for _ in range(rng.choice([1, 2, 2, 3])):
+            if self.wide and rng.random() < 0.3:
+                lines += self.wide_shape()
+                continue
             r = rng.random()
             if self.only == "divide_with_recompute" and r < 0.6:
                 lines += self.stencil()
@@ -343,6 +405,14 @@ class ProcGen:
         choices += ["simplify"]
         if self.int_scalars:
             choices += ["set_precision_i"] * 2
+        if self.dims2:
+            choices += ["divide_dim", "mult_dim", "rearrange_dim", "resize_dim"]
+        if self.butterflies:
+            choices += ["butterfly_sum"] * 2
+        if self.instr_loops:
+            choices += ["replace"] * 2
+        if self.index_exprs:
+            choices += ["rewrite_expr"]
         if self.calls:
             choices += ["call_eqv"] * 3 + ["inline"] * 2
         if self.windows:
@@ -460,6 +530,29 @@ class ProcGen:
         if kind == "set_precision_i":
             return 'set_precision(p, "%s", "%s")' % (rng.choice(self.int_scalars),
                                                     rng.choice(["i8", "u8", "u16", "i32"]))
+        if kind in ("divide_dim", "mult_dim", "rearrange_dim", "resize_dim"):
+            b, ext = rng.choice(self.dims2)
+            # Mostly steps that hold (dimension 1 has extent 4), sometimes not.
+            if kind == "divide_dim":
+                dim = rng.choice([0, 1, 1])
+                return 'divide_dim(p, "%s", %d, %d)' % (b, dim, rng.choice([2, 4, 2, 3]))
+            if kind == "mult_dim":
+                return 'mult_dim(p, "%s", %s)' % (b, rng.choice(["0, 1", "0, 1", "1, 0"]))
+            if kind == "rearrange_dim":
+                return 'rearrange_dim(p, "%s", [1, 0])' % b
+            dim = rng.choice([0, 1])
+            size, off = rng.choice([(ext if dim == 0 else "4", "0")] * 2 + [("3", "1"), (ext, "1")])
+            return 'resize_dim(p, "%s", %d, "%s", "%s")' % (b, dim, size, off)
+        if kind == "butterfly_sum":
+            return 'butterfly_sum(p, "%s", "%s")' % (rng.choice(self.butterflies), self.fresh("bf"))
+        if kind == "replace":
+            return 'replace(p, "for %s in _: _", add2)' % rng.choice(self.instr_loops)
+        if kind == "rewrite_expr":
+            i, off = rng.choice(self.index_exprs)
+            new = rng.choice(["%d + %s" % (off, i), "%s + %d - 1" % (i, off + 1),
+                              "(%s + %d) / 2 * 2 + (%s + %d) %% 2" % (i, off, i, off),
+                              "%s + %d" % (i, off + 1)]) # the last one differs: refused
+            return 'rewrite_expr(p, "%s + %d", "%s")' % (i, off, new)
         if kind == "call_eqv":
             c = rng.choice(self.calls)
             return 'call_eqv(p, "%s(_)", %ss)' % (c, c)
@@ -481,15 +574,16 @@ class ProcGen:
         return out
 
 
-def batch(seed, procs, schedules, max_steps, only=None, mixed=None, unwritten=False):
+def batch(seed, procs, schedules, max_steps, only=None, mixed=None, unwritten=False, wide=False):
     """One module: (text, {schedule name: [step lines]}). With `only`, the
     steps use that primitive wherever a proc gives it something to work on;
-    with `unwritten`, procs read memory before anything wrote it."""
+    with `unwritten`, procs read memory before anything wrote it; with
+    `wide`, also every shape and primitive added in issue 27."""
     rng = random.Random(seed)
     parts = [PRELUDE + as_type(PRELUDE, True)]
     scheds = {}
     for k in range(procs):
-        g = ProcGen(rng, "h%d" % k, only, mixed, unwritten)
+        g = ProcGen(rng, "h%d" % k, only, mixed, unwritten, wide)
         parts.append(g.generate())
         for name, steps in g.schedules(schedules, max_steps):
             scheds[name] = (g.name, steps)

@@ -4,7 +4,7 @@
 # usage: soundgen.py --exgc EXGC [--cxx CXX] [--seed S] [--batches B] [--procs P]
 #                    [--schedules K] [--steps N] [--out DIR] [--expect-steps M]
 #                    [--stats FILE] [--only PRIMITIVE] [--mixed some|all|none] [--roundtrip]
-#                    [--unwritten] [--sanitize]
+#                    [--unwritten] [--wide] [--sanitize]
 #
 # Each batch is one generated module (gen.py): random procs and random
 # schedules of random primitive steps. exgc runs it with --emit=difftest;
@@ -123,6 +123,10 @@ def main():
     ap.add_argument("--unwritten", action="store_true",
                     help="procs also read memory before anything wrote it (its value is "
                          "unspecified; the difftest compares what does not depend on it)")
+    ap.add_argument("--wide", action="store_true",
+                    help="every shape and primitive the generator knows (--unwritten, 2-D local "
+                         "buffers and the dim primitives, butterfly_sum, replace, rewrite_expr); "
+                         "without it earlier seeds give the modules they gave")
     ap.add_argument("--sanitize", action="store_true",
                     help="build the difftest programs with AddressSanitizer and "
                          "UndefinedBehaviorSanitizer (any report fails the batch)")
@@ -138,7 +142,7 @@ def main():
     for b in range(a.batches):
         seed = a.seed * 100003 + b
         mixed = {"some": None, "all": True, "none": False}[a.mixed]
-        parts, scheds = gen.batch(seed, a.procs, a.schedules, a.steps, a.only, mixed, a.unwritten)
+        parts, scheds = gen.batch(seed, a.procs, a.schedules, a.steps, a.only, mixed, a.unwritten, a.wide)
         path = os.path.join(tmp, "b%d.exg" % seed)
         got = accept_loop(a.exgc, path, parts, scheds, log)
         if got is None:
