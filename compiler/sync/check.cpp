@@ -18,6 +18,7 @@ CheckResult check_program(const Program &p, const CheckOptions &opts) {
   }
   FastEngine fast;
   run.replay_tasks = opts.replay_tasks;
+  run.replay_loops = opts.replay_loops;
   res.ok = run_program(p, fast, res.hazard, &res.stats, run);
   res.fast = fast.stats();
   if (res.ok || !opts.explain || res.hazard.tensor_id < 0 || !res.hazard.has_prior)

@@ -19,6 +19,7 @@ struct CheckOptions {
   EngineKind engine = EngineKind::Fast;
   bool explain = true; ///< replay the failing element with the oracle
   bool replay_tasks = true; ///< task replay (task_replay.h), fast engine only
+  bool replay_loops = true; ///< loop replay (loop_replay.h), fast engine only
   CheckBudget budget;       ///< memory and time for the whole check
   /// Called with the seconds spent, about every 100 ms while the check runs.
   std::function<void(double)> progress;

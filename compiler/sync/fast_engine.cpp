@@ -391,6 +391,7 @@ void FastEngine::arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t> &
     // Seen in full (and no ring slot's, which an Arrive may free instead):
     // this and every later Arrive of the stream take it into their tokens.
     if (r.foa < 0 && State::seen_in_full(r, ct, l1)) {
+      S.watch_change(id);
       r.subs.push_back({stream, t});
       S.streams.subscribe(stream, t, {id, r.gen});
       return State::Seen::Saturated;
@@ -423,6 +424,7 @@ void FastEngine::arrive(const Ctx &c, QualMask l1, const std::vector<uint64_t> &
         PendingEntry *it = find_pending(p.pending, b);
         if (it != p.pending.end() && it->bar == b)
           continue; // keep the older (smaller) count
+        S.watch_change(id);
         p.pending.insert(it, {b, k});
         S.add_waiter(*ws[bi], id);
       }

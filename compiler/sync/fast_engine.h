@@ -22,7 +22,10 @@
 //  - pending awaits on freed barriers are dropped;
 //  - a task can be replayed (task_replay.h): what it left on tensors
 //    allocated outside it is captured once and copied, shifted, for the
-//    tasks that repeat it (fast_replay.cpp).
+//    tasks that repeat it (fast_replay.cpp);
+//  - a loop's iterations can be skipped once they repeat (loop_replay.h):
+//    the engine says whether an iteration changed an older record and
+//    writes the histories of a box as canonical words (fast_loops.cpp).
 #ifndef EXGC_SYNC_FAST_ENGINE_H
 #define EXGC_SYNC_FAST_ENGINE_H
 
@@ -66,9 +69,17 @@ public:
   void replay(const TaskEffect &e, const std::vector<TensorShift> &shifts, int64_t dt,
               int64_t dseq) override;
 
+  bool can_replay_loops() const override { return true; }
+  void begin_iteration(uint64_t seq) override;
+  bool iteration_words(const std::vector<std::pair<int, Box>> &area,
+                       std::vector<uint64_t> &out) override;
+  void skip_iterations(const std::vector<std::pair<int, Box>> &area, int64_t dseq) override;
+  void end_iteration() override;
+
 private:
   struct State;
   std::unique_ptr<State> st_;
+  bool old_changes_seen(const std::vector<std::pair<int, Box>> &area);
 };
 
 } // namespace exgc::sync

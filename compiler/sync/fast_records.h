@@ -84,6 +84,7 @@ struct Record {
   };
   SmallVec<Sub, 2> subs;
   uint32_t stamp = 0; // the last incremental scan that visited it
+  uint64_t born = 0;  // State::serial when it was made (loop replay's "old")
   bool subscribed(uint32_t stream) const {
     for (const Sub &s : subs)
       if (s.stream == stream)

@@ -96,6 +96,21 @@ struct FastEngine::State {
   std::vector<Box> uncovered, next, rest;
   FastEngineStats stats;
   uint64_t live_records = 0, live_regions = 0;
+  // Loop replay (loop_replay.h): records made before `watch_from` (a
+  // serial) are old while an iteration is watched; `changed_old` lists those
+  // that changed since (with repeats; `too_many` when it gave up); entries
+  // whose event is after `iteration_seq` are the iteration's.
+  uint64_t serial = 0, watch_from = UINT64_MAX, iteration_seq = 0;
+  std::vector<Ref> changed_old;
+  bool too_many = false;
+  void watch_change(uint32_t id) {
+    if (recs[id].born >= watch_from)
+      return;
+    if (changed_old.size() < (size_t(1) << 20))
+      changed_old.push_back({id, recs[id].gen});
+    else
+      too_many = true;
+  }
 
   RegionStore &store(int tensor, const TensorInfo &t) {
     if (regions.size() <= static_cast<size_t>(tensor)) {
@@ -135,6 +150,7 @@ struct FastEngine::State {
     for (uint32_t &s : r.sat_sig)
       s = 0;
     r.subs.clear();
+    r.born = serial++;
     active.push_back({id, r.gen});
     ++r.vis_version;
     changes.push_back({id, r.gen}); // as changed(id), already active
@@ -210,6 +226,7 @@ struct FastEngine::State {
 
   // Record `id` changed what sync ops may do to it: scans see it again.
   void changed(uint32_t id) {
+    watch_change(id);
     Record &r = recs[id];
     ++r.vis_version;
     changes.push_back({id, r.gen});

@@ -222,17 +222,18 @@ void Interpreter::exec_loop(const Stmt &s) {
   if (s.kind == StmtKind::Tasks)
     task_vars_.push_back(s.name);
   defined_[slot] = 1;
-  for (int64_t i = lo; i < hi; ++i) {
-    running_ = &s; // an empty body ticks here only
-    tick();
-    vals_[slot] = i;
-    iters_.back().second = i;
-    if (s.kind == StmtKind::Seq) {
-      exec_block(s.body);
-    } else if (s.kind == StmtKind::Tasks) {
-      exec_task(s);
-    } else {
-      exec_threads_iter(s, i);
+  if (s.kind == StmtKind::Seq) {
+    exec_seq(s, lo, hi);
+  } else {
+    for (int64_t i = lo; i < hi; ++i) {
+      running_ = &s; // an empty body ticks here only
+      tick();
+      vals_[slot] = i;
+      iters_.back().second = i;
+      if (s.kind == StmtKind::Tasks)
+        exec_task(s);
+      else
+        exec_threads_iter(s, i);
     }
   }
   iters_.pop_back();

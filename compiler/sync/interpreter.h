@@ -10,7 +10,8 @@
 // Parallel loops run one iteration after another; only the current thread
 // collective changes. Each iteration of an innermost `tasks` loop is a new
 // task (fresh thread ids) and ends with an implicit join by its threads.
-// A task that repeats an earlier one may be replayed instead (task_replay.h).
+// A task that repeats an earlier one may be replayed instead (task_replay.h),
+// and the iterations of a loop whose histories repeat skipped (loop_replay.h).
 #ifndef EXGC_SYNC_INTERPRETER_H
 #define EXGC_SYNC_INTERPRETER_H
 
@@ -26,12 +27,17 @@ struct RunStats {
   uint64_t elements = 0; ///< elements those accesses touched
   uint64_t replayed_tasks = 0; ///< tasks replayed, not run (task_replay.h); their
                                ///< events and accesses are counted above
+  uint64_t replayed_iterations = 0; ///< loop iterations skipped (loop_replay.h),
+                                    ///< counted above as well
 };
 
 struct RunOptions {
   /// Replay tasks that repeat an earlier one (task_replay.h) where the
   /// engine can; off, every task runs in full.
   bool replay_tasks = true;
+  /// Skip the iterations of a periodic loop once its histories repeat
+  /// (loop_replay.h) where the engine can; off, every iteration runs.
+  bool replay_loops = true;
   /// Limits memory and time (budget.h); null: none. A limit reached is a
   /// hazard of kind ResourceLimit at the statement being run.
   ResourceMeter *meter = nullptr;

@@ -332,6 +332,8 @@ void Interpreter::exec_access(const Stmt &s) {
   }
   if (!access_boxes(s, tid, e.boxes))
     return;
+  if (probe_)
+    note_touched(tid, e.boxes);
   if (recording_ && tid < first_local_tensor_) {
     for (const Box &b : e.boxes)
       record_ok_ = record_ok_ && m_.untouched(tid, b);

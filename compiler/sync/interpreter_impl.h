@@ -9,6 +9,7 @@
 #define EXGC_SYNC_INTERPRETER_IMPL_H
 
 #include "compiler/sync/interpreter.h"
+#include "compiler/sync/loop_replay.h"
 #include "compiler/sync/task_replay.h"
 
 #include <algorithm>
@@ -218,6 +219,34 @@ private:
   // program error on the way means the task must run (to report it).
   bool light_walk(const Stmt &s, const TaskShape &shape, std::vector<OutsideAccess> &now);
   void light_block(const Block &b, const TaskShape &shape, std::vector<OutsideAccess> &now);
+  // --- Loop replay (loop_replay.h, interpreter_loops.cpp).
+  struct LoopMemo {
+    LoopShape shape;
+    int skipped = 0, not_periodic = 0; // instances that skipped, that probed in vain
+  };
+  // What one watched iteration did.
+  struct Probe {
+    bool ok = false;
+    std::vector<std::pair<int, Box>> area; // outside tensors touched: a bounding box each
+    std::vector<uint64_t> words;           // their histories after it (Machine::iteration_words)
+    RunStats counts;
+    size_t first_tensor = 0, tensors = 0;   // tensors it allocated (and freed)
+    size_t first_recorded = 0, recorded = 0; // its entries in the task template's record
+    bool repeats(const Probe &prev) const;
+  };
+  static constexpr int64_t kMinTrips = 4;
+  static constexpr int kMaxProbes = 8;    // iterations watched per instance
+  static constexpr int kMaxVainLoops = 3; // instances without a skip before giving up
+  std::unordered_map<const Stmt *, LoopMemo> loop_memos_;
+  Probe *probe_ = nullptr; // the iteration being watched (one loop at a time)
+  LoopMemo *loop_memo_of(const Stmt &s, int64_t trips);
+  void exec_seq(const Stmt &s, int64_t lo, int64_t hi);
+  // Runs one iteration of `s` while watching it.
+  void probe_iteration(const Stmt &s, Probe &p);
+  void note_touched(int tid, const std::vector<Box> &boxes);
+  // Skips `left` iterations after the one `p` watched.
+  bool skip_iterations(const Probe &p, int64_t left);
+
   void exec_threads_iter(const Stmt &s, int64_t i);
   void exec_device(const Stmt &s);
   void exec_reshape(const Stmt &s);

@@ -227,6 +227,27 @@ public:
   virtual void replay(const TaskEffect &e, const std::vector<TensorShift> &shifts, int64_t dt,
                       int64_t dseq) {}
 
+  // --- Loop replay (loop_replay.h). An engine that cannot compare the
+  // histories of two iterations keeps these defaults, and every iteration
+  // runs in full.
+  virtual bool can_replay_loops() const { return false; }
+  /// An iteration begins after event `seq`: records that exist now are old,
+  /// entries made by later events are the iteration's.
+  virtual void begin_iteration(uint64_t seq) {}
+  /// Appends the histories of `area` (tensor, box) to `out` as canonical
+  /// words: equal words, equal contents, and each entry the iteration made
+  /// at the same event of it (numbered from its start) or the same older
+  /// entry. False when an old record changed since begin_iteration.
+  virtual bool iteration_words(const std::vector<std::pair<int, Box>> &area,
+                               std::vector<uint64_t> &out) {
+    return false;
+  }
+  /// Moves the event numbers of the entries in `area` made since
+  /// begin_iteration by `dseq` (the iterations skipped after it).
+  virtual void skip_iterations(const std::vector<std::pair<int, Box>> &area, int64_t dseq) {}
+  /// Ends what begin_iteration started.
+  virtual void end_iteration() {}
+
   const Hazard &hazard() const { return hazard_; }
 
 protected:

@@ -143,6 +143,7 @@ public:
     int64_t ext = t.shape[key_];
     width_ = ext <= kMaxBuckets ? 1 : (ext + kMaxBuckets - 1) / kMaxBuckets;
     buckets_.assign(static_cast<size_t>((ext + width_ - 1) / width_), {});
+    wide_.assign(buckets_.size(), 0);
   }
   Region &at(const RegionRef &r) { return r.bucket < 0 ? overflow_[r.idx] : buckets_[r.bucket][r.idx]; }
   /// Calls `fn` on each region overlapping `b`; returns how many regions it
@@ -155,10 +156,20 @@ public:
     if (key_ < 0)
       return examined;
     int64_t lo = b.lo[key_] / width_, hi = (b.hi[key_] - 1) / width_;
+    const bool point = is_point(b);
     for (int64_t k = lo; k <= hi; ++k) {
       std::vector<Region> &v = buckets_[k];
       if (v.size() > kIndexAfter && !indexed_)
         build_index();
+      // A bucket of one-element regions (a tile written element by element,
+      // by many tasks) meets a one-element box in its own region only.
+      if (point && indexed_ && wide_[k] == 0) {
+        RegionRef r;
+        ++examined;
+        if (exact_.find(exact_key(b), r) && r.bucket == k)
+          fn(r);
+        continue;
+      }
       examined += v.size();
       for (uint32_t i = 0; i < v.size(); ++i)
         if (overlaps(v[i].box, b))
@@ -180,6 +191,7 @@ public:
       if (lo == hi) {
         bucket = static_cast<int32_t>(lo);
         v = &buckets_[lo];
+        wide_[lo] += !is_point(r.box);
       }
     }
     if (indexed_)
@@ -190,6 +202,8 @@ public:
   void remove(const std::vector<RegionRef> &refs) {
     for (size_t k = refs.size(); k-- > 0;) {
       std::vector<Region> &v = refs[k].bucket < 0 ? overflow_ : buckets_[refs[k].bucket];
+      if (refs[k].bucket >= 0)
+        wide_[refs[k].bucket] -= !is_point(v[refs[k].idx].box);
       if (indexed_) {
         exact_.erase(exact_key(v[refs[k].idx].box));
         if (refs[k].idx + 1 != v.size())
@@ -217,6 +231,8 @@ public:
     overflow_.shrink_to_fit();
     buckets_.clear();
     buckets_.shrink_to_fit();
+    wide_.clear();
+    wide_.shrink_to_fit();
     exact_.clear();
     indexed_ = false;
   }
@@ -232,7 +248,14 @@ private:
   int key_ = -1;
   int64_t width_ = 1;
   std::vector<std::vector<Region>> buckets_;
+  std::vector<uint32_t> wide_; // per bucket: its regions of more than one element
   std::vector<Region> overflow_;
+  static bool is_point(const Box &b) {
+    for (size_t d = 0; d < b.lo.size(); ++d)
+      if (b.hi[d] - b.lo[d] != 1)
+        return false;
+    return true;
+  }
   // Exact index: a non-empty box is its first and last elements' C-order
   // positions, which (for boxes inside the tensor) determine it.
   using ExactKey = ExactIndex::Key;

@@ -1,11 +1,14 @@
 // exg_sync.cpp - check a sync program from its text form ------------------//
 //
-// exg-sync [--engine=fast|oracle] [--print] [--no-explain] [--no-replay] [--stats]
-//          [--max-check-memory=SIZE] [--max-check-time=SECONDS] FILE
+// exg-sync [--engine=fast|oracle] [--print] [--no-explain] [--no-replay]
+//          [--no-loop-replay] [--stats] [--max-check-memory=SIZE]
+//          [--max-check-time=SECONDS] FILE
 //
 // Parses FILE (a `.sync` program; `-` reads stdin) and runs the sync checker.
 // --print writes the parsed program back instead of checking it; --no-replay
-// runs every task in full (compiler/sync/task_replay.h). The check stops with
+// runs every task and every loop iteration in full (compiler/sync/
+// task_replay.h, loop_replay.h), --no-loop-replay every loop iteration. The
+// check stops with
 // a located error when it would use more memory than SIZE (default 4G; K, M,
 // G, T suffixes; 0: no limit) or run longer than SECONDS (default 600; 0: no
 // limit): compiler/sync/budget.h.
@@ -25,8 +28,9 @@ using namespace exgc::sync;
 namespace {
 
 const char *const kUsage =
-    "usage: exg-sync [--engine=fast|oracle] [--print] [--no-explain] [--no-replay] [--stats]\n"
-    "                [--max-check-memory=SIZE] [--max-check-time=SECONDS] FILE\n";
+    "usage: exg-sync [--engine=fast|oracle] [--print] [--no-explain] [--no-replay]\n"
+    "                [--no-loop-replay] [--stats] [--max-check-memory=SIZE]\n"
+    "                [--max-check-time=SECONDS] FILE\n";
 
 // A non-negative decimal number of seconds, at most a year.
 bool parse_seconds(const std::string &text, double &seconds) {
@@ -58,7 +62,9 @@ int main(int argc, char **argv) {
     else if (a == "--no-explain")
       opts.explain = false;
     else if (a == "--no-replay")
-      opts.replay_tasks = false;
+      opts.replay_tasks = opts.replay_loops = false;
+    else if (a == "--no-loop-replay")
+      opts.replay_loops = false;
     else if (a == "--engine=fast")
       opts.engine = EngineKind::Fast;
     else if (a == "--engine=oracle")
@@ -112,7 +118,8 @@ int main(int argc, char **argv) {
   if (stats)
     std::cout << "events=" << res.stats.events << " accesses=" << res.stats.accesses
               << " elements=" << res.stats.elements
-              << " replayed_tasks=" << res.stats.replayed_tasks << "\n";
+              << " replayed_tasks=" << res.stats.replayed_tasks
+              << " replayed_iterations=" << res.stats.replayed_iterations << "\n";
   if (res.ok)
     return 0;
   std::cerr << format_hazard(res.hazard, file);

@@ -12,6 +12,7 @@
 #include "compiler/sync/oracle_engine.h"
 #include "compiler/sync/text_format.h"
 #include "random_array_program.h"
+#include "random_loop_program.h"
 #include "random_program.h"
 #include "random_scalar_program.h"
 
@@ -46,12 +47,14 @@ int programs(int dflt) {
 // What a corpus of generated programs exercised.
 struct Corpus {
   int programs = 0, passed = 0, replayed = 0, replayed_failed = 0;
+  int skipped = 0, skipped_failed = 0; // programs where loop iterations were skipped
   std::map<HazardKind, int> kinds;
   void print() const {
     for (auto &[k, n] : kinds)
       std::printf("  %-20s %d\n", hazard_kind_tag(k), n);
     std::printf("  %-20s %d\n", "passed", passed);
     std::printf("  %-20s %d (%d with a hazard)\n", "replayed tasks in", replayed, replayed_failed);
+    std::printf("  %-20s %d (%d with a hazard)\n", "skipped loops in", skipped, skipped_failed);
   }
 };
 
@@ -74,6 +77,11 @@ void compare_engines(const std::string &text, int seed, Corpus &corpus) {
   if (f.stats.replayed_tasks) {
     ++corpus.replayed;
     corpus.replayed_failed += !f.ok;
+  }
+  // So does a skipped loop iteration (compiler/sync/loop_replay.h).
+  if (f.stats.replayed_iterations) {
+    ++corpus.skipped;
+    corpus.skipped_failed += !f.ok;
   }
   if (f.ok) {
     ASSERT_EQ(f.stats.events, o.stats.events) << "seed " << seed << "\n" << text;
@@ -123,6 +131,19 @@ TEST(SyncDifferential, FastEngineAgreesWithOracleOnRandomPrograms) {
 // exact box index, shared fresh contents) against the oracle.
 TEST(SyncDifferential, ScalarProgramsAgreeWithOracle) {
   expect_varied(run_corpus<testing::RandomScalarProgram>(programs(3000)));
+}
+
+// K-loops (random_loop_program.h): the fast engine skips the iterations of a
+// loop once they repeat (compiler/sync/loop_replay.h); the verdicts, the
+// event counts and the first hazard -- inside the loop, and after it against
+// an entry whose event the skip moved -- must be the oracle's, which runs
+// every iteration.
+TEST(SyncDifferential, LoopProgramsAgreeWithOracle) {
+  const int kPrograms = programs(3000);
+  const Corpus corpus = run_corpus<testing::RandomLoopProgram>(kPrograms);
+  expect_varied(corpus);
+  EXPECT_GT(corpus.skipped, kPrograms / 5);
+  EXPECT_GT(corpus.skipped_failed, kPrograms / 100);
 }
 
 // Loops over long barrier arrays (random_array_program.h): records that an
