@@ -30,7 +30,11 @@ void put_threads(const ThreadSet &t, std::vector<uint64_t> &out) {
   }
 }
 
-void put_record(const Record &r, std::vector<uint64_t> &out) {
+} // namespace
+
+namespace fast_detail {
+
+void record_words(const Record &r, std::vector<uint64_t> &out) {
   out.push_back(static_cast<uint64_t>(r.foa));
   out.push_back(r.parts.size());
   for (const Part &p : r.parts) {
@@ -56,6 +60,10 @@ void put_record(const Record &r, std::vector<uint64_t> &out) {
     out.push_back(s.t);
   }
 }
+
+} // namespace fast_detail
+
+namespace {
 
 // The regions of `st` (null: a tensor never accessed) overlapping `box`, in
 // box order.
@@ -90,7 +98,7 @@ void put_list(const std::vector<Record> &recs, const std::vector<OriginRec> &ori
   std::vector<std::pair<std::vector<uint64_t>, uint64_t>> items;
   for (const Entry &en : list) {
     items.emplace_back();
-    put_record(recs[en.rec], items.back().first);
+    record_words(recs[en.rec], items.back().first);
     items.back().second = origins[en.origin].origin.seq;
   }
   std::sort(items.begin(), items.end());

@@ -129,6 +129,10 @@ struct AR {
   uint32_t refs = 0;
 };
 
+// Every field of `r` a rule reads, as words (not its bookkeeping): equal
+// words, equal contents, which evolve identically (fast_loops.cpp).
+void record_words(const Record &r, std::vector<uint64_t> &out);
+
 // Failing members of a part for a check of (threads, quals, flag, conv).
 // Returns false when every member (or the single record) sees the access;
 // otherwise `tid` is the lowest failing member (-1 for a single record) and

@@ -8,6 +8,7 @@
 // Everything else the template made was freed before it ended.
 #include "compiler/sync/fast_state.h"
 
+#include <map>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -84,6 +85,11 @@ std::unique_ptr<TaskEffect> FastEngine::capture(const std::vector<std::pair<int,
   State &S = *st_;
   auto fx = std::make_unique<FastTaskEffect>();
   std::unordered_map<uint32_t, uint32_t> rec_ix, origin_ix;
+  // Records of equal content are captured once: a task's output tile holds
+  // one record per element until its join makes them all alike, and every
+  // replay would otherwise make as many again.
+  std::map<std::vector<uint64_t>, uint32_t> content_ix;
+  std::vector<uint64_t> words;
   std::set<std::tuple<int, int32_t, uint32_t>> seen; // (tensor, bucket, index)
   bool ok = true;
   auto copy_entries = [&](const SmallVec<Entry, 4> &from, std::vector<FastTaskEffect::Ent> &to) {
@@ -91,10 +97,16 @@ std::unique_ptr<TaskEffect> FastEngine::capture(const std::vector<std::pair<int,
       auto r = rec_ix.emplace(en.rec, static_cast<uint32_t>(fx->recs.size()));
       if (r.second) {
         const Record &rec = S.recs[en.rec];
-        ok = ok && rec.foa < 0 && !S.implicit_pending(rec);
-        for (const Part &p : rec.parts)
-          ok = ok && movable(p, lo, hi);
-        fx->recs.emplace_back(rec.parts.begin(), rec.parts.end());
+        words.clear();
+        record_words(rec, words);
+        auto c = content_ix.emplace(words, static_cast<uint32_t>(fx->recs.size()));
+        r.first->second = c.first->second;
+        if (c.second) {
+          ok = ok && rec.foa < 0 && !S.implicit_pending(rec);
+          for (const Part &p : rec.parts)
+            ok = ok && movable(p, lo, hi);
+          fx->recs.emplace_back(rec.parts.begin(), rec.parts.end());
+        }
       }
       auto o = origin_ix.emplace(en.origin, static_cast<uint32_t>(fx->origins.size()));
       if (o.second) {

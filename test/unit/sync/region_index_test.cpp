@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 
@@ -86,6 +87,60 @@ TEST(TensorTable, AnAliasSharesItsTensorsEntry) {
     t.add(a);
   EXPECT_EQ(&t[0], first);
   EXPECT_EQ(t[1002].name, "y");
+}
+
+Box box2(int64_t r0, int64_t c0, int64_t r1, int64_t c1) {
+  Box b;
+  const int64_t lo[] = {r0, c0}, hi[] = {r1, c1};
+  b.lo.assign(lo, lo + 2);
+  b.hi.assign(hi, hi + 2);
+  return b;
+}
+
+// RegionStore answers a one-element box in a bucket of one-element regions
+// from the exact index alone; a bucket that also holds a wider region must
+// still find it. Random disjoint regions against a brute-force scan.
+TEST(RegionIndex, QueriesFindEveryOverlappingRegion) {
+  TensorInfo t;
+  t.shape = {16, 16};
+  t.strides = {16, 1};
+  t.size = 256;
+  std::mt19937 rng(7);
+  for (int round = 0; round < 20; ++round) {
+    RegionStore store;
+    store.init(t);
+    std::vector<Box> placed; // disjoint: every element at most once
+    std::vector<char> used(256, 0);
+    for (int n = 0; n < 120; ++n) {
+      const bool wide = rng() % 10 == 0;
+      const int64_t r = rng() % 16, c = rng() % 16;
+      const Box b = box2(r, c, std::min<int64_t>(16, r + (wide ? 1 + rng() % 3 : 1)),
+                         std::min<int64_t>(16, c + (wide ? 1 + rng() % 3 : 1)));
+      bool free = true;
+      for (int64_t i = b.lo[0]; i < b.hi[0]; ++i)
+        for (int64_t j = b.lo[1]; j < b.hi[1]; ++j)
+          free = free && !used[i * 16 + j];
+      if (!free)
+        continue;
+      for (int64_t i = b.lo[0]; i < b.hi[0]; ++i)
+        for (int64_t j = b.lo[1]; j < b.hi[1]; ++j)
+          used[i * 16 + j] = 1;
+      store.add(Region{b, static_cast<uint32_t>(placed.size())});
+      placed.push_back(b);
+    }
+    for (int64_t i = 0; i < 16; ++i)
+      for (int64_t j = 0; j < 16; ++j) {
+        const Box q = box2(i, j, i + 1, j + 1);
+        std::vector<uint32_t> got;
+        store.query(q, [&](RegionRef r) { got.push_back(store.at(r).ar); });
+        std::vector<uint32_t> want;
+        for (uint32_t k = 0; k < placed.size(); ++k)
+          if (overlaps(placed[k], q))
+            want.push_back(k);
+        std::sort(got.begin(), got.end());
+        EXPECT_EQ(got, want) << "round " << round << " at " << i << "," << j;
+      }
+  }
 }
 
 } // namespace
