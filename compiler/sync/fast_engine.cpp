@@ -18,6 +18,15 @@
 namespace exgc::sync {
 
 
+namespace {
+Idx element(const TensorInfo &t, int64_t lin) {
+  const std::vector<int64_t> v = t.unlinear(lin);
+  Idx at;
+  at.assign(v.data(), v.data() + v.size());
+  return at;
+}
+} // namespace
+
 FastEngine::FastEngine() : st_(std::make_unique<State>()) {}
 FastEngine::~FastEngine() = default;
 const FastEngineStats &FastEngine::stats() const { return st_->stats; }
@@ -110,18 +119,19 @@ bool FastEngine::access(const AccessEvent &e) {
     }
     if (best_lin >= 0) {
       State::Failure f;
-      S.check_ar(best_ar, e, f);
+      const Idx at = element(t, best_lin);
+      S.check_ar(best_ar, e, f, &at);
       hazard_ = Hazard();
       hazard_.kind = hazard_kind(f.part->freed, f.part->before_alloc, f.from_mutates, e.mutate);
       hazard_.tensor_id = e.tensor;
       hazard_.linear = best_lin;
       hazard_.has_prior = true;
-      hazard_.prior = f.rec->origin;
+      hazard_.prior = f.rec.origin;
       hazard_.prior_thread = f.best.tid;
       hazard_.missing_threads = f.missing;
       hazard_.need_flag = f.from_mutates ? need_on_mutates(e) : kNeedOnReads;
       hazard_.need_quals = e.ext;
-      hazard_.prior_quals = f.rec->own_quals;
+      hazard_.prior_quals = f.rec.own_quals;
       return false;
     }
   }
@@ -605,18 +615,19 @@ bool FastEngine::free(int tensor, const Ctx &c, bool has_check, QualMask check) 
     if (best_lin < 0)
       return false;
     State::Failure f;
-    S.check_free_ar(best_ar, *c.threads, ring, check, f);
+    const Idx at = element(t, best_lin);
+    S.check_free_ar(best_ar, *c.threads, ring, check, f, &at);
     hazard_ = Hazard();
     hazard_.kind = ring ? HazardKind::FreeWithoutArrive : HazardKind::FreeWithoutSync;
     hazard_.tensor_id = tensor;
     hazard_.linear = best_lin;
     hazard_.has_prior = true;
-    hazard_.prior = f.rec->origin;
+    hazard_.prior = f.rec.origin;
     hazard_.prior_thread = f.best.tid;
     hazard_.missing_threads = f.missing;
     hazard_.need_flag = ring ? 0 : Temp;
     hazard_.need_quals = ring ? 0 : check;
-    hazard_.prior_quals = f.rec->own_quals;
+    hazard_.prior_quals = f.rec.own_quals;
     return true;
   };
   const bool ring = t.ring_dim >= 0;

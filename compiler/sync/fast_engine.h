@@ -44,6 +44,7 @@ struct FastEngineStats {
   uint64_t awaits = 0, waiters_visited = 0;
   uint64_t subscribers_visited = 0; ///< records Awaits augmented through arrive streams
   uint64_t replayed_regions = 0; ///< regions put back by task replays
+  uint64_t merged_regions = 0;   ///< of those, regions merged from many (deferred origins)
 };
 
 class FastEngine final : public Machine {

@@ -198,7 +198,8 @@ void FastEngine::skip_iterations(const std::vector<std::pair<int, Box>> &area, i
       for (const SmallVec<Entry, 4> *list : {&ar.reads, &ar.mutates})
         for (const Entry &en : *list) {
           Origin &o = S.origins[en.origin].origin;
-          if (o.seq > S.iteration_seq && moved.insert(en.origin).second)
+          if (o.seq > S.iteration_seq && !S.origins[en.origin].deferred &&
+              moved.insert(en.origin).second)
             o.seq += static_cast<uint64_t>(dseq);
         }
     }

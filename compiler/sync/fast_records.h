@@ -111,13 +111,41 @@ struct Record {
   }
 };
 
+struct Deferred;
+
 // Who made a record: kept apart from the content, so that sharing content
 // never changes which access a report names.
 struct OriginRec {
   Origin origin;
   QualMask own_quals = 0;
   uint32_t refs = 0;
+  // Set for an entry of a replayed region merged from many of the
+  // template's (fast_replay.cpp): the access depends on the element, and
+  // `origin` is only the first member's.
+  std::shared_ptr<const Deferred> deferred;
 };
+
+// The origins of a replayed task's regions merged into one: the template's
+// regions (moved back by `offset`) and, per entry position, the index into
+// `table` of the origin each one had.
+struct MergedOrigins {
+  struct Member {
+    Box box;
+    std::vector<uint32_t> origins; // per entry: reads, then mutates
+  };
+  std::vector<Member> members;
+  std::shared_ptr<const std::vector<OriginRec>> table;
+};
+struct Deferred {
+  std::shared_ptr<const MergedOrigins> merged;
+  uint32_t entry = 0;
+  int64_t dseq = 0, dt = 0;
+  Idx offset;
+};
+
+// The origin of `o` at element `at` (tensor coordinates; null: the stored
+// one, which is exact unless deferred).
+OriginRec origin_at(const OriginRec &o, const Idx *at);
 
 struct Entry {
   uint32_t rec, origin;

@@ -27,8 +27,19 @@ struct FastTaskEffect final : TaskEffect {
     std::vector<Ent> reads, mutates;
   };
   std::vector<std::vector<Part>> recs;
-  std::vector<OriginRec> origins;
+  std::shared_ptr<std::vector<OriginRec>> origins = std::make_shared<std::vector<OriginRec>>();
   std::vector<Reg> regions;
+  // Regions whose entries name the same records, which together fill a box:
+  // a replay puts back the box as one region, whose origins are deferred
+  // (a tile written element by element by its threads becomes one region,
+  // not one per element).
+  struct Merged {
+    int tensor;
+    Box box;
+    std::vector<Ent> reads, mutates; // origins: those of the first member
+    std::shared_ptr<const MergedOrigins> origins;
+  };
+  std::vector<Merged> merged;
 };
 
 bool inside(const Box &a, const Box &b) {
@@ -61,7 +72,94 @@ Box moved(const Box &b, const Idx &off) {
   return r;
 }
 
+// Regions of one tensor whose entries name the same records with the same
+// own quals, in the same order.
+std::vector<uint64_t> signature(const FastTaskEffect &fx, const FastTaskEffect::Reg &r) {
+  std::vector<uint64_t> sig{static_cast<uint64_t>(r.tensor), r.reads.size()};
+  for (const auto *list : {&r.reads, &r.mutates})
+    for (const FastTaskEffect::Ent &en : *list) {
+      sig.push_back(en.rec);
+      sig.push_back((*fx.origins)[en.origin].own_quals);
+    }
+  return sig;
+}
+
+// Moves the groups of regions that share a signature and fill a box into
+// fx.merged: such regions are alike but for their origins, which the
+// merged region defers.
+void merge_regions(FastTaskEffect &fx) {
+  std::map<std::vector<uint64_t>, std::vector<size_t>> groups;
+  for (size_t i = 0; i < fx.regions.size(); ++i)
+    groups[signature(fx, fx.regions[i])].push_back(i);
+  std::vector<char> gone(fx.regions.size(), 0);
+  for (const auto &[sig, members] : groups) {
+    if (members.size() < 2)
+      continue;
+    Box hull = fx.regions[members[0]].box;
+    int64_t volume = 0;
+    for (size_t i : members) {
+      const Box &b = fx.regions[i].box;
+      volume += b.volume();
+      for (size_t d = 0; d < hull.lo.size(); ++d) {
+        hull.lo[d] = std::min(hull.lo[d], b.lo[d]);
+        hull.hi[d] = std::max(hull.hi[d], b.hi[d]);
+      }
+    }
+    if (volume != hull.volume()) // regions are disjoint: equal volumes, one box
+      continue;
+    auto origins = std::make_shared<MergedOrigins>();
+    origins->table = fx.origins;
+    for (size_t i : members) {
+      const FastTaskEffect::Reg &r = fx.regions[i];
+      MergedOrigins::Member m{r.box, {}};
+      for (const auto *list : {&r.reads, &r.mutates})
+        for (const FastTaskEffect::Ent &en : *list)
+          m.origins.push_back(en.origin);
+      origins->members.push_back(std::move(m));
+      gone[i] = 1;
+    }
+    const FastTaskEffect::Reg &first = fx.regions[members[0]];
+    fx.merged.push_back({first.tensor, hull, first.reads, first.mutates, std::move(origins)});
+  }
+  size_t keep = 0;
+  for (size_t i = 0; i < fx.regions.size(); ++i) {
+    if (gone[i])
+      continue;
+    if (keep != i) // a self-move would empty the region's lists
+      fx.regions[keep] = std::move(fx.regions[i]);
+    ++keep;
+  }
+  fx.regions.resize(keep);
+}
+
 } // namespace
+
+namespace fast_detail {
+
+OriginRec origin_at(const OriginRec &o, const Idx *at) {
+  if (!o.deferred || !at)
+    return o;
+  const Deferred &d = *o.deferred;
+  Idx local = *at;
+  for (size_t k = 0; k < local.size(); ++k)
+    local[k] -= d.offset[k];
+  for (const MergedOrigins::Member &m : d.merged->members) {
+    bool in = true;
+    for (size_t k = 0; in && k < local.size(); ++k)
+      in = local[k] >= m.box.lo[k] && local[k] < m.box.hi[k];
+    if (!in)
+      continue;
+    OriginRec r = (*d.merged->table)[m.origins[d.entry]];
+    r.origin.seq = static_cast<uint64_t>(static_cast<int64_t>(r.origin.seq) + d.dseq);
+    if (r.origin.threads)
+      r.origin.threads = std::make_shared<const ThreadSet>(r.origin.threads->shifted(d.dt));
+    r.refs = 0;
+    return r;
+  }
+  return o; // outside the merged box: not an element of this entry's region
+}
+
+} // namespace fast_detail
 
 // A live record reaches `tid` when a part's visibility or members hold a
 // thread at or above it; State::by_reach keeps the largest such thread, so
@@ -108,11 +206,11 @@ std::unique_ptr<TaskEffect> FastEngine::capture(const std::vector<std::pair<int,
           fx->recs.emplace_back(rec.parts.begin(), rec.parts.end());
         }
       }
-      auto o = origin_ix.emplace(en.origin, static_cast<uint32_t>(fx->origins.size()));
+      auto o = origin_ix.emplace(en.origin, static_cast<uint32_t>(fx->origins->size()));
       if (o.second) {
         const OriginRec &orig = S.origins[en.origin];
-        ok = ok && (!orig.origin.threads || within(*orig.origin.threads, lo, hi));
-        fx->origins.push_back(orig);
+        ok = ok && !orig.deferred && (!orig.origin.threads || within(*orig.origin.threads, lo, hi));
+        fx->origins->push_back(orig);
       }
       to.push_back({r.first->second, o.first->second});
     }
@@ -139,6 +237,7 @@ std::unique_ptr<TaskEffect> FastEngine::capture(const std::vector<std::pair<int,
   }
   if (!ok)
     return nullptr;
+  merge_regions(*fx);
   return fx;
 }
 
@@ -147,7 +246,7 @@ void FastEngine::replay(const TaskEffect &effect, const std::vector<TensorShift>
   State &S = *st_;
   const auto &fx = static_cast<const FastTaskEffect &>(effect);
   S.forget_fresh();
-  std::vector<uint32_t> rec_ids(fx.recs.size()), origin_ids(fx.origins.size());
+  std::vector<uint32_t> rec_ids(fx.recs.size()), origin_ids(fx.origins->size());
   for (size_t i = 0; i < fx.recs.size(); ++i) {
     uint32_t id = S.new_record();
     Record &r = S.recs[id];
@@ -162,9 +261,15 @@ void FastEngine::replay(const TaskEffect &effect, const std::vector<TensorShift>
     S.update_max(r);
     rec_ids[i] = id;
   }
+  // The template's origins, moved, made when an entry first names one (a
+  // merged region's entries name only their first member's).
   std::unordered_map<const ThreadSet *, ThreadSetP> moved_threads;
-  for (size_t i = 0; i < fx.origins.size(); ++i) {
-    Origin o = fx.origins[i].origin;
+  constexpr uint32_t kNone = ~uint32_t(0);
+  std::fill(origin_ids.begin(), origin_ids.end(), kNone);
+  auto origin_id = [&](uint32_t i) {
+    if (origin_ids[i] != kNone)
+      return origin_ids[i];
+    Origin o = (*fx.origins)[i].origin;
     o.seq = static_cast<uint64_t>(static_cast<int64_t>(o.seq) + dseq);
     if (o.threads) {
       ThreadSetP &t = moved_threads[o.threads.get()];
@@ -172,17 +277,18 @@ void FastEngine::replay(const TaskEffect &effect, const std::vector<TensorShift>
         t = std::make_shared<const ThreadSet>(o.threads->shifted(dt));
       o.threads = t;
     }
-    origin_ids[i] = S.new_origin(o, fx.origins[i].own_quals);
-  }
+    return origin_ids[i] = S.new_origin(o, (*fx.origins)[i].own_quals);
+  };
   for (const FastTaskEffect::Reg &reg : fx.regions) {
     uint32_t a = S.new_ar();
     AR &ar = S.ars[a];
     ar.foa = -1;
     auto put = [&](const std::vector<FastTaskEffect::Ent> &from, SmallVec<Entry, 4> &to) {
       for (const FastTaskEffect::Ent &en : from) {
-        to.push_back({rec_ids[en.rec], origin_ids[en.origin]});
+        const uint32_t o = origin_id(en.origin);
+        to.push_back({rec_ids[en.rec], o});
         ++S.recs[rec_ids[en.rec]].refs;
-        ++S.origins[origin_ids[en.origin]].refs;
+        ++S.origins[o].refs;
       }
     };
     put(reg.reads, ar.reads);
@@ -197,7 +303,45 @@ void FastEngine::replay(const TaskEffect &effect, const std::vector<TensorShift>
     tick(S.put_region(reg.tensor, (*tensors_)[reg.tensor], off ? moved(reg.box, *off) : reg.box,
                       a));
   }
-  S.stats.replayed_regions += fx.regions.size();
+  for (const FastTaskEffect::Merged &mg : fx.merged) {
+    const Idx *off = nullptr;
+    for (const TensorShift &sh : shifts)
+      if (sh.tensor == mg.tensor)
+        off = &sh.offset;
+    uint32_t a = S.new_ar();
+    AR &ar = S.ars[a];
+    ar.foa = -1;
+    uint32_t entry = 0;
+    auto put = [&](const std::vector<FastTaskEffect::Ent> &from, SmallVec<Entry, 4> &to) {
+      for (const FastTaskEffect::Ent &en : from) {
+        auto d = std::make_shared<Deferred>();
+        d->merged = mg.origins;
+        d->entry = entry++;
+        d->dseq = dseq;
+        d->dt = dt;
+        if (off)
+          d->offset = *off;
+        else
+          d->offset.resize(mg.box.lo.size());
+        const uint32_t o = S.new_origin(S.origins[origin_id(en.origin)].origin,
+                                        (*fx.origins)[en.origin].own_quals);
+        S.origins[o].deferred = std::move(d);
+        to.push_back({rec_ids[en.rec], o});
+        ++S.recs[rec_ids[en.rec]].refs;
+        ++S.origins[o].refs;
+      }
+    };
+    put(mg.reads, ar.reads);
+    put(mg.mutates, ar.mutates);
+    ar.refs = 1;
+    tick(S.put_region(mg.tensor, (*tensors_)[mg.tensor], off ? moved(mg.box, *off) : mg.box, a));
+  }
+  // Origins only the merged regions' first members had.
+  for (uint32_t id : origin_ids)
+    if (id != kNone)
+      S.drop_if_unused(id);
+  S.stats.replayed_regions += fx.regions.size() + fx.merged.size();
+  S.stats.merged_regions += fx.merged.size();
   S.stats.max_regions = std::max(S.stats.max_regions, S.live_regions);
 }
 

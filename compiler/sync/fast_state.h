@@ -246,12 +246,14 @@ struct FastEngine::State {
     origins[id].origin = o;
     origins[id].own_quals = own;
     origins[id].refs = 0;
+    origins[id].deferred.reset();
     return id;
   }
   // An origin no entry took (every element already had its record).
   void drop_if_unused(uint32_t id) {
     if (origins[id].refs == 0) {
       origins[id].origin = Origin();
+      origins[id].deferred.reset();
       origin_free.push_back(id);
     }
   }
@@ -608,7 +610,7 @@ struct FastEngine::State {
   // --- Checks.
   struct Failure {
     Culprit best;
-    const OriginRec *rec = nullptr;
+    OriginRec rec; // resolved at the element checked
     const Part *part = nullptr;
     ThreadSet missing;
     bool from_mutates = true;
@@ -621,14 +623,26 @@ struct FastEngine::State {
     if (!cand.better_than(f.best))
       return;
     f.best = cand;
-    f.rec = &o;
+    f.rec = o;
     f.part = &p;
     f.missing = std::move(miss);
     f.from_mutates = from_mutates;
   }
 
-  // The culprit in AR `a` for access `e`, as the oracle picks it.
-  bool check_ar(uint32_t a, const AccessEvent &e, Failure &f) {
+  // The origin of entry `en` at element `at` (null: any element, when only
+  // whether something fails matters).
+  static const OriginRec &origin_of(const std::vector<OriginRec> &origins, const Entry &en,
+                                    const Idx *at, OriginRec &scratch) {
+    const OriginRec &o = origins[en.origin];
+    if (!o.deferred || !at)
+      return o;
+    scratch = fast_detail::origin_at(o, at);
+    return scratch;
+  }
+
+  // The culprit in AR `a` for access `e` at element `at`, as the oracle
+  // picks it.
+  bool check_ar(uint32_t a, const AccessEvent &e, Failure &f, const Idx *at = nullptr) {
     const AR &ar = ars[a];
     const ThreadSet &c = *e.ctx.threads;
     const int need_m = need_on_mutates(e);
@@ -638,7 +652,8 @@ struct FastEngine::State {
       int need = pass == 0 ? need_m : kNeedOnReads;
       for (const Entry &en : pass == 0 ? ar.mutates : ar.reads) {
         const Record &r = recs[en.rec];
-        const OriginRec &o = origins[en.origin];
+        OriginRec scratch;
+        const OriginRec &o = origin_of(origins, en, at, scratch);
         for (const Part &p : r.parts) {
           int64_t tid;
           ThreadSet miss;
@@ -653,12 +668,14 @@ struct FastEngine::State {
     return false;
   }
 
-  bool check_free_ar(uint32_t a, const ThreadSet &c, bool ring, QualMask q, Failure &f) {
+  bool check_free_ar(uint32_t a, const ThreadSet &c, bool ring, QualMask q, Failure &f,
+                     const Idx *at = nullptr) {
     const AR &ar = ars[a];
     for (int pass = 0; pass < 2; ++pass)
       for (const Entry &en : pass == 0 ? ar.mutates : ar.reads) {
         const Record &r = recs[en.rec];
-        const OriginRec &o = origins[en.origin];
+        OriginRec scratch;
+        const OriginRec &o = origin_of(origins, en, at, scratch);
         for (const Part &p : r.parts) {
           int64_t tid = -1;
           ThreadSet miss;

@@ -21,7 +21,7 @@ struct Region {
 };
 
 struct RegionRef {
-  int32_t bucket; // -1: overflow
+  int32_t bucket; // -1: overflow (tensors of one element)
   uint32_t idx;
   bool operator<(const RegionRef &o) const {
     return bucket != o.bucket ? bucket < o.bucket : idx < o.idx;
@@ -123,8 +123,10 @@ private:
 
 // The regions of one tensor, bucketed on one dimension (the first with more
 // than one index, e.g. a ring's slot), so that an access looks only at the
-// regions of the slots it touches. Regions spanning buckets go to overflow.
-// Once a query has had to look at many regions of one bucket, every region is
+// regions of the slots it touches. A region spanning buckets goes to a
+// coarser level (buckets twice as wide per level), the first where one
+// bucket holds it; overflow holds the regions of a tensor with no dimension
+// to key on. Once a query has had to look at many regions of one bucket, every region is
 // also indexed by its exact box: regions are disjoint, so an access whose box
 // is a region's touches that region only, and a thread's scalar accesses to
 // a register tile find their element's region without scanning the bucket.
@@ -142,8 +144,19 @@ public:
       return;
     int64_t ext = t.shape[key_];
     width_ = ext <= kMaxBuckets ? 1 : (ext + kMaxBuckets - 1) / kMaxBuckets;
-    buckets_.assign(static_cast<size_t>((ext + width_ - 1) / width_), {});
-    wide_.assign(buckets_.size(), 0);
+    // Level L has buckets 2^L times as wide, down to one bucket.
+    size_t n = static_cast<size_t>((ext + width_ - 1) / width_), total = 0;
+    level_base_.clear();
+    for (;;) {
+      level_base_.push_back(total);
+      total += n;
+      if (n == 1)
+        break;
+      n = (n + 1) / 2;
+    }
+    level_count_.assign(level_base_.size(), 0);
+    buckets_.assign(total, {});
+    wide_.assign(total, 0);
   }
   Region &at(const RegionRef &r) { return r.bucket < 0 ? overflow_[r.idx] : buckets_[r.bucket][r.idx]; }
   /// Calls `fn` on each region overlapping `b`; returns how many regions it
@@ -155,25 +168,30 @@ public:
         fn(RegionRef{-1, i});
     if (key_ < 0)
       return examined;
-    int64_t lo = b.lo[key_] / width_, hi = (b.hi[key_] - 1) / width_;
+    const int64_t lo = b.lo[key_] / width_, hi = (b.hi[key_] - 1) / width_;
     const bool point = is_point(b);
-    for (int64_t k = lo; k <= hi; ++k) {
-      std::vector<Region> &v = buckets_[k];
-      if (v.size() > kIndexAfter && !indexed_)
-        build_index();
-      // A bucket of one-element regions (a tile written element by element,
-      // by many tasks) meets a one-element box in its own region only.
-      if (point && indexed_ && wide_[k] == 0) {
-        RegionRef r;
-        ++examined;
-        if (exact_.find(exact_key(b), r) && r.bucket == k)
-          fn(r);
+    for (size_t level = 0; level < level_base_.size(); ++level) {
+      if (level_count_[level] == 0)
         continue;
+      for (int64_t j = lo >> level; j <= hi >> level; ++j) {
+        const size_t k = level_base_[level] + static_cast<size_t>(j);
+        std::vector<Region> &v = buckets_[k];
+        if (v.size() > kIndexAfter && !indexed_)
+          build_index();
+        // A bucket of one-element regions (a tile written element by element)
+        // meets a one-element box in its own region only.
+        if (point && indexed_ && wide_[k] == 0) {
+          RegionRef r;
+          ++examined;
+          if (exact_.find(exact_key(b), r) && r.bucket == static_cast<int32_t>(k))
+            fn(r);
+          continue;
+        }
+        examined += v.size();
+        for (uint32_t i = 0; i < v.size(); ++i)
+          if (overlaps(v[i].box, b))
+            fn(RegionRef{static_cast<int32_t>(k), i});
       }
-      examined += v.size();
-      for (uint32_t i = 0; i < v.size(); ++i)
-        if (overlaps(v[i].box, b))
-          fn(RegionRef{static_cast<int32_t>(k), i});
     }
     return examined;
   }
@@ -187,12 +205,14 @@ public:
     std::vector<Region> *v = &overflow_;
     int32_t bucket = -1;
     if (key_ >= 0) {
-      int64_t lo = r.box.lo[key_] / width_, hi = (r.box.hi[key_] - 1) / width_;
-      if (lo == hi) {
-        bucket = static_cast<int32_t>(lo);
-        v = &buckets_[lo];
-        wide_[lo] += !is_point(r.box);
-      }
+      const int64_t lo = r.box.lo[key_] / width_, hi = (r.box.hi[key_] - 1) / width_;
+      size_t level = 0;
+      while ((lo >> level) != (hi >> level))
+        ++level;
+      bucket = static_cast<int32_t>(level_base_[level] + static_cast<size_t>(lo >> level));
+      v = &buckets_[bucket];
+      wide_[bucket] += !is_point(r.box);
+      ++level_count_[level];
     }
     if (indexed_)
       exact_.set(exact_key(r.box), RegionRef{bucket, static_cast<uint32_t>(v->size())});
@@ -202,8 +222,10 @@ public:
   void remove(const std::vector<RegionRef> &refs) {
     for (size_t k = refs.size(); k-- > 0;) {
       std::vector<Region> &v = refs[k].bucket < 0 ? overflow_ : buckets_[refs[k].bucket];
-      if (refs[k].bucket >= 0)
+      if (refs[k].bucket >= 0) {
         wide_[refs[k].bucket] -= !is_point(v[refs[k].idx].box);
+        --level_count_[level_of(static_cast<size_t>(refs[k].bucket))];
+      }
       if (indexed_) {
         exact_.erase(exact_key(v[refs[k].idx].box));
         if (refs[k].idx + 1 != v.size())
@@ -233,6 +255,7 @@ public:
     buckets_.shrink_to_fit();
     wide_.clear();
     wide_.shrink_to_fit();
+    level_count_.assign(level_count_.size(), 0);
     exact_.clear();
     indexed_ = false;
   }
@@ -249,6 +272,15 @@ private:
   int64_t width_ = 1;
   std::vector<std::vector<Region>> buckets_;
   std::vector<uint32_t> wide_; // per bucket: its regions of more than one element
+  // Buckets by level: a region goes to the first level where one bucket
+  // holds its extent on the key dimension (a task's 32-row tile, a ring
+  // slot's rows), so that no region is scanned by every query.
+  std::vector<size_t> level_base_, level_count_;
+  size_t level_of(size_t bucket) const {
+    return static_cast<size_t>(std::upper_bound(level_base_.begin(), level_base_.end(), bucket) -
+                               level_base_.begin()) -
+           1;
+  }
   std::vector<Region> overflow_;
   static bool is_point(const Box &b) {
     for (size_t d = 0; d < b.lo.size(); ++d)
