@@ -323,8 +323,9 @@ void FastEngine::replay(const TaskEffect &effect, const std::vector<TensorShift>
           d->offset = *off;
         else
           d->offset.resize(mg.box.lo.size());
-        const uint32_t o = S.new_origin(S.origins[origin_id(en.origin)].origin,
-                                        (*fx.origins)[en.origin].own_quals);
+        // A copy: new_origin may move the pool that holds the first's.
+        const Origin first = S.origins[origin_id(en.origin)].origin;
+        const uint32_t o = S.new_origin(first, (*fx.origins)[en.origin].own_quals);
         S.origins[o].deferred = std::move(d);
         to.push_back({rec_ids[en.rec], o});
         ++S.recs[rec_ids[en.rec]].refs;

@@ -214,10 +214,16 @@ private:
   // the remaining conditions of task_replay.h hold; false (and nothing
   // changed) when it must run.
   bool replay_task(const Stmt &s, const TaskMemo &m);
+  // Condition 3 of task_replay.h: every box of `now` is untouched.
+  bool outside_untouched(const std::vector<OutsideAccess> &now);
 
   // The outside accesses of a task, from its lets, loops and ifs only. A
   // program error on the way means the task must run (to report it).
+  // Fills `now` (its first light_count_ entries, then resized) with the
+  // task's outside accesses.
   bool light_walk(const Stmt &s, const TaskShape &shape, std::vector<OutsideAccess> &now);
+  std::vector<OutsideAccess> light_now_;
+  size_t light_count_ = 0;
   void light_block(const Block &b, const TaskShape &shape, std::vector<OutsideAccess> &now);
   // --- Loop replay (loop_replay.h, interpreter_loops.cpp).
   struct LoopMemo {

@@ -110,7 +110,8 @@ bool Interpreter::replay_task(const Stmt &s, const TaskMemo &m) {
   const uint64_t base = thread_base_;
   if (m.templates.empty())
     return false;
-  std::vector<OutsideAccess> now;
+  // Reused from task to task: a tile's thousands of boxes keep their buffers.
+  std::vector<OutsideAccess> &now = light_now_;
   std::vector<TensorShift> shifts;
   const std::vector<int64_t> vals = vals_;
   const std::vector<char> defined = defined_;
@@ -121,10 +122,8 @@ bool Interpreter::replay_task(const Stmt &s, const TaskMemo &m) {
       if (!use && t.per_task == per_task_ && t.params == params &&
           match_outside(t.outside, now, shifts))
         use = &t;
-  for (size_t i = 0; use && i < now.size(); ++i)
-    for (const Box &b : now[i].boxes)
-      if (!m_.untouched(now[i].tensor, b))
-        use = nullptr;
+  if (use && !outside_untouched(now))
+    use = nullptr;
   if (!use) {
     vals_ = vals;
     defined_ = defined;
@@ -148,10 +147,49 @@ bool Interpreter::replay_task(const Stmt &s, const TaskMemo &m) {
   return true;
 }
 
+bool Interpreter::outside_untouched(const std::vector<OutsideAccess> &now) {
+  // Per tensor: when its boxes tile their hull (disjoint, as a tile written
+  // element by element is), the hull is untouched exactly when they all
+  // are, and one query answers for thousands of boxes.
+  std::vector<std::pair<int, Box>> hulls;
+  std::vector<int64_t> volumes;
+  for (const OutsideAccess &o : now)
+    for (const Box &b : o.boxes) {
+      size_t i = 0;
+      while (i < hulls.size() && hulls[i].first != o.tensor)
+        ++i;
+      if (i == hulls.size()) {
+        hulls.push_back({o.tensor, b});
+        volumes.push_back(0);
+      }
+      Box &h = hulls[i].second;
+      for (size_t d = 0; d < b.lo.size(); ++d) {
+        h.lo[d] = std::min(h.lo[d], b.lo[d]);
+        h.hi[d] = std::max(h.hi[d], b.hi[d]);
+      }
+      volumes[i] += b.volume();
+    }
+  for (size_t i = 0; i < hulls.size(); ++i) {
+    if (volumes[i] == hulls[i].second.volume()) {
+      if (!m_.untouched(hulls[i].first, hulls[i].second))
+        return false;
+      continue;
+    }
+    for (const OutsideAccess &o : now)
+      if (o.tensor == hulls[i].first)
+        for (const Box &b : o.boxes)
+          if (!m_.untouched(o.tensor, b))
+            return false;
+  }
+  return true;
+}
+
 bool Interpreter::light_walk(const Stmt &s, const TaskShape &shape, std::vector<OutsideAccess> &now) {
   const Hazard keep = hazard_;
+  light_count_ = 0;
   try {
     light_block(s.body, shape, now);
+    now.resize(light_count_);
     return true;
   } catch (const Stop &) {
     hazard_ = keep;
@@ -190,11 +228,14 @@ void Interpreter::light_block(const Block &b, const TaskShape &shape, std::vecto
       light_block(st.body, shape, now);
       break;
     case StmtKind::Access: {
-      OutsideAccess o;
+      if (light_count_ == now.size())
+        now.emplace_back();
+      OutsideAccess &o = now[light_count_];
       o.stmt = &st;
       o.tensor = live_tensor(st, st.sym, st.name);
+      o.boxes.clear();
       if (access_boxes(st, o.tensor, o.boxes))
-        now.push_back(std::move(o));
+        ++light_count_;
       break;
     }
     default:
