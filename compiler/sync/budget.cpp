@@ -38,6 +38,10 @@ uint64_t ResourceMeter::grown() const {
   return now > base_resident_ ? now - base_resident_ : 0;
 }
 
+double ResourceMeter::seconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
 void ResourceMeter::reserve(uint64_t bytes, const std::string &what) {
   if (budget_.max_memory == 0)
     return;

@@ -44,6 +44,9 @@ public:
   /// Told the seconds since the start, at most every 100 ms, from the looks
   /// (for a progress line; it may print).
   void set_progress(std::function<void(double)> fn) { progress_ = std::move(fn); }
+  /// What the check has used so far (for a report of where it stopped).
+  double seconds() const;
+  uint64_t grown_bytes() const { return grown(); }
 
 private:
   static constexpr uint64_t kTicksPerLook = 1024;

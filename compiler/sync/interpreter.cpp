@@ -1,6 +1,8 @@
 // interpreter.cpp - sequential walk, thread boxes, barrier counts ---------//
 #include "compiler/sync/interpreter_impl.h"
 
+#include <cstdio>
+
 namespace exgc::sync {
 namespace detail {
 
@@ -56,11 +58,32 @@ bool Interpreter::run() {
     hazard_.seq = seq_;
     hazard_.stmt = running_;
     hazard_.threads = threads_;
-    hazard_.message = b.message;
+    hazard_.message = b.message + "; " + reached();
     hazard_.iters = iters_;
     return false;
   }
   return true;
+}
+
+std::string Interpreter::reached() const {
+  std::string r = "it stopped";
+  if (!task_ranges_.empty()) {
+    // The task being run, in C order over the tasks loops around it.
+    int64_t index = 0, total = 1;
+    for (const TaskRange &t : task_ranges_) {
+      const int64_t n = t.hi - t.lo;
+      index = index * n + (iters_[t.iter].second - t.lo);
+      total = total > INT64_MAX / std::max<int64_t>(n, 1) ? INT64_MAX : total * n;
+    }
+    r += " in task " + std::to_string(index + 1) + " of " + std::to_string(total);
+  }
+  if (opts_.meter) {
+    char buf[80];
+    std::snprintf(buf, sizeof buf, " after %.3f s, having grown by %.0f MiB",
+                  opts_.meter->seconds(), opts_.meter->grown_bytes() / 1048576.0);
+    r += buf;
+  }
+  return r;
 }
 
 void Interpreter::fail(const Stmt &s, HazardKind k, const std::string &msg) {
@@ -219,8 +242,10 @@ void Interpreter::exec_loop(const Stmt &s) {
   int64_t saved = vals_[slot];
   char saved_def = defined_[slot];
   iters_.push_back({s.name, 0});
-  if (s.kind == StmtKind::Tasks)
+  if (s.kind == StmtKind::Tasks) {
     task_vars_.push_back(s.name);
+    task_ranges_.push_back({lo, hi, iters_.size() - 1});
+  }
   defined_[slot] = 1;
   if (s.kind == StmtKind::Seq) {
     exec_seq(s, lo, hi);
@@ -237,8 +262,10 @@ void Interpreter::exec_loop(const Stmt &s) {
     }
   }
   iters_.pop_back();
-  if (s.kind == StmtKind::Tasks)
+  if (s.kind == StmtKind::Tasks) {
     task_vars_.pop_back();
+    task_ranges_.pop_back();
+  }
   vals_[slot] = saved;
   defined_[slot] = saved_def;
 }

@@ -194,6 +194,13 @@ private:
   };
   std::unordered_map<const Stmt *, TaskMemo> memos_;
   std::vector<std::string> task_vars_; // iterators of the tasks loops we are in
+  struct TaskRange {
+    int64_t lo, hi;
+    size_t iter; // its entry in iters_
+  };
+  std::vector<TaskRange> task_ranges_; // and their bounds
+  // Where a run stopped by its budget had got to: the task, the time, the memory.
+  std::string reached() const;
   std::vector<OutsideAccess> *recording_ = nullptr; // the template's outside accesses
   int first_local_tensor_ = 0;                      // tensors from here are the task's
   bool record_ok_ = false;

@@ -119,9 +119,7 @@ bool Interpreter::skip_iterations(const Probe &p, int64_t left) {
   m_.skip_iterations(p.area, static_cast<int64_t>(dseq));
   // The skipped iterations' tensors were allocated and freed in them: only
   // their ids advance (as for a replayed task's).
-  for (int64_t k = 0; k < left; ++k)
-    for (size_t id = p.first_tensor; id < p.first_tensor + p.tensors; ++id)
-      tensors_.add_alias(id);
+  tensors_.add_aliases(p.first_tensor, p.tensors, static_cast<size_t>(left));
   if (recording_)
     for (int64_t k = 0; k < left; ++k)
       for (size_t r = p.first_recorded; r < p.first_recorded + p.recorded; ++r)

@@ -135,8 +135,7 @@ bool Interpreter::replay_task(const Stmt &s, const TaskMemo &m) {
   // event names them: only their ids must advance as a full run's would
   // (copying the template's entries, thousands of times, was a fifth of a
   // 16,384-task GEMV's check; now the ids share them).
-  for (size_t id = use->first_tensor; id < use->end_tensor; ++id)
-    tensors_.add_alias(id);
+  tensors_.add_aliases(use->first_tensor, use->end_tensor - use->first_tensor, 1);
   next_bar_ += use->bars;
   bars_.resize(next_bar_);
   seq_ += use->counts.events;

@@ -37,6 +37,45 @@ std::vector<int64_t> TensorInfo::unlinear(int64_t lin) const {
 // allocated by an await of z[idx - V] and freed by an arrive on z[idx + V];
 // slot idx of a buffer guarded by z is allocated by awaits of z[idx] (of every
 // barrier of its multicast group) and freed by an arrive on z[idx + V].
+void TensorTable::append(const uint32_t *slots, size_t n, size_t times) {
+  if (n == 0 || times == 0)
+    return;
+  // One more plain id (or ids) extends the last plain run.
+  if (times == 1 && !runs_.empty()) {
+    Run &r = runs_.back();
+    if (r.period == r.count && r.pool + r.period == pool_.size()) {
+      pool_.insert(pool_.end(), slots, slots + n);
+      r.count += n;
+      r.period += n;
+      size_ += n;
+      return;
+    }
+  }
+  runs_.push_back({size_, n * times, pool_.size(), n});
+  pool_.insert(pool_.end(), slots, slots + n);
+  size_ += n * times;
+}
+
+void TensorTable::add_aliases(size_t first, size_t n, size_t times) {
+  if (n == 0 || times == 0)
+    return;
+  // A template's range aliased again (every replayed task): its slots are
+  // in the pool already.
+  if (last_range_.n == n && last_range_.first == first) {
+    runs_.push_back({size_, n * times, last_range_.pool, n});
+    size_ += n * times;
+    return;
+  }
+  std::vector<uint32_t> slots(n);
+  for (size_t i = 0; i < n; ++i)
+    slots[i] = slot(first + i);
+  const size_t pool = pool_.size();
+  runs_.push_back({size_, n * times, pool, n});
+  pool_.insert(pool_.end(), slots.begin(), slots.end());
+  size_ += n * times;
+  last_range_ = {first, n, pool};
+}
+
 std::vector<RingSlot> ring_slots(const TensorInfo &t, const TensorTable &tensors) {
   std::vector<RingSlot> slots;
   if (t.ring_dim < 0)

@@ -123,26 +123,55 @@ struct RingSlot {
 };
 /// Every allocation instance of a run, by tensor id. Entries are never
 /// removed and never move (references stay valid while tasks add more). A
-/// replayed task's tensors were allocated and freed inside it, so no later
-/// event names them: each gets an id that shares its template's entry
-/// (`add_alias`) instead of a copy, which for a 16,384-task GEMV was a fifth
-/// of the check's memory.
+/// replayed task's tensors, and a skipped loop iteration's, were allocated
+/// and freed inside it, so no later event names them: their ids only name
+/// the entries of the template's (`add_aliases`), as runs of ids rather than
+/// one slot each (a 16,384-task GEMV's copies were a fifth of its check's
+/// memory, and 16 million ids a second stall of a tiled kernel's check).
 class TensorTable {
 public:
   /// Adds `t` under the next id.
   void add(TensorInfo t) {
-    slot_.push_back(static_cast<uint32_t>(infos_.size()));
+    const uint32_t s = static_cast<uint32_t>(infos_.size());
     infos_.push_back(std::move(t));
+    append(&s, 1, 1);
   }
   /// Adds the next id as another name of tensor `of`'s entry.
-  void add_alias(size_t of) { slot_.push_back(slot_[of]); }
-  size_t size() const { return slot_.size(); }
-  TensorInfo &operator[](size_t id) { return infos_[slot_[id]]; }
-  const TensorInfo &operator[](size_t id) const { return infos_[slot_[id]]; }
+  void add_alias(size_t of) { add_aliases(of, 1, 1); }
+  /// Adds `times` x `n` ids naming the entries of ids [first, first + n) in
+  /// turn, `times` times.
+  void add_aliases(size_t first, size_t n, size_t times);
+  size_t size() const { return size_; }
+  TensorInfo &operator[](size_t id) { return infos_[slot(id)]; }
+  const TensorInfo &operator[](size_t id) const { return infos_[slot(id)]; }
 
 private:
+  // Ids [first, first + count) name pool_[pool + (id - first) % period].
+  struct Run {
+    size_t first, count, pool, period;
+  };
   std::deque<TensorInfo> infos_;
-  std::vector<uint32_t> slot_; ///< id -> index into infos_
+  std::vector<uint32_t> pool_;
+  std::vector<Run> runs_;
+  size_t size_ = 0;
+  mutable size_t last_ = 0; // the run the last lookup found
+  struct Range {
+    size_t first = 0, n = 0, pool = 0;
+  } last_range_;          // the last aliased range and its slots in pool_
+  uint32_t slot(size_t id) const {
+    if (last_ >= runs_.size() || id < runs_[last_].first ||
+        id - runs_[last_].first >= runs_[last_].count) {
+      auto it = std::upper_bound(runs_.begin(), runs_.end(), id,
+                                 [](size_t v, const Run &r) { return v < r.first; });
+      last_ = static_cast<size_t>(it - runs_.begin()) - 1;
+    }
+    const Run &r = runs_[last_];
+    size_t off = id - r.first;
+    if (off >= r.period)
+      off %= r.period;
+    return pool_[r.pool + off];
+  }
+  void append(const uint32_t *slots, size_t n, size_t times);
 };
 
 std::vector<RingSlot> ring_slots(const TensorInfo &t, const TensorTable &tensors);

@@ -89,6 +89,38 @@ TEST(TensorTable, AnAliasSharesItsTensorsEntry) {
   EXPECT_EQ(t[1002].name, "y");
 }
 
+// Runs of aliases (replayed tasks, skipped iterations) against a plain
+// table of which entry each id names, with adds and aliases of aliases mixed.
+TEST(TensorTable, AliasRunsNameTheEntriesAPlainTableWould) {
+  TensorTable t;
+  std::vector<std::string> model; // id -> the name of the entry it names
+  std::mt19937 rng(3);
+  TensorInfo info;
+  for (int step = 0; step < 400; ++step) {
+    const int what = static_cast<int>(rng() % 3);
+    if (what == 0 || model.empty()) {
+      info.name = "t" + std::to_string(step);
+      t.add(info);
+      model.push_back(info.name);
+      continue;
+    }
+    const size_t first = rng() % model.size();
+    const size_t n = 1 + rng() % std::min<size_t>(5, model.size() - first);
+    const size_t times = what == 1 ? 1 : 1 + rng() % 4;
+    for (int again = 0; again < (rng() % 2 ? 2 : 1); ++again) { // a range repeated
+      t.add_aliases(first, n, times);
+      for (size_t k = 0; k < times; ++k)
+        for (size_t i = 0; i < n; ++i)
+          model.push_back(model[first + i]);
+    }
+  }
+  ASSERT_EQ(t.size(), model.size());
+  for (size_t id = 0; id < model.size(); ++id)
+    ASSERT_EQ(t[id].name, model[id]) << "id " << id;
+  for (size_t id = model.size(); id-- > 0;) // lookups in any order
+    ASSERT_EQ(t[id].name, model[id]) << "id " << id;
+}
+
 Box box2(int64_t r0, int64_t c0, int64_t r1, int64_t c1) {
   Box b;
   const int64_t lo[] = {r0, c0}, hi[] = {r1, c1};
