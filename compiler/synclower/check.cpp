@@ -66,7 +66,8 @@ std::string check_text(const CheckRequest &req) {
 
 bool run_check(const ProcNode &proc, const CheckRequest &req, const gpu::GpuFacts &facts,
                const gpu::CalleeLookup &callee, const sync::CheckOptions &opts,
-               const SourceManager &sources, DiagEngine &diag, std::string *sync_text) {
+               const SourceManager &sources, DiagEngine &diag, std::string *sync_text,
+               sync::RunStats *stats) {
   std::map<std::string, int64_t> sizes;
   if (!bind_sizes(proc, req, diag, sizes))
     return false;
@@ -76,6 +77,8 @@ bool run_check(const ProcNode &proc, const CheckRequest &req, const gpu::GpuFact
   if (sync_text)
     *sync_text += "# check " + check_text(req) + "\n" + sync::print_program(lowered.program);
   sync::CheckResult r = sync::check_program(lowered.program, opts);
+  if (stats)
+    *stats = r.stats;
   if (r.ok) {
     for (const Reassociated &a : lowered.reassociated)
       diag.report(a.loc, DiagKind::SyncReassociated, a.instr, a.buffer, check_text(req));

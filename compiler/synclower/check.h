@@ -25,11 +25,13 @@ struct CheckRequest {
 std::string check_text(const CheckRequest &req);
 
 /// Runs `req` on `proc`. `facts` are the GPU semantics stage's for `proc`.
-/// With `sync_text`, the lowered program's text form is appended to it.
+/// With `sync_text`, the lowered program's text form is appended to it;
+/// with `stats`, the run's counters (tasks replayed, iterations skipped).
 /// False after reporting (bad sizes, a hazard, a construct the lowering
 /// cannot follow, the check's budget).
 bool run_check(const ProcNode &proc, const CheckRequest &req, const gpu::GpuFacts &facts,
                const gpu::CalleeLookup &callee, const sync::CheckOptions &opts,
-               const SourceManager &sources, DiagEngine &diag, std::string *sync_text);
+               const SourceManager &sources, DiagEngine &diag, std::string *sync_text,
+               sync::RunStats *stats = nullptr);
 
 } // namespace exgc::synclower

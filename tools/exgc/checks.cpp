@@ -124,10 +124,11 @@ bool SyncChecks::run_one(const Proc &p, const synclower::CheckRequest &r,
   progress.begin(synclower::check_text(r) + (r.derived.empty() ? "" : " (derived)"));
   copts.progress = [&](double seconds) { progress.update(seconds); };
   auto start = std::chrono::steady_clock::now();
+  sync::RunStats stats;
   bool passed = synclower::run_check(
       *inlined_.at(p.get()), r, f,
       [&](const std::string &name) { return prog_.lookup_from(p.get(), name); }, copts,
-      diag_.sources(), diag_, sync_text);
+      diag_.sources(), diag_, sync_text, &stats);
   progress.end();
   if (!passed)
     return false;
@@ -139,6 +140,10 @@ bool SyncChecks::run_one(const Proc &p, const synclower::CheckRequest &r,
     char buf[32];
     std::snprintf(buf, sizeof buf, " in %.3f s", took.count());
     line += buf;
+    // The symmetry reductions that applied (docs/sync.md).
+    if (stats.replayed_tasks || stats.replayed_iterations)
+      line += " (replayed " + std::to_string(stats.replayed_tasks) + " tasks, skipped " +
+              std::to_string(stats.replayed_iterations) + " loop iterations)";
   }
   passed_.push_back(line);
   return true;
