@@ -17,7 +17,7 @@ namespace {
 CheckResult check_with(const Program &p, EngineKind engine, bool replay) {
   CheckOptions o;
   o.engine = engine;
-  o.replay_tasks = replay;
+  o.replay_tasks = o.replay_loops = replay;
   o.budget.max_memory = uint64_t(512) << 20;
   o.budget.max_seconds = 2;
   return check_program(p, o);
