@@ -279,34 +279,14 @@ void FastEngine::replay(const TaskEffect &effect, const std::vector<TensorShift>
     }
     return origin_ids[i] = S.new_origin(o, (*fx.origins)[i].own_quals);
   };
-  for (const FastTaskEffect::Reg &reg : fx.regions) {
-    uint32_t a = S.new_ar();
-    AR &ar = S.ars[a];
-    ar.foa = -1;
-    auto put = [&](const std::vector<FastTaskEffect::Ent> &from, SmallVec<Entry, 4> &to) {
-      for (const FastTaskEffect::Ent &en : from) {
-        const uint32_t o = origin_id(en.origin);
-        to.push_back({rec_ids[en.rec], o});
-        ++S.recs[rec_ids[en.rec]].refs;
-        ++S.origins[o].refs;
-      }
-    };
-    put(reg.reads, ar.reads);
-    put(reg.mutates, ar.mutates);
-    ar.refs = 1;
+  // Puts back one region; with `merged`, its entries' origins are deferred
+  // (the first member's stands in until a report resolves one).
+  auto put_back = [&](int tensor, const Box &box, const std::vector<FastTaskEffect::Ent> &reads,
+                      const std::vector<FastTaskEffect::Ent> &mutates,
+                      const std::shared_ptr<const MergedOrigins> &merged) {
     const Idx *off = nullptr;
     for (const TensorShift &sh : shifts)
-      if (sh.tensor == reg.tensor)
-        off = &sh.offset;
-    // A replayed task may put back thousands of regions into long buckets:
-    // the meter counts that work, or a long replay would outrun the budget.
-    tick(S.put_region(reg.tensor, (*tensors_)[reg.tensor], off ? moved(reg.box, *off) : reg.box,
-                      a));
-  }
-  for (const FastTaskEffect::Merged &mg : fx.merged) {
-    const Idx *off = nullptr;
-    for (const TensorShift &sh : shifts)
-      if (sh.tensor == mg.tensor)
+      if (sh.tensor == tensor)
         off = &sh.offset;
     uint32_t a = S.new_ar();
     AR &ar = S.ars[a];
@@ -314,29 +294,38 @@ void FastEngine::replay(const TaskEffect &effect, const std::vector<TensorShift>
     uint32_t entry = 0;
     auto put = [&](const std::vector<FastTaskEffect::Ent> &from, SmallVec<Entry, 4> &to) {
       for (const FastTaskEffect::Ent &en : from) {
-        auto d = std::make_shared<Deferred>();
-        d->merged = mg.origins;
-        d->entry = entry++;
-        d->dseq = dseq;
-        d->dt = dt;
-        if (off)
-          d->offset = *off;
-        else
-          d->offset.resize(mg.box.lo.size());
-        // A copy: new_origin may move the pool that holds the first's.
-        const Origin first = S.origins[origin_id(en.origin)].origin;
-        const uint32_t o = S.new_origin(first, (*fx.origins)[en.origin].own_quals);
-        S.origins[o].deferred = std::move(d);
+        uint32_t o = origin_id(en.origin);
+        if (merged) {
+          auto d = std::make_shared<Deferred>();
+          d->merged = merged;
+          d->entry = entry++;
+          d->dseq = dseq;
+          d->dt = dt;
+          if (off)
+            d->offset = *off;
+          else
+            d->offset.resize(box.lo.size());
+          // A copy: new_origin may move the pool that holds the first's.
+          const Origin first = S.origins[o].origin;
+          o = S.new_origin(first, (*fx.origins)[en.origin].own_quals);
+          S.origins[o].deferred = std::move(d);
+        }
         to.push_back({rec_ids[en.rec], o});
         ++S.recs[rec_ids[en.rec]].refs;
         ++S.origins[o].refs;
       }
     };
-    put(mg.reads, ar.reads);
-    put(mg.mutates, ar.mutates);
+    put(reads, ar.reads);
+    put(mutates, ar.mutates);
     ar.refs = 1;
-    tick(S.put_region(mg.tensor, (*tensors_)[mg.tensor], off ? moved(mg.box, *off) : mg.box, a));
-  }
+    // A replayed task may put back thousands of regions into long buckets:
+    // the meter counts that work, or a long replay would outrun the budget.
+    tick(S.put_region(tensor, (*tensors_)[tensor], off ? moved(box, *off) : box, a));
+  };
+  for (const FastTaskEffect::Reg &reg : fx.regions)
+    put_back(reg.tensor, reg.box, reg.reads, reg.mutates, nullptr);
+  for (const FastTaskEffect::Merged &mg : fx.merged)
+    put_back(mg.tensor, mg.box, mg.reads, mg.mutates, mg.origins);
   // Origins only the merged regions' first members had.
   for (uint32_t id : origin_ids)
     if (id != kNone)

@@ -646,13 +646,13 @@ struct FastEngine::State {
     const AR &ar = ars[a];
     const ThreadSet &c = *e.ctx.threads;
     const int need_m = need_on_mutates(e);
+    OriginRec scratch; // a deferred origin resolved at `at`
     for (int pass = 0; pass < 2; ++pass) {
       if (pass == 1 && !e.mutate)
         break;
       int need = pass == 0 ? need_m : kNeedOnReads;
       for (const Entry &en : pass == 0 ? ar.mutates : ar.reads) {
         const Record &r = recs[en.rec];
-        OriginRec scratch;
         const OriginRec &o = origin_of(origins, en, at, scratch);
         for (const Part &p : r.parts) {
           int64_t tid;
@@ -671,10 +671,10 @@ struct FastEngine::State {
   bool check_free_ar(uint32_t a, const ThreadSet &c, bool ring, QualMask q, Failure &f,
                      const Idx *at = nullptr) {
     const AR &ar = ars[a];
+    OriginRec scratch;
     for (int pass = 0; pass < 2; ++pass)
       for (const Entry &en : pass == 0 ? ar.mutates : ar.reads) {
         const Record &r = recs[en.rec];
-        OriginRec scratch;
         const OriginRec &o = origin_of(origins, en, at, scratch);
         for (const Part &p : r.parts) {
           int64_t tid = -1;
