@@ -36,6 +36,7 @@ OR       : 'or';
 NOT      : 'not';
 TRUE     : 'True';
 FALSE    : 'False';
+INF      : 'inf';   // the float literal infinity (`-inf` is its negation)
 
 NAME  : [a-zA-Z_] [a-zA-Z_0-9]*;
 FLOAT : DIGITS '.' DIGITS? EXPONENT? | '.' DIGITS EXPONENT? | DIGITS EXPONENT;

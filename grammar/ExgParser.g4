@@ -92,6 +92,7 @@ atom
   | STRING                                            # stringAtom
   | TRUE                                              # trueAtom
   | FALSE                                             # falseAtom
+  | INF                                               # infAtom
   | LPAREN expr RPAREN                                # parenAtom
   | LBRACK (expr (COMMA expr)* COMMA?)? RBRACK        # listAtom
   ;

@@ -2,6 +2,7 @@
 #include "compiler/codegen/expr_emitter.h"
 
 #include "compiler/codegen/c_names.h"
+#include "compiler/ir/math_functions.h"
 
 namespace exgc::codegen {
 
@@ -330,6 +331,26 @@ std::string ExprEmitter::call(const Call *c, const std::string &ctype) {
     if (ctype.empty() && f != "abs")
       return fail(c->loc, "'" + f + "' on index values");
     return "exg_" + f + "<" + (ctype.empty() ? "int64_t" : ctype) + ">(" + arg(c->args[0]) + ")";
+  }
+  if (const MathFunction *m = find_math_function(f)) {
+    if (!arity(static_cast<size_t>(m->arity)))
+      return "0";
+    // Computed in the destination's floating type, as `+` is; an integer
+    // destination takes the value computed in the call's own type.
+    std::string t = ctype.empty() || is_integer_ctype(ctype) || ctype == "bool"
+                        ? scalar_ctype(c->type)
+                        : ctype;
+    if (t.empty())
+      return fail(c->loc, "'" + f + "' of " + value_type_name(c->type) + " values");
+    std::string s = "exg_" + f + "<" + t + ">(";
+    for (size_t i = 0; i < c->args.size(); ++i) {
+      const Expr &x = c->args[i];
+      s += i ? ", " : "";
+      s += is_data(x->type) || x.as<IntImm>() || x.as<FloatImm>()
+               ? data(x, t)
+               : "static_cast<" + t + ">(" + ctrl(x) + ")";
+    }
+    return ctype.empty() ? s + ")" : c_convert(s + ")", t, ctype);
   }
   if (f == "tf32_truncate") {
     if (!arity(1))

@@ -31,6 +31,44 @@ template <typename T> inline T exg_tf32_truncate(T a) {
   __builtin_memcpy(&f, &u, 4);
   return static_cast<T>(f);
 }
+// Math functions (docs/language.md, "Math functions"): f64 data in double,
+// every other type through f32 as the GPU computes it, each from the exact
+// value rounded once (the GPU's CUDA functions are within the ulps the docs
+// list). The _approx forms are the f32 instructions ex2/lg2/rsqrt.approx.ftz
+// and tanh.approx: their flush of subnormal inputs and results to a signed
+// zero is reproduced, their approximation is the documented bound.
+template <typename T, typename F> inline T exg_math1(T a, F exact) {
+  if constexpr (std::is_same<T, double>::value)
+    return exact(a);
+  else
+    return static_cast<T>(static_cast<float>(exact(static_cast<double>(static_cast<float>(a)))));
+}
+template <typename T> inline T exg_exp(T a) { return exg_math1(a, [](double x) { return std::exp(x); }); }
+template <typename T> inline T exg_exp2(T a) { return exg_math1(a, [](double x) { return std::exp2(x); }); }
+template <typename T> inline T exg_log(T a) { return exg_math1(a, [](double x) { return std::log(x); }); }
+template <typename T> inline T exg_log2(T a) { return exg_math1(a, [](double x) { return std::log2(x); }); }
+template <typename T> inline T exg_tanh(T a) { return exg_math1(a, [](double x) { return std::tanh(x); }); }
+// rsqrt in long double: 1 / sqrt in double would round twice.
+template <typename T> inline T exg_rsqrt(T a) {
+  return exg_math1(a, [](double x) { return static_cast<double>(1.0L / std::sqrt(static_cast<long double>(x))); });
+}
+template <typename T> inline T exg_rcp(T a) { return exg_math1(a, [](double x) { return 1.0 / x; }); }
+template <typename T> inline T exg_fma(T a, T b, T c) {
+  if constexpr (std::is_same<T, double>::value)
+    return std::fma(a, b, c);
+  else
+    return static_cast<T>(std::fma(static_cast<float>(a), static_cast<float>(b), static_cast<float>(c)));
+}
+[[maybe_unused]] inline float exg_ftz(float x) { return std::fabs(x) < 0x1p-126f ? std::copysign(0.0f, x) : x; }
+template <typename T, typename F> inline T exg_approx1(T a, bool ftz, F exact) {
+  float x = static_cast<float>(a);
+  float r = static_cast<float>(exact(static_cast<double>(ftz ? exg_ftz(x) : x)));
+  return static_cast<T>(ftz ? exg_ftz(r) : r);
+}
+template <typename T> inline T exg_exp2_approx(T a) { return exg_approx1(a, true, [](double x) { return std::exp2(x); }); }
+template <typename T> inline T exg_log2_approx(T a) { return exg_approx1(a, true, [](double x) { return std::log2(x); }); }
+template <typename T> inline T exg_tanh_approx(T a) { return exg_approx1(a, false, [](double x) { return std::tanh(x); }); }
+template <typename T> inline T exg_rsqrt_approx(T a) { return exg_approx1(a, true, [](double x) { return 1.0 / std::sqrt(x); }); }
 template <typename T> struct exg_unsigned { using type = typename std::make_unsigned<T>::type; };
 // Integer data + - * wrap around in the stored type (two's complement): they
 // are computed in an unsigned type at least as wide as unsigned int, where

@@ -8,6 +8,7 @@
 // (memories, units, contexts, loop-mode keywords, instr attributes) and may
 // name global descriptors, which become Var(Sym::global(name), Meta).
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "compiler/frontend/build_internal.h"
@@ -655,7 +656,7 @@ private:
       return IntImm::make(v, l);
     }
     if (auto *f = dynamic_cast<P::FloatAtomContext *>(a)) {
-      // Infinite would print as `inf`, which is not a literal (issue 27).
+      // A literal beyond f64 is a typo, not a way to spell `inf`.
       double v = std::strtod(f->getText().c_str(), nullptr);
       if (std::isinf(v))
         fail(diag_, l, DiagKind::FloatTooLarge, f->getText());
@@ -663,6 +664,8 @@ private:
     }
     if (auto *s = dynamic_cast<P::StringAtomContext *>(a))
       return StrImm::make(unquote(s->getText()), l);
+    if (dynamic_cast<P::InfAtomContext *>(a))
+      return FloatImm::make(std::numeric_limits<double>::infinity(), l);
     if (dynamic_cast<P::TrueAtomContext *>(a))
       return BoolImm::make(true, l);
     if (dynamic_cast<P::FalseAtomContext *>(a))

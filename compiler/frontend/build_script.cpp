@@ -187,7 +187,7 @@ private:
         fail(diag_, l, DiagKind::IntegerTooLarge, i->getText());
       return script::int_lit(v, l);
     }
-    if (dynamic_cast<P::FloatAtomContext *>(a))
+    if (dynamic_cast<P::FloatAtomContext *>(a) || dynamic_cast<P::InfAtomContext *>(a))
       not_here(a, "a real literal");
     if (auto *s = dynamic_cast<P::StringAtomContext *>(a))
       return script::str_lit(unquote(s->getText()), l);

@@ -2,6 +2,7 @@
 #include "compiler/frontend/fragment.h"
 
 #include <cmath>
+#include <limits>
 #include <cerrno>
 #include <cstdlib>
 
@@ -202,6 +203,11 @@ private:
       out->float_value = std::strtod(f->getText().c_str(), nullptr);
       if (std::isinf(out->float_value))
         throw FragError{"floating-point literal '" + f->getText() + "' is beyond the range of f64"};
+      return out;
+    }
+    if (dynamic_cast<P::InfAtomContext *>(a)) {
+      out->kind = FragExpr::Kind::Float;
+      out->float_value = std::numeric_limits<double>::infinity();
       return out;
     }
     if (auto *s = dynamic_cast<P::StringAtomContext *>(a)) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "compiler/frontend/typecheck_internal.h"
+#include "compiler/ir/math_functions.h"
 
 namespace exgc::tc {
 
@@ -291,8 +292,48 @@ ValueType Checker::check_builtin(const Call &c, const Expr &self, Use use) {
     }
     return t == ValueType::R ? ValueType::F32 : t;
   }
+  if (const MathFunction *m = find_math_function(c.func))
+    return check_math(*m, c, self, use);
   diag_.report(self->loc, DiagKind::UnknownBuiltin, c.func);
   return ValueType::Meta;
+}
+
+/// `exp(x)`, `fma(a, b, c)`, ...: floating-point data in, the join of the
+/// operands' types out (the first data type, R yielding, as for `+`); integer
+/// literals alone give R (other control values are ControlInData). The
+/// approximations are f32 instructions.
+ValueType Checker::check_math(const MathFunction &m, const Call &c, const Expr &self, Use use) {
+  if (c.args.size() != static_cast<size_t>(m.arity) || !c.kwargs.empty()) {
+    diag_.report(self->loc, DiagKind::BuiltinArgs, c.func,
+                 "takes " + std::to_string(m.arity) + " positional arguments, got " +
+                     std::to_string(c.args.size()) +
+                     (c.kwargs.empty() ? "" : " and keyword arguments"));
+    return ValueType::Meta;
+  }
+  if (is_control_use(use)) {
+    diag_.report(self->loc, DiagKind::DataInControl, show(self), use_name(use));
+    return ValueType::Meta;
+  }
+  ValueType result = ValueType::R;
+  for (const Expr &a : c.args) {
+    ValueType t = check_expr(a, use);
+    if (t == ValueType::Meta)
+      return t;
+    bool fits = t == ValueType::F16 || t == ValueType::BF16 || t == ValueType::F32 ||
+                t == ValueType::R || (t == ValueType::F64 && !m.approx) ||
+                (is_control(t) && t != ValueType::Bool);
+    if (!fits) {
+      diag_.report(a->loc, DiagKind::BuiltinArgs, c.func,
+                   std::string("takes ") +
+                       (m.approx ? "f32, f16 or bf16 data (it is an f32 instruction)"
+                                 : "floating-point data (f16, bf16, f32 or f64)") +
+                       ", not '" + value_type_name(t) + "'");
+      return ValueType::Meta;
+    }
+    if (is_data(t) && result == ValueType::R)
+      result = t;
+  }
+  return result;
 }
 
 } // namespace exgc::tc

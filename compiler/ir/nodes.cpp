@@ -1,5 +1,6 @@
 // nodes.cpp - checked constructors of the IR nodes ------------------------//
 #include "compiler/ir/nodes.h"
+#include "compiler/ir/math_functions.h"
 
 #include <atomic>
 
@@ -253,6 +254,17 @@ void UnOp::finish() {
   type = op == UnOpKind::Not ? ValueType::Bool : a->type;
 }
 
+namespace {
+/// A math function computes in the join of its operands' types; control
+/// operands alone (`exp(i)`) give R, as a literal's value does.
+ValueType math_result_type(const std::vector<Expr> &args) {
+  ValueType t = args[0] ? args[0]->type : ValueType::Meta;
+  for (size_t i = 1; i < args.size(); ++i)
+    t = args[i] ? arith_type(t, args[i]->type) : ValueType::Meta;
+  return is_control(t) && t != ValueType::Bool ? ValueType::R : t;
+}
+} // namespace
+
 Expr Call::make(std::string func, std::vector<Expr> args, std::vector<KwArg> kwargs,
                 SrcLoc loc) {
   return build(new Call(std::move(func), std::move(args), std::move(kwargs), loc));
@@ -272,6 +284,9 @@ void Call::finish() {
   else if ((func == "sqrt" || func == "relu" || func == "abs" || func == "tf32_truncate") &&
            args.size() == 1 && args[0])
     type = args[0]->type;
+  else if (const MathFunction *m = find_math_function(func);
+           m && args.size() == static_cast<size_t>(m->arity))
+    type = math_result_type(args);
   else
     type = ValueType::Meta;
 }

@@ -353,14 +353,16 @@ private:
 };
 
 /// `f(args, key=value)`: a built-in function (`select min max sqrt relu abs
-/// stride offset`) or a descriptor constructor in an annotation position.
+/// stride offset`, the math functions of math_functions.h) or a descriptor
+/// constructor in an annotation position.
 struct Call final : ExprBase<Call, ExprKind::Call> {
   std::string func;
   std::vector<Expr> args;
   std::vector<KwArg> kwargs;
   /// The result type is derived: index for `stride` and `offset`; for `min`,
   /// `max` and `select` the join of the compared values (as BinOp's);
-  /// `sqrt`, `relu`, `abs` the argument's; Meta for anything else (a
+  /// `sqrt`, `relu`, `abs` the argument's; a math function the join of its
+  /// arguments' (R when all are control values); Meta for anything else (a
   /// descriptor, or a function the typecheck refuses as a value).
   static Expr make(std::string func, std::vector<Expr> args, std::vector<KwArg> kwargs,
                    SrcLoc loc = {});

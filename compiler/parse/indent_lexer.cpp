@@ -77,7 +77,7 @@ bool adds_level(size_t type) {
 bool ends_operand(size_t type) {
   switch (type) {
   case ExgLexer::NAME: case ExgLexer::INT: case ExgLexer::FLOAT: case ExgLexer::STRING:
-  case ExgLexer::TRUE: case ExgLexer::FALSE: case ExgLexer::RPAREN: case ExgLexer::RBRACK:
+  case ExgLexer::TRUE: case ExgLexer::FALSE: case ExgLexer::INF: case ExgLexer::RPAREN: case ExgLexer::RBRACK:
     return true;
   default:
     return false;

@@ -37,7 +37,7 @@ std::string describe_found(Parser *p, const Token *t) {
 bool starts_expr(size_t type) {
   switch (type) {
   case ExgParser::NAME: case ExgParser::INT: case ExgParser::FLOAT: case ExgParser::STRING:
-  case ExgParser::TRUE: case ExgParser::FALSE: case ExgParser::LPAREN: case ExgParser::LBRACK:
+  case ExgParser::TRUE: case ExgParser::FALSE: case ExgParser::INF: case ExgParser::LPAREN: case ExgParser::LBRACK:
   case ExgParser::MINUS: case ExgParser::NOT:
     return true;
   default:

@@ -23,10 +23,10 @@ inline bool is_c_identifier(std::string_view s) {
 /// The keywords of grammar/ExgLexer.g4 (IdentifierTest checks the list
 /// against that file).
 inline bool is_exg_keyword(std::string_view s) {
-  static constexpr std::array<std::string_view, 23> keywords = {
+  static constexpr std::array<std::string_view, 24> keywords = {
       "False", "True",  "and",    "as",     "assert", "check", "def",   "elif",
-      "else",  "export", "for",   "from",   "if",     "import", "in",   "instr",
-      "not",   "or",    "pass",   "proc",   "return", "schedule", "with"};
+      "else",  "export", "for",   "from",   "if",     "import", "in",   "inf",
+      "instr", "not",   "or",    "pass",   "proc",   "return", "schedule", "with"};
   for (std::string_view k : keywords)
     if (k == s)
       return true;

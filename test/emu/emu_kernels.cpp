@@ -19,6 +19,7 @@
 #include "gemm_tf32_sm90a_tmastore.h"
 #include "gemv_f32.h"
 #include "saxpy.h"
+#include "softmax.h"
 #include "vector_copy.h"
 
 #include "ref_names.h"
@@ -31,12 +32,14 @@
 #include "gemm_tf32_sm90a_tmastore_ref.h"
 #include "gemv_f32_ref.h"
 #include "saxpy_ref.h"
+#include "softmax_ref.h"
 #include "vector_copy_ref.h"
 
 #include "ref_names_undef.h"
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -45,6 +48,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -197,6 +201,53 @@ void run_saxpy(int64_t n) {
   record(why.empty(), "saxpy", std::to_string(n) + (why.empty() ? "" : ": " + why));
 }
 
+using SoftmaxFn = cudaError_t (*)(cudaStream_t, int64_t, int64_t, const float *, float *);
+using SoftmaxRef = int (*)(int64_t, int64_t, const float *, float *);
+
+/// Row softmax (examples/softmax.exg). The CPU reference must equal the
+/// algorithm, a softmax computed in double, within (N + 64) ulps per element:
+/// the f32 rounding of x - max (up to 8 ulps of exp's result for |x - max| <
+/// 16), of the log2(e) scaling in softmax_fast (up to 11, and 6 for the
+/// rounded constant), of each exp, of the row's N-term sum and of the
+/// product. The kernel computes those roundings as the reference does, so it
+/// must equal it within the math functions' bounds (docs/language.md): exp 2
+/// ulps on the GPU against 1/2 in the reference, in each term, in the sum and
+/// in the product, (2N + 8) ulps in all; the emulator computes ex2.approx
+/// exactly, so softmax_fast meets the same bound. Inputs span [-8, 8].
+void run_softmax(const std::string &name, SoftmaxFn fn, SoftmaxRef ref, int64_t M, int64_t N) {
+  std::vector<float> x = random_values<float>(size_t(M * N), 51);
+  for (float &v : x)
+    v *= 8.0f;
+  DeviceVec<float> dx(x), dy{size_t(M * N)};
+  check_cuda(fn(nullptr, M, N, dx.ptr, dy.ptr), name.c_str());
+  check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  std::vector<float> got = dy.to_host(), want(size_t(M * N)), bound(size_t(M * N));
+  if (ref(M, N, x.data(), want.data()) != 0) {
+    record(false, name, "the reference failed");
+    return;
+  }
+  std::string why;
+  for (int64_t r = 0; r < M && why.empty(); ++r) {
+    double mx = -INFINITY, s = 0;
+    for (int64_t j = 0; j < N; ++j)
+      mx = std::max(mx, double(x[size_t(r * N + j)]));
+    for (int64_t j = 0; j < N; ++j)
+      s += std::exp(double(x[size_t(r * N + j)]) - mx);
+    for (int64_t j = 0; j < N && why.empty(); ++j) {
+      size_t i = size_t(r * N + j);
+      double exact = std::exp(double(x[i]) - mx) / s;
+      bound[i] = float(double(2 * N + 8) * 0x1p-24 * exact);
+      if (!(std::fabs(double(want[i]) - exact) <= double(N + 64) * 0x1p-24 * exact))
+        why = "the reference's element " + std::to_string(i) + " is " + std::to_string(want[i]) +
+              ", the algorithm's " + std::to_string(exact);
+    }
+  }
+  if (why.empty())
+    why = compare(got, want, bound, 1.0, 1.0);
+  record(why.empty(), name,
+         std::to_string(M) + "x" + std::to_string(N) + (why.empty() ? "" : ": " + why));
+}
+
 /// A copy is exact: bit for bit.
 void run_vector_copy(int64_t n) {
   std::vector<float> a = random_values<float>(size_t(n), 41);
@@ -257,6 +308,14 @@ std::vector<Case> all_cases() {
                      run_saxpy(1);
                      run_saxpy(1000);
                    }});
+  const std::tuple<const char *, SoftmaxFn, SoftmaxRef> softmaxes[] = {
+      {"softmax", softmax, ref_softmax}, {"softmax_fast", softmax_fast, ref_softmax_fast}};
+  for (const auto &[name, fn, ref] : softmaxes)
+    cases.push_back({name, [name = std::string(name), fn = fn, ref = ref] {
+                       run_softmax(name, fn, ref, 1, 1);
+                       run_softmax(name, fn, ref, 300, 7);
+                       run_softmax(name, fn, ref, 130, 64);
+                     }});
   cases.push_back({"vector_copy", [] {
                      run_vector_copy(256);
                      run_vector_copy(2816);

@@ -11,6 +11,8 @@
 #define gemm_naive ref_gemm_naive
 #define gemm_sm80 ref_gemm_sm80
 #define gemv_f32 ref_gemv_f32
+#define softmax ref_softmax
+#define softmax_fast ref_softmax_fast
 #define gemm_tf32_sm90a ref_gemm_tf32_sm90a
 #define gemm_tf32_sm90a_cluster ref_gemm_tf32_sm90a_cluster
 #define gemm_tf32_sm90a_tmastore ref_gemm_tf32_sm90a_tmastore

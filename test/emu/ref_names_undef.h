@@ -6,6 +6,8 @@
 #undef gemm_naive
 #undef gemm_sm80
 #undef gemv_f32
+#undef softmax
+#undef softmax_fast
 #undef gemm_tf32_sm90a
 #undef gemm_tf32_sm90a_cluster
 #undef gemm_tf32_sm90a_tmastore

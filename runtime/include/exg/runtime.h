@@ -40,6 +40,71 @@ template <typename T> EXG_HD T exg_tf32_truncate(T a) {
   memcpy(&f, &u, 4);
   return static_cast<T>(f);
 }
+// Math functions (docs/language.md, "Math functions"): f64 data in double,
+// every other type through f32. On the GPU CUDA's functions, within the
+// ulps the docs list (rcp is __frcp_rn, correctly rounded; fma is exact); on
+// the host the CPU reference's values, the exact value rounded once.
+#ifdef __CUDA_ARCH__
+#define EXG_MATH1(name, gpu_f32, gpu_f64, exact)                                                 \
+  template <typename T> EXG_HD T exg_##name(T a) {                                               \
+    if constexpr (std::is_same<T, double>::value) {                                              \
+      double x = a;                                                                              \
+      return gpu_f64;                                                                            \
+    } else {                                                                                     \
+      float x = static_cast<float>(a);                                                           \
+      return static_cast<T>(gpu_f32);                                                            \
+    }                                                                                            \
+  }
+#else
+#define EXG_MATH1(name, gpu_f32, gpu_f64, exact)                                                 \
+  template <typename T> EXG_HD T exg_##name(T a) {                                               \
+    if constexpr (std::is_same<T, double>::value) {                                              \
+      double x = a;                                                                              \
+      return exact;                                                                              \
+    } else {                                                                                     \
+      double x = static_cast<float>(a);                                                          \
+      return static_cast<T>(static_cast<float>(exact));                                          \
+    }                                                                                            \
+  }
+#endif
+EXG_MATH1(exp, expf(x), exp(x), exp(x))
+EXG_MATH1(exp2, exp2f(x), exp2(x), exp2(x))
+EXG_MATH1(log, logf(x), log(x), log(x))
+EXG_MATH1(log2, log2f(x), log2(x), log2(x))
+EXG_MATH1(tanh, tanhf(x), tanh(x), tanh(x))
+EXG_MATH1(rsqrt, rsqrtf(x), rsqrt(x), static_cast<double>(1.0L / sqrtl(x)))
+EXG_MATH1(rcp, __frcp_rn(x), __drcp_rn(x), 1.0 / x)
+#undef EXG_MATH1
+template <typename T> EXG_HD T exg_fma(T a, T b, T c) {
+  if constexpr (std::is_same<T, double>::value)
+    return fma(a, b, c);
+  else
+    return static_cast<T>(fmaf(static_cast<float>(a), static_cast<float>(b), static_cast<float>(c)));
+}
+// The f32 approximations, one instruction each (PTX ISA 9.7.3): .ftz flushes
+// a subnormal input or result to a signed zero, which the host reproduces.
+EXG_HD float exg_ftz(float x) { return fabsf(x) < 0x1p-126f ? copysignf(0.0f, x) : x; }
+#ifdef __CUDA_ARCH__
+#define EXG_APPROX1(name, instr, ftz, exact)                                                     \
+  template <typename T> EXG_HD T exg_##name(T a) {                                               \
+    float x = static_cast<float>(a), r;                                                          \
+    asm(instr " %0, %1;" : "=f"(r) : "f"(x));                                                    \
+    return static_cast<T>(r);                                                                    \
+  }
+#else
+#define EXG_APPROX1(name, instr, ftz, exact)                                                     \
+  template <typename T> EXG_HD T exg_##name(T a) {                                               \
+    float f = static_cast<float>(a);                                                             \
+    double x = ftz ? exg_ftz(f) : f;                                                             \
+    float r = static_cast<float>(exact);                                                         \
+    return static_cast<T>(ftz ? exg_ftz(r) : r);                                                 \
+  }
+#endif
+EXG_APPROX1(exp2_approx, "ex2.approx.ftz.f32", true, exp2(x))
+EXG_APPROX1(log2_approx, "lg2.approx.ftz.f32", true, log2(x))
+EXG_APPROX1(tanh_approx, "tanh.approx.f32", false, tanh(x))
+EXG_APPROX1(rsqrt_approx, "rsqrt.approx.ftz.f32", true, 1.0 / sqrt(x))
+#undef EXG_APPROX1
 template <typename T> struct exg_unsigned { using type = typename std::make_unsigned<T>::type; };
 // Integer data + - * wrap around in the stored type (two's complement): they
 // are computed in an unsigned type at least as wide as unsigned int, where

@@ -39,7 +39,7 @@ TEST(Identifier, KeywordsAreTheLexers) {
   for (const std::string &w : words)
     EXPECT_TRUE(is_exg_keyword(w)) << w;
   for (const char *w : {"False", "True", "and", "as", "assert", "check", "def", "elif", "else",
-                        "export", "for", "from", "if", "import", "in", "instr", "not", "or",
+                        "export", "for", "from", "if", "import", "in", "inf", "instr", "not", "or",
                         "pass", "proc", "return", "schedule", "with"})
     EXPECT_TRUE(words.count(w)) << w << " is no longer a keyword of the lexer";
 }
