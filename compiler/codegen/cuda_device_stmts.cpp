@@ -194,6 +194,7 @@ void DeviceStmtEmitter::hopper_alloc(const Alloc *a, Binding &b, const std::stri
   }
   b.owned_dims = owned;
   // Unused in the copies of warp roles that never touch it.
+  sync_.require_sm90();
   w_.line("[[maybe_unused]] exg::sm90::AccumF32<" + std::to_string(n) + "> " + name + slabs +
           "; // " + print_type(t) + ": this warpgroup's tile" + (slabs.empty() ? "" : "s"));
   ex_.env().bind(a->name, b);
@@ -270,6 +271,8 @@ void DeviceStmtEmitter::emit_call(const CallStmt *c) {
       group == facts_.multicasts.end() ? nullptr : &group->second);
   if (line.empty())
     return void(report_failed());
+  if (line.find("exg::sm90::") != std::string::npos)
+    sync_.require_sm90();
   w_.line(line);
 }
 

@@ -58,6 +58,9 @@ public:
   /// which sync::needs_proxy_fence holds).
   void emit_proxy_fence(Writer &w);
   bool uses_sm90() const { return uses_sm90_; }
+  /// A statement of the kernel calls into exg/sm90.h (an accumulator tile, a
+  /// Hopper instruction), so the file must include it.
+  void require_sm90() { uses_sm90_ = true; }
 
 private:
   struct Ring {

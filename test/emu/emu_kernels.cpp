@@ -20,6 +20,7 @@
 #include "gemv_f32.h"
 #include "saxpy.h"
 #include "softmax.h"
+#include "softmax_sm90a.h"
 #include "vector_copy.h"
 
 #include "ref_names.h"
@@ -33,6 +34,7 @@
 #include "gemv_f32_ref.h"
 #include "saxpy_ref.h"
 #include "softmax_ref.h"
+#include "softmax_sm90a_ref.h"
 #include "vector_copy_ref.h"
 
 #include "ref_names_undef.h"
@@ -214,6 +216,7 @@ using SoftmaxRef = int (*)(int64_t, int64_t, const float *, float *);
 /// ulps on the GPU against 1/2 in the reference, in each term, in the sum and
 /// in the product, (2N + 8) ulps in all; the emulator computes ex2.approx
 /// exactly, so softmax_fast meets the same bound. Inputs span [-8, 8].
+/// softmax_sm90a computes in an accumulator fragment, rows of at most 64.
 void run_softmax(const std::string &name, SoftmaxFn fn, SoftmaxRef ref, int64_t M, int64_t N) {
   std::vector<float> x = random_values<float>(size_t(M * N), 51);
   for (float &v : x)
@@ -309,7 +312,9 @@ std::vector<Case> all_cases() {
                      run_saxpy(1000);
                    }});
   const std::tuple<const char *, SoftmaxFn, SoftmaxRef> softmaxes[] = {
-      {"softmax", softmax, ref_softmax}, {"softmax_fast", softmax_fast, ref_softmax_fast}};
+      {"softmax", softmax, ref_softmax},
+      {"softmax_fast", softmax_fast, ref_softmax_fast},
+      {"softmax_sm90a", softmax_sm90a, ref_softmax_sm90a}};
   for (const auto &[name, fn, ref] : softmaxes)
     cases.push_back({name, [name = std::string(name), fn = fn, ref = ref] {
                        run_softmax(name, fn, ref, 1, 1);

@@ -8,6 +8,7 @@
 #undef gemv_f32
 #undef softmax
 #undef softmax_fast
+#undef softmax_sm90a
 #undef gemm_tf32_sm90a
 #undef gemm_tf32_sm90a_cluster
 #undef gemm_tf32_sm90a_tmastore

@@ -315,6 +315,90 @@ EXG_DEV void wgmma_store_d_row_major(Win<float, 2> dst, const AccumF32<N> &d, in
   }
 }
 
+// ---- Row operations on accumulator tiles (stdlib cuda.sm90a, docs/hopper.md) -------------
+// Value i of a thread's AccumF32<N> lies in row half h = (i / 2) % 2 (row 16w + l / 4 + 8h)
+// and column 8 (i / 4) + 2 (l % 4) + i % 2 (accumulator_coord): the thread's per-row value
+// for that element is value 2h + i % 2 of an AccumF32<8>, and the other three lanes of its
+// quad hold the rest of the row.
+
+template <int N> EXG_DEV void wgmma_fill_d(AccumF32<N> &d, float value) {
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i)
+    d.r[i] = value;
+  d.scale_d = 1;
+}
+
+/// `wgmma_load_d_row_major_f32`: the inverse of wgmma_store_d_row_major; elements at or past
+/// (m_end, n_end) get `fill`.
+template <int N, typename T>
+EXG_DEV void wgmma_load_d_row_major(AccumF32<N> &d, Win<T, 2> src, int m_end,
+                                    int n_end, float fill) {
+  uint32_t t = threadIdx.x % 128u;
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i) {
+    FragmentCoord at = accumulator_coord(t, uint32_t(i));
+    int row = int(at.row), col = int(at.col);
+    d.r[i] = row < m_end && col < n_end
+                 ? src.data[int64_t(row) * src.stride[0] + int64_t(col) * src.stride[1]]
+                 : fill;
+  }
+  d.scale_d = 1;
+}
+
+template <int N> EXG_DEV void wgmma_row_max(AccumF32<8> &mx, const AccumF32<N> &s) {
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    float v = s.r[2 * h];
+#pragma unroll
+    for (int j = 0; j < N / 8; ++j)
+#pragma unroll
+      for (int e = 0; e < 2; ++e)
+        v = exg_max<float>(v, s.r[4 * j + 2 * h + e]);
+    v = exg_max<float>(v, __shfl_xor_sync(0xffffffffu, v, 1));
+    v = exg_max<float>(v, __shfl_xor_sync(0xffffffffu, v, 2));
+    mx.r[2 * h] = exg_max<float>(mx.r[2 * h], v);
+    mx.r[2 * h + 1] = exg_max<float>(mx.r[2 * h + 1], v);
+  }
+}
+
+template <int N> EXG_DEV void wgmma_row_sum(AccumF32<8> &sum, const AccumF32<N> &s) {
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    float v = 0.0f;
+#pragma unroll
+    for (int j = 0; j < N / 8; ++j)
+#pragma unroll
+      for (int e = 0; e < 2; ++e)
+        v += s.r[4 * j + 2 * h + e];
+    v += __shfl_xor_sync(0xffffffffu, v, 1);
+    v += __shfl_xor_sync(0xffffffffu, v, 2);
+    sum.r[2 * h] += v;
+    sum.r[2 * h + 1] += v;
+  }
+}
+
+template <int N> EXG_DEV void wgmma_exp2_rows(AccumF32<N> &s, const AccumF32<8> &mx, float scale) {
+  float ms[4];
+#pragma unroll
+  for (int k = 0; k < 4; ++k)
+    ms[k] = -INFINITY < mx.r[k] ? mx.r[k] * scale : 0.0f;
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i)
+    s.r[i] = exg_exp2_approx<float>(fmaf(s.r[i], scale, -ms[((i / 2) % 2) * 2 + i % 2]));
+}
+
+template <int N> EXG_DEV void wgmma_scale_rows(AccumF32<N> &s, const AccumF32<8> &f) {
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i)
+    s.r[i] = s.r[i] * f.r[((i / 2) % 2) * 2 + i % 2];
+}
+
+template <int N> EXG_DEV void wgmma_rcp_d(AccumF32<N> &d) {
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i)
+    d.r[i] = __frcp_rn(d.r[i]);
+}
+
 // ---- Host: tensor maps --------------------------------------------------------
 
 /// Encodes `map` for the tensor at `base` with `shape` (sm90_layout.h), through

@@ -6,8 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <utility>
+#include <vector>
 
 using namespace exg::sm90;
 
@@ -143,6 +145,41 @@ TEST(Sm90Fragment, MatchesTheIsaFigure) {
   EXPECT_EQ(at(31, 3), std::make_pair(15u, 7u));
   EXPECT_EQ(at(32, 0), std::make_pair(16u, 0u));
   EXPECT_EQ(at(127, 127), std::make_pair(63u, 255u));
+}
+
+// What the row operations of stdlib cuda.sm90a (wgmma_row_max_f32, ...) and
+// their runtime functions rely on, for every N: a row's elements are held by
+// the four lanes 4k .. 4k + 3 of one warp; value i of a thread is in its row
+// half (i / 2) % 2 and in the column, mod 8, of value 2 ((i / 2) % 2) + i % 2
+// of the thread's [64, 8] per-row tile; and a thread meets its row's columns
+// in the order the row-sum body states: 8j + 2q, then 8j + 2q + 1, j rising.
+TEST(Sm90Fragment, RowsLiveInOneQuadInTheOrderTheRowBodiesState) {
+  for (uint32_t n = 8; n <= 256; n += 8) {
+    std::map<uint32_t, std::set<uint32_t>> holders; // row -> threads
+    for (uint32_t t = 0; t < 128; ++t) {
+      uint32_t q = t % 4;
+      std::vector<uint32_t> cols[2];
+      for (uint32_t i = 0; i < n / 2; ++i) {
+        FragmentCoord c = accumulator_coord(t, i), own = accumulator_coord(t, 2 * ((i / 2) % 2) + i % 2);
+        holders[c.row].insert(t);
+        EXPECT_EQ(c.row, own.row) << "N = " << n << ", thread " << t << ", value " << i;
+        EXPECT_EQ(c.col % 8, own.col) << "N = " << n << ", thread " << t << ", value " << i;
+        cols[(i / 2) % 2].push_back(c.col);
+      }
+      for (const std::vector<uint32_t> &half : cols) {
+        ASSERT_EQ(half.size(), n / 4);
+        for (uint32_t k = 0; k < n / 4; ++k)
+          EXPECT_EQ(half[k], 8 * (k / 2) + 2 * q + k % 2) << "N = " << n << ", thread " << t;
+      }
+    }
+    ASSERT_EQ(holders.size(), 64u);
+    for (const auto &[row, threads] : holders) {
+      ASSERT_EQ(threads.size(), 4u) << "row " << row;
+      uint32_t first = *threads.begin();
+      EXPECT_EQ(first % 4, 0u);
+      EXPECT_EQ(*threads.rbegin(), first + 3) << "row " << row;
+    }
+  }
 }
 
 TEST(Sm90Ring, SlotAndParityFollowAnMbarriersPhases) {
