@@ -97,7 +97,8 @@ void DeviceStmtEmitter::emit_alloc(const Alloc *a) {
     ex_.diag().report(a->loc, DiagKind::DeviceAccessesHostMemory, a->name.name, mname);
     return;
   }
-  bool hopper = mname == "Sm90_SmemSwizzled" || mname == "Sm90_RmemMatrixD";
+  bool hopper = mname == "Sm90_SmemSwizzled" || mname == "Sm90_RmemMatrixD" ||
+                mname == "Sm90_RmemMatrixA";
   if (!m || (mname != "CudaRmem" && mname != "CudaSmemLinear" && !hopper))
     return void(fail(t.mem ? t.mem->loc : a->loc, "'" + mname + "'"));
   b.type = t.scalar;
@@ -174,12 +175,16 @@ void DeviceStmtEmitter::hopper_alloc(const Alloc *a, Binding &b, const std::stri
             print_type(t));
     return ex_.env().bind(a->name, b);
   }
-  // Sm90_RmemMatrixD: the leading dimensions the GPU stage found distributed
-  // are the warpgroups'; the constant dimensions after them count this
-  // warpgroup's [64, N] tiles (slabs of 64 rows), one fragment each.
+  // Sm90_RmemMatrixD / A: the leading dimensions the GPU stage found
+  // distributed are the warpgroups'; the constant dimensions after them
+  // count this warpgroup's [64, N] tiles (slabs of 64 rows), one fragment
+  // each. An A tile is [64, 16] of a 16-bit type (the .rs operand of k16).
+  const bool matrix_a = mem == "Sm90_RmemMatrixA";
   const size_t tile = t.shape.size() >= owned + 2 ? t.shape.size() - 2 : owned;
   std::string slabs;
-  bool ok = t.shape.size() >= owned + 2 && t.scalar == ValueType::F32;
+  bool ok = t.shape.size() >= owned + 2 &&
+            (matrix_a ? t.scalar == ValueType::BF16 || t.scalar == ValueType::F16
+                      : t.scalar == ValueType::F32);
   for (size_t d = owned; ok && d < tile; ++d) {
     int64_t extent = 0;
     ok = const_int(t.shape[d], extent) && extent > 0;
@@ -187,16 +192,22 @@ void DeviceStmtEmitter::hopper_alloc(const Alloc *a, Binding &b, const std::stri
   }
   int64_t rows = 0, n = 0;
   if (!ok || !const_int(t.shape[tile], rows) || rows != 64 || !const_int(t.shape[tile + 1], n) ||
-      n % 8 != 0 || n < 8 || n > 256) {
-    fail(a->loc, "an 'Sm90_RmemMatrixD' allocation other than f32[..., 64, N] with the leading "
-                 "dimensions distributed over warpgroups and the others constant");
+      (matrix_a ? n != 16 : n % 8 != 0 || n < 8 || n > 256)) {
+    fail(a->loc, matrix_a ? "an 'Sm90_RmemMatrixA' allocation other than bf16 or f16[..., 64, 16] "
+                            "with the leading dimensions distributed over warpgroups and the "
+                            "others constant"
+                          : "an 'Sm90_RmemMatrixD' allocation other than f32[..., 64, N] with the "
+                            "leading dimensions distributed over warpgroups and the others "
+                            "constant");
     return ex_.env().bind(a->name, b);
   }
   b.owned_dims = owned;
   // Unused in the copies of warp roles that never touch it.
   sync_.require_sm90();
-  w_.line("[[maybe_unused]] exg::sm90::AccumF32<" + std::to_string(n) + "> " + name + slabs +
-          "; // " + print_type(t) + ": this warpgroup's tile" + (slabs.empty() ? "" : "s"));
+  w_.line("[[maybe_unused]] exg::sm90::" +
+          (matrix_a ? std::string("FragA16") : "AccumF32<" + std::to_string(n) + ">") + " " +
+          name + slabs + "; // " + print_type(t) + ": this warpgroup's tile" +
+          (slabs.empty() ? "" : "s"));
   ex_.env().bind(a->name, b);
 }
 

@@ -6,7 +6,7 @@
 // `CudaSmemLinear` allocations (static `__shared__` arrays of the CTA),
 // `Sm90_SmemSwizzled` ones (in the kernel's dynamic shared memory, 1024-byte
 // aligned), `Sm90_RmemMatrixD` accumulators (one `AccumF32<N>` fragment per
-// warpgroup thread), `Fence(cuda_in_order, cuda_in_order)` as the barrier of
+// warpgroup thread) and `Sm90_RmemMatrixA` operands (one `FragA16`), `Fence(cuda_in_order, cuda_in_order)` as the barrier of
 // the scope the GPU stage found, barriers and other sync statements
 // (cuda_sync.h), instruction calls (cuda_instr.h) and `CudaWarps` blocks as
 // warp-range tests within the warp role being emitted. Used by cuda_kernel.cpp.
@@ -56,7 +56,7 @@ private:
   /// The C array length of an allocation's shape from dimension `first` on;
   /// reports `kind` at a dimension that is not a positive constant.
   bool constant_count(const Alloc *a, size_t first, DiagKind kind, int64_t &count);
-  /// Sm90_SmemSwizzled and Sm90_RmemMatrixD allocations.
+  /// Sm90_SmemSwizzled, Sm90_RmemMatrixD and Sm90_RmemMatrixA allocations.
   void hopper_alloc(const Alloc *a, Binding &b, const std::string &mem);
 
   const gpu::KernelFacts &facts_;

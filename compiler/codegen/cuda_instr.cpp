@@ -53,7 +53,7 @@ std::string tensor_hole(const Expr &e, ExprEmitter &ex, size_t split) {
     return "exg::sm90::TmaWindow<" + std::to_string(v.tma_coord.size()) + ">{&" + v.expr + ", {" +
            coords + "}}";
   }
-  if (mem == "Sm90_RmemMatrixD") {
+  if (mem == "Sm90_RmemMatrixD" || mem == "Sm90_RmemMatrixA") {
     // One warpgroup's tile: the distributed dimensions are this thread's,
     // the slab dimensions pick one of its fragments; the rest must be the
     // whole tile, which the fragment holds.
@@ -66,12 +66,12 @@ std::string tensor_hole(const Expr &e, ExprEmitter &ex, size_t split) {
         const WindowIdx &wi = w->idx[d];
         if (d >= acc->owned_dims && d < tile) {
           if (wi.is_slice) {
-            ex.unsupported(e->loc, "a slice of the slabs of an 'Sm90_RmemMatrixD' buffer");
+            ex.unsupported(e->loc, "a slice of the slabs of an '" + mem + "' buffer");
             return "";
           }
           fragment += "[" + ex.ctrl(wi.lo) + "]";
         } else if (wi.is_slice && wi.lo && !(wi.lo.as<IntImm>() && wi.lo.as<IntImm>()->value == 0)) {
-          ex.unsupported(e->loc, "a part of an 'Sm90_RmemMatrixD' tile");
+          ex.unsupported(e->loc, "a part of an '" + mem + "' tile");
           return "";
         }
       }

@@ -3,7 +3,8 @@
 // (the instruction's `emit:` string with its holes filled: `{p}` a template
 // parameter's constant, `{x}` what x's memory passes: a pointer into shared
 // memory at the window's origin, `exg::sm90::TmaWindow<R>` for a tensor-map
-// window, the `AccumF32` fragment for `Sm90_RmemMatrixD`, `exg::Win<T, R>`
+// window, the `AccumF32` fragment for `Sm90_RmemMatrixD` (`FragA16` for
+// `Sm90_RmemMatrixA`), `exg::Win<T, R>`
 // for a global-memory window, a value for a scalar; `{bar}` the shared
 // address of this CTA's slot of the trailing barrier, `{cta_mask}` the 16-bit
 // mask of the cluster CTAs a multicast reaches, from the GPU stage's group),

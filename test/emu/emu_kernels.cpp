@@ -21,6 +21,7 @@
 #include "saxpy.h"
 #include "softmax.h"
 #include "softmax_sm90a.h"
+#include "pv_sm90a.h"
 #include "vector_copy.h"
 
 #include "ref_names.h"
@@ -35,6 +36,7 @@
 #include "saxpy_ref.h"
 #include "softmax_ref.h"
 #include "softmax_sm90a_ref.h"
+#include "pv_sm90a_ref.h"
 #include "vector_copy_ref.h"
 
 #include "ref_names_undef.h"
@@ -251,6 +253,42 @@ void run_softmax(const std::string &name, SoftmaxFn fn, SoftmaxRef ref, int64_t 
          std::to_string(M) + "x" + std::to_string(N) + (why.empty() ? "" : ": " + why));
 }
 
+/// O = bf16(P) Vt^T with P from registers (examples/pv_sm90a.exg): the f32
+/// tile of P goes to bf16 A fragments and four wgmma .rs add 16 exact
+/// products each. The reference adds the products one at a time in f32, so
+/// the GEMM bound with K = 64 applies (P's rounding to bf16 is in both); the
+/// reference must itself equal the algorithm, the same sums in double,
+/// within 64 roundings of the sum of |products|.
+void run_pv(int64_t n) {
+  const size_t np = size_t(64 * n * 64);
+  std::vector<float> p = random_values<float>(np, 61);
+  std::vector<exg_bf16> vt = random_values<exg_bf16>(64 * 64, 62);
+  DeviceVec<float> dp(p), dout{np};
+  DeviceVec<exg_bf16> dv(vt);
+  check_cuda(pv_sm90a(nullptr, n, dp.ptr, dv.ptr, dout.ptr), "pv_sm90a");
+  check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  std::vector<float> got = dout.to_host(), want(np), sum_abs(np);
+  if (ref_pv_sm90a(n, p.data(), vt.data(), want.data()) != 0 ||
+      ref_pv_sm90a(n, absolute(p).data(), absolute(vt).data(), sum_abs.data()) != 0) {
+    record(false, "pv_sm90a", "the reference failed");
+    return;
+  }
+  std::string why;
+  for (int64_t m = 0; m < 64 * n && why.empty(); ++m)
+    for (int64_t j = 0; j < 64 && why.empty(); ++j) {
+      double exact = 0;
+      for (int64_t k = 0; k < 64; ++k)
+        exact += double(float(exg_bf16(p[size_t(m * 64 + k)]))) * double(float(vt[size_t(j * 64 + k)]));
+      size_t i = size_t(m * 64 + j);
+      if (!(std::fabs(double(want[i]) - exact) <= 64 * 0x1p-24 * double(sum_abs[i])))
+        why = "the reference's element " + std::to_string(i) + " is " + std::to_string(want[i]) +
+              ", the algorithm's " + std::to_string(exact);
+    }
+  if (why.empty())
+    why = compare(got, want, sum_abs, 4.0 * 64 * 0x1p-23, frobenius_limit(Elem::BF16));
+  record(why.empty(), "pv_sm90a", std::to_string(64 * n) + "x64x64" + (why.empty() ? "" : ": " + why));
+}
+
 /// A copy is exact: bit for bit.
 void run_vector_copy(int64_t n) {
   std::vector<float> a = random_values<float>(size_t(n), 41);
@@ -321,6 +359,10 @@ std::vector<Case> all_cases() {
                        run_softmax(name, fn, ref, 300, 7);
                        run_softmax(name, fn, ref, 130, 64);
                      }});
+  cases.push_back({"pv_sm90a", [] {
+                     run_pv(1);
+                     run_pv(3);
+                   }});
   cases.push_back({"vector_copy", [] {
                      run_vector_copy(256);
                      run_vector_copy(2816);

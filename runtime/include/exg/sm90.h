@@ -53,6 +53,15 @@ template <int N> struct AccumF32 {
   int scale_d;
 };
 
+/// One warpgroup's shard of an `Sm90_RmemMatrixA` tile [64, 16] of 16-bit
+/// elements, the A operand of a wgmma .rs form: four registers of two
+/// elements, the lower-indexed one in the low half (PTX ISA 9.7.15.5.1,
+/// "Matrix A": element i is row 16w + l / 4 + 8 ((i / 2) % 2), column
+/// 2 (l % 4) + i % 2 + 8 (i / 4), the accumulator map of an N = 16 tile).
+struct FragA16 {
+  uint32_t r[4];
+};
+
 #include "sm90_wgmma.inc"
 
 EXG_DEV uint32_t smem_addr(const void *p) {
@@ -284,6 +293,43 @@ EXG_DEV void wgmma_m64nNk16_f16(AccumF32<N> &d, const T *a, const T *b) {
   WgmmaF16<N>::mma(d.r, kmajor_tile_descriptor(smem_addr(a), Swizzle::B128),
                    kmajor_tile_descriptor(smem_addr(b), Swizzle::B128), d.scale_d);
   d.scale_d = 1;
+}
+
+/// `wgmma_bf16_rs_m64nNk16`: D += A @ B^T with A from registers (a FragA16 of
+/// bf16) and B [N, 16] K-major in a 128B-swizzled tile. T: as above.
+template <int N, typename T>
+EXG_DEV void wgmma_m64nNk16_bf16_rs(AccumF32<N> &d, const FragA16 &a, const T *b) {
+  static_assert(sizeof(T) == 2, "bf16 operands are 16-bit elements");
+  WgmmaBf16Rs<N>::mma(d.r, a.r, kmajor_tile_descriptor(smem_addr(b), Swizzle::B128), d.scale_d);
+  d.scale_d = 1;
+}
+/// The same for FP16 operands.
+template <int N, typename T>
+EXG_DEV void wgmma_m64nNk16_f16_rs(AccumF32<N> &d, const FragA16 &a, const T *b) {
+  static_assert(sizeof(T) == 2, "f16 operands are 16-bit elements");
+  WgmmaF16Rs<N>::mma(d.r, a.r, kmajor_tile_descriptor(smem_addr(b), Swizzle::B128), d.scale_d);
+  d.scale_d = 1;
+}
+
+/// `wgmma_d_to_a_bf16` / `_f16`: columns 16 KK .. 16 KK + 15 of an accumulator
+/// tile as a 16-bit A fragment. The A map is the accumulator's for N = 16
+/// (FragA16), so each thread packs its own values 8 KK .. 8 KK + 7 in pairs,
+/// rounded to nearest even (cvt.rn.bf16x2.f32 / cvt.rn.f16x2.f32).
+template <int N, int KK> EXG_DEV void wgmma_d_to_a_bf16(FragA16 &a, const AccumF32<N> &d) {
+  static_assert(KK >= 0 && 16 * KK + 16 <= N, "the 16 columns lie in the tile");
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    __nv_bfloat162 p = __floats2bfloat162_rn(d.r[8 * KK + 2 * j], d.r[8 * KK + 2 * j + 1]);
+    memcpy(&a.r[j], &p, 4);
+  }
+}
+template <int N, int KK> EXG_DEV void wgmma_d_to_a_f16(FragA16 &a, const AccumF32<N> &d) {
+  static_assert(KK >= 0 && 16 * KK + 16 <= N, "the 16 columns lie in the tile");
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    __half2 p = __floats2half2_rn(d.r[8 * KK + 2 * j], d.r[8 * KK + 2 * j + 1]);
+    memcpy(&a.r[j], &p, 4);
+  }
 }
 
 /// `wgmma_zero_scale_d`: D = 0 by making the next wgmma overwrite it.

@@ -128,6 +128,23 @@ TEST(Sm90Wgmma, AFragmentsMatchTheFiguresAndCoverTheTile) {
   }
 }
 
+// What wgmma_d_to_a_bf16 / _f16 (runtime/include/exg/sm90.h) rely on: the
+// 16-bit A fragment of m64nNk16 (figure 148) is the accumulator fragment of an
+// N = 16 tile element for element, so columns 16 kk .. 16 kk + 15 of any
+// accumulator tile are the thread's own values 8 kk .. 8 kk + 7, in order.
+TEST(Sm90Wgmma, SixteenBitAFragmentIsTheAccumulatorsMapOfSixteenColumns) {
+  for (WgmmaType a : {WgmmaType::BF16, WgmmaType::F16})
+    for (uint32_t t = 0; t < 128; ++t)
+      for (uint32_t i = 0; i < 8; ++i) {
+        RowCol rc = wgmma_a_coord(a, t, i);
+        for (uint32_t n = 16, kk = 0; n <= 256; n += 16, kk = (kk + 1) % (n / 16)) {
+          exg::sm90::FragmentCoord d = exg::sm90::accumulator_coord(t, 8 * kk + i);
+          EXPECT_EQ(rc.row, d.row) << "thread " << t << ", element " << i << ", kk " << kk;
+          EXPECT_EQ(16 * kk + rc.col, d.col) << "thread " << t << ", element " << i << ", kk " << kk;
+        }
+      }
+}
+
 TEST(Sm90Wgmma, CanonicalLayoutExamplesOfTheIsa) {
   // 9.7.15.5.1.2.1.3, the five worked examples (layouts in elements, swizzle on bytes).
   const uint32_t base = 0x4000;
