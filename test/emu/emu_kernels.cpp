@@ -22,6 +22,7 @@
 #include "softmax.h"
 #include "softmax_sm90a.h"
 #include "pv_sm90a.h"
+#include "attention_sm90a.h"
 #include "vector_copy.h"
 
 #include "ref_names.h"
@@ -37,6 +38,7 @@
 #include "softmax_ref.h"
 #include "softmax_sm90a_ref.h"
 #include "pv_sm90a_ref.h"
+#include "attention_sm90a_ref.h"
 #include "vector_copy_ref.h"
 
 #include "ref_names_undef.h"
@@ -289,6 +291,62 @@ void run_pv(int64_t n) {
   record(why.empty(), "pv_sm90a", std::to_string(64 * n) + "x64x64" + (why.empty() ? "" : ": " + why));
 }
 
+/// Attention (examples/attention_sm90a.exg), O = softmax(Q K^T / 8) V, against
+/// its reference and a softmax computed in double. The reference rounds each
+/// probability to bf16 for the second product (2^-9 relative), so it must be
+/// within 2^-7 of A = sum_k p_k |V[k, c]| (exact probabilities) of the
+/// algorithm. The kernel computes the reference's roundings, but S's sums
+/// may differ in order (wgmma adds 16 products at once), which can tip a
+/// probability to the neighbouring bf16: the same bound per element, and a
+/// relative Frobenius error under 2^-16, since such tips are rare (measured
+/// 1e-7; a softmax scale off by 1% gives 4e-3).
+void run_attention(int64_t BH, int64_t Sq, int64_t Sk) {
+  const size_t nq = size_t(BH * Sq * 64), nk = size_t(BH * Sk * 64);
+  std::vector<exg_bf16> q = random_values<exg_bf16>(nq, 71), k = random_values<exg_bf16>(nk, 72),
+                        vt = random_values<exg_bf16>(nk, 73);
+  DeviceVec<exg_bf16> dq(q), dk(k), dv(vt);
+  DeviceVec<float> dout{nq};
+  check_cuda(attention_sm90a(nullptr, BH, Sq, Sk, dq.ptr, dk.ptr, dv.ptr, dout.ptr), "attention_sm90a");
+  check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  std::vector<float> got = dout.to_host(), want(nq), bound(nq);
+  const std::string size = std::to_string(BH) + "x" + std::to_string(Sq) + "x" + std::to_string(Sk);
+  if (ref_attention_sm90a(BH, Sq, Sk, q.data(), k.data(), vt.data(), want.data()) != 0) {
+    record(false, "attention_sm90a", size + ": the reference failed");
+    return;
+  }
+  std::string why;
+  std::vector<double> s(static_cast<size_t>(Sk));
+  for (int64_t h = 0; h < BH && why.empty(); ++h)
+    for (int64_t i = 0; i < Sq && why.empty(); ++i) {
+      double mx = -INFINITY, l = 0;
+      for (int64_t j = 0; j < Sk; ++j) {
+        double dot = 0;
+        for (int64_t c = 0; c < 64; ++c)
+          dot += double(float(q[size_t((h * Sq + i) * 64 + c)])) * double(float(k[size_t((h * Sk + j) * 64 + c)]));
+        s[size_t(j)] = dot / 8.0;
+        mx = std::max(mx, s[size_t(j)]);
+      }
+      for (int64_t j = 0; j < Sk; ++j)
+        l += std::exp(s[size_t(j)] - mx);
+      for (int64_t c = 0; c < 64 && why.empty(); ++c) {
+        double o = 0, a = 0;
+        for (int64_t j = 0; j < Sk; ++j) {
+          double p = std::exp(s[size_t(j)] - mx) / l, v = double(float(vt[size_t((h * 64 + c) * Sk + j)]));
+          o += p * v;
+          a += p * std::fabs(v);
+        }
+        size_t e = size_t((h * Sq + i) * 64 + c);
+        bound[e] = float(0x1p-7 * a + 1e-6);
+        if (!(std::fabs(double(want[e]) - o) <= double(bound[e])))
+          why = "the reference's element " + std::to_string(e) + " is " + std::to_string(want[e]) +
+                ", the algorithm's " + std::to_string(o);
+      }
+    }
+  if (why.empty())
+    why = compare(got, want, bound, 1.0, 0x1p-16);
+  record(why.empty(), "attention_sm90a", size + (why.empty() ? "" : ": " + why));
+}
+
 /// A copy is exact: bit for bit.
 void run_vector_copy(int64_t n) {
   std::vector<float> a = random_values<float>(size_t(n), 41);
@@ -359,6 +417,11 @@ std::vector<Case> all_cases() {
                        run_softmax(name, fn, ref, 300, 7);
                        run_softmax(name, fn, ref, 130, 64);
                      }});
+  cases.push_back({"attention_sm90a", [] {
+                     run_attention(1, 64, 64);
+                     run_attention(2, 128, 192);
+                     run_attention(3, 64, 320);
+                   }});
   cases.push_back({"pv_sm90a", [] {
                      run_pv(1);
                      run_pv(3);

@@ -10,6 +10,7 @@
 #undef softmax_fast
 #undef softmax_sm90a
 #undef pv_sm90a
+#undef attention_sm90a
 #undef gemm_tf32_sm90a
 #undef gemm_tf32_sm90a_cluster
 #undef gemm_tf32_sm90a_tmastore

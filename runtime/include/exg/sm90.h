@@ -407,6 +407,20 @@ template <int N> EXG_DEV void wgmma_row_max(AccumF32<8> &mx, const AccumF32<N> &
   }
 }
 
+/// `wgmma_online_max_f32`: the running max as wgmma_row_max, and alpha =
+/// 2^(old * scale - new * scale), a new max of -inf scaled as 0.
+template <int N>
+EXG_DEV void wgmma_online_max(AccumF32<8> &mx, AccumF32<8> &alpha, const AccumF32<N> &s,
+                              float scale) {
+  AccumF32<8> old = mx;
+  wgmma_row_max<N>(mx, s);
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    float ms = -INFINITY < mx.r[k] ? mx.r[k] * scale : 0.0f;
+    alpha.r[k] = exg_exp2_approx<float>(fmaf(old.r[k], scale, -ms));
+  }
+}
+
 template <int N> EXG_DEV void wgmma_row_sum(AccumF32<8> &sum, const AccumF32<N> &s) {
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
