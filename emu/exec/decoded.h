@@ -126,6 +126,7 @@ struct Decoded {
   bool async_reads = false;  ///< the async proxy reads shared memory (TMA/bulk stores, wgmma):
                              ///< generic shared writes are shadowed (async_proxy.cpp)
   bool has_wgmma = false;    ///< some mma_async: the warps track register locks and fences
+  uint32_t largest_setmaxnreg = 0; ///< the largest setmaxnreg count in the code, or 0
   /// The declaration of register `slot` (whichever function owns it).
   const ptx::RegDecl *reg_decl(uint32_t slot) const;
 };

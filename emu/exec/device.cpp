@@ -211,10 +211,15 @@ LaunchError DeviceImpl::launch(const std::string &name, const LaunchConfig &cfg,
     run.rng = 1;
   // The starting register count per thread is not in the PTX (ptxas picks it):
   // .maxnreg when given, else the most that lets the block fit the 64K pool,
-  // in steps of 8 and at most 255 (setmaxnreg's pool accounting starts there).
+  // in steps of 8 and at most 255 (setmaxnreg's pool accounting starts there),
+  // lowered to the largest setmaxnreg count of the kernel when it has one:
+  // ptxas compiles such a kernel to that count (CUDA 13, -Xptxas -v; the same
+  // rule as exgc's GPU stage, compiler/gpu/warp_roles.cpp).
   uint32_t warps = uint32_t((threads + 31) / 32);
   uint32_t fit = 65536 / (warps * 32) / 8 * 8;
   run.regs_per_thread = fn.maxnreg ? fn.maxnreg : std::min<uint32_t>(fit, 248);
+  if (!fn.maxnreg && dec->largest_setmaxnreg)
+    run.regs_per_thread = std::min(run.regs_per_thread, dec->largest_setmaxnreg);
   if (run.regs_per_thread * warps * 32 > 65536)
     return kErrLaunchOutOfResources;
   run.params.assign(dec->param_bytes, 0);

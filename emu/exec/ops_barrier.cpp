@@ -14,6 +14,8 @@
 // registers are freed (deadlock detection reports Hazard::RegisterPool).
 #include "emu/exec/ops.h"
 
+#include <algorithm>
+
 namespace emu::exec {
 
 namespace {
@@ -247,8 +249,10 @@ bool decode_barrier(DecodeCtx &c, DInstr &d) {
   if (op == "setmaxnreg") {
     d.s[0] = c.opd(0);
     d.sub = c.has("inc") ? 1 : 0;
-    if (d.s[0].kind == Opd::I && (c.has("inc") || c.has("dec")))
+    if (d.s[0].kind == Opd::I && (c.has("inc") || c.has("dec"))) {
       d.run = h_setmaxnreg;
+      c.k->largest_setmaxnreg = std::max(c.k->largest_setmaxnreg, uint32_t(d.s[0].imm));
+    }
     d.collective = true;
     return true;
   }

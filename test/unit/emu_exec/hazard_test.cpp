@@ -24,6 +24,25 @@ $END:
   EXPECT_EXIT(run_kernel(k, 64), testing::ExitedWithCode(102), "deadlock(.|\n)*named barrier 1(.|\n)*PTX line");
 }
 
+// Two warpgroups fit 248 registers a thread, but ptxas compiles a kernel that
+// uses setmaxnreg to its largest count (232 here, as exgc's GPU stage
+// assumes): the consumers' inc to 232 raises nothing and the producers' dec to
+// 40 frees registers. Starting from 248 the emulator refused the inc (found
+// by examples/attention_sm90a.exg).
+TEST(EmuExecHazardDeathTest, SetmaxnregCountsStartAtTheKernelsLargestCount) {
+  std::string k = kernel2(R"(
+mov.u32 %r1, %tid.x;
+setp.ge.u32 %p1, %r1, 128;
+@%p1 bra $INC;
+setmaxnreg.dec.sync.aligned.u32 40;
+bra $END;
+$INC:
+setmaxnreg.inc.sync.aligned.u32 232;
+$END:
+)");
+  EXPECT_EXIT(run_kernel(k, 256), testing::ExitedWithCode(0), "");
+}
+
 TEST(EmuExecHazardDeathTest, MbarrierWaitThatNothingCompletesDeadlocks) {
   std::string k = kernel2(R"(
 mov.u32 %r1, bar;
