@@ -228,6 +228,13 @@ private:
         v = strip_parens(n->expr());
       }
       auto *a = dynamic_cast<P::AtomExprContext *>(v);
+      // A bool control argument takes True or False (1 or 0).
+      if (a && !neg && (dynamic_cast<P::TrueAtomContext *>(a->atom()) ||
+                        dynamic_cast<P::FalseAtomContext *>(a->atom()))) {
+        bool t = dynamic_cast<P::TrueAtomContext *>(a->atom()) != nullptr;
+        d.sizes.push_back({k, IntImm::make(t ? 1 : 0, pf_.loc(value)), kloc});
+        continue;
+      }
       auto *lit = a ? dynamic_cast<P::IntAtomContext *>(a->atom()) : nullptr;
       if (!lit)
         fail(diag_, pf_.loc(value), DiagKind::BadCheckSize, d.proc);

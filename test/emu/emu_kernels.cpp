@@ -292,7 +292,8 @@ void run_pv(int64_t n) {
 }
 
 /// Attention (examples/attention_sm90a.exg), O = softmax(Q K^T / 8) V, against
-/// its reference and a softmax computed in double. The reference rounds each
+/// its reference and a softmax computed in double, with ragged lengths and,
+/// when `causal`, query i attending keys j <= i + Sk - Sq. The reference rounds each
 /// probability to bf16 for the second product (2^-9 relative), so it must be
 /// within 2^-7 of A = sum_k p_k |V[k, c]| (exact probabilities) of the
 /// algorithm. The kernel computes the reference's roundings, but S's sums
@@ -300,17 +301,19 @@ void run_pv(int64_t n) {
 /// probability to the neighbouring bf16: the same bound per element, and a
 /// relative Frobenius error under 2^-16, since such tips are rare (measured
 /// 1e-7; a softmax scale off by 1% gives 4e-3).
-void run_attention(int64_t BH, int64_t Sq, int64_t Sk) {
+void run_attention(int64_t BH, int64_t Sq, int64_t Sk, bool causal) {
   const size_t nq = size_t(BH * Sq * 64), nk = size_t(BH * Sk * 64);
   std::vector<exg_bf16> q = random_values<exg_bf16>(nq, 71), k = random_values<exg_bf16>(nk, 72),
                         vt = random_values<exg_bf16>(nk, 73);
   DeviceVec<exg_bf16> dq(q), dk(k), dv(vt);
   DeviceVec<float> dout{nq};
-  check_cuda(attention_sm90a(nullptr, BH, Sq, Sk, dq.ptr, dk.ptr, dv.ptr, dout.ptr), "attention_sm90a");
+  check_cuda(attention_sm90a(nullptr, BH, Sq, Sk, causal, dq.ptr, dk.ptr, dv.ptr, dout.ptr),
+             "attention_sm90a");
   check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   std::vector<float> got = dout.to_host(), want(nq), bound(nq);
-  const std::string size = std::to_string(BH) + "x" + std::to_string(Sq) + "x" + std::to_string(Sk);
-  if (ref_attention_sm90a(BH, Sq, Sk, q.data(), k.data(), vt.data(), want.data()) != 0) {
+  const std::string size = std::to_string(BH) + "x" + std::to_string(Sq) + "x" + std::to_string(Sk) +
+                           (causal ? " causal" : "");
+  if (ref_attention_sm90a(BH, Sq, Sk, causal, q.data(), k.data(), vt.data(), want.data()) != 0) {
     record(false, "attention_sm90a", size + ": the reference failed");
     return;
   }
@@ -319,18 +322,19 @@ void run_attention(int64_t BH, int64_t Sq, int64_t Sk) {
   for (int64_t h = 0; h < BH && why.empty(); ++h)
     for (int64_t i = 0; i < Sq && why.empty(); ++i) {
       double mx = -INFINITY, l = 0;
-      for (int64_t j = 0; j < Sk; ++j) {
+      const int64_t keys = causal ? std::min(Sk, i + Sk - Sq + 1) : Sk;
+      for (int64_t j = 0; j < keys; ++j) {
         double dot = 0;
         for (int64_t c = 0; c < 64; ++c)
           dot += double(float(q[size_t((h * Sq + i) * 64 + c)])) * double(float(k[size_t((h * Sk + j) * 64 + c)]));
         s[size_t(j)] = dot / 8.0;
         mx = std::max(mx, s[size_t(j)]);
       }
-      for (int64_t j = 0; j < Sk; ++j)
+      for (int64_t j = 0; j < keys; ++j)
         l += std::exp(s[size_t(j)] - mx);
       for (int64_t c = 0; c < 64 && why.empty(); ++c) {
         double o = 0, a = 0;
-        for (int64_t j = 0; j < Sk; ++j) {
+        for (int64_t j = 0; j < keys; ++j) {
           double p = std::exp(s[size_t(j)] - mx) / l, v = double(float(vt[size_t((h * 64 + c) * Sk + j)]));
           o += p * v;
           a += p * std::fabs(v);
@@ -418,9 +422,12 @@ std::vector<Case> all_cases() {
                        run_softmax(name, fn, ref, 130, 64);
                      }});
   cases.push_back({"attention_sm90a", [] {
-                     run_attention(1, 64, 64);
-                     run_attention(2, 128, 192);
-                     run_attention(3, 64, 320);
+                     run_attention(1, 64, 64, false);
+                     run_attention(2, 128, 192, false);
+                     run_attention(3, 100, 152, false);
+                     run_attention(1, 64, 64, true);
+                     run_attention(2, 130, 136, true);
+                     run_attention(2, 70, 200, true);
                    }});
   cases.push_back({"pv_sm90a", [] {
                      run_pv(1);

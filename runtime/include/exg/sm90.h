@@ -447,6 +447,25 @@ template <int N> EXG_DEV void wgmma_exp2_rows(AccumF32<N> &s, const AccumF32<8> 
     s.r[i] = exg_exp2_approx<float>(fmaf(s.r[i], scale, -ms[((i / 2) % 2) * 2 + i % 2]));
 }
 
+/// `wgmma_mask_cols_f32`, `wgmma_mask_causal_f32`: -inf where column >= n_end,
+/// or where column > row + diag.
+template <int N> EXG_DEV void wgmma_mask_cols(AccumF32<N> &s, int64_t n_end) {
+  uint32_t t = threadIdx.x % 128u;
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i)
+    if (int64_t(accumulator_coord(t, uint32_t(i)).col) >= n_end)
+      s.r[i] = -INFINITY;
+}
+template <int N> EXG_DEV void wgmma_mask_causal(AccumF32<N> &s, int64_t diag) {
+  uint32_t t = threadIdx.x % 128u;
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i) {
+    FragmentCoord at = accumulator_coord(t, uint32_t(i));
+    if (int64_t(at.col) > int64_t(at.row) + diag)
+      s.r[i] = -INFINITY;
+  }
+}
+
 template <int N> EXG_DEV void wgmma_scale_rows(AccumF32<N> &s, const AccumF32<8> &f) {
 #pragma unroll
   for (int i = 0; i < N / 2; ++i)
