@@ -61,6 +61,10 @@ std::string remedy(sync::QualMask prior, sync::QualMask need) {
   if (has({Qual::Sm80}))
     return "cp.async runs asynchronously: an Arrive(Sm80_cp_async) on a commit group and an "
            "Await on it must come between the two";
+  if ((need & (sync::bit(Qual::WgA) | sync::bit(Qual::WgD))) && has({Qual::Cuda1, Qual::Cuda2}))
+    return "the later access is a wgmma on registers the threads accessed (an A operand or an "
+           "accumulator): a Fence(wgmma_fence_1, wgmma_fence_2) (wgmma.fence) by the warpgroup "
+           "must come between the two";
   return "a Fence(cuda_in_order, cuda_in_order) by a collective containing both threads, or an "
          "Arrive by the earlier threads and an Await by the later ones, must come between the "
          "two";
