@@ -11,6 +11,7 @@
 #undef softmax_sm90a
 #undef pv_sm90a
 #undef attention_sm90a
+#undef attention_d128_sm90a
 #undef gemm_tf32_sm90a
 #undef gemm_tf32_sm90a_cluster
 #undef gemm_tf32_sm90a_tmastore
