@@ -83,6 +83,9 @@ using GemmCall = std::function<cudaError_t(cudaStream_t, int64_t M, int64_t N, i
                                            const void *A, const void *B, float *C)>;
 using GemvCall = std::function<cudaError_t(cudaStream_t, int64_t M, int64_t K, const float *A,
                                            const float *x, float *y)>;
+using AttentionCall =
+    std::function<cudaError_t(cudaStream_t, int64_t BH, int64_t Sq, int64_t Sk, bool causal,
+                              const void *Q, const void *K, const void *Vt, float *O)>;
 
 /// A generated function's parameter from the harness's argument: a pointer becomes the
 /// pointer type of the generated header (bf16 and f16 are the structs exg_bf16 and
@@ -93,7 +96,8 @@ template <class P, class A> P to_param(A a) {
   else
     return a;
 }
-/// Adapts a generated host function to the harness's call types (GemmCall, GemvCall).
+/// Adapts a generated host function to the harness's call types (GemmCall, GemvCall,
+/// AttentionCall).
 template <class... P> auto erase(cudaError_t (*f)(cudaStream_t, P...)) {
   return [f](cudaStream_t s, auto... a) { return f(s, to_param<P>(a)...); };
 }
@@ -115,7 +119,15 @@ struct GemvKernel {
   bool accepts(int64_t M, int64_t K) const { return M % m_mult == 0 && K % k_mult == 0; }
 };
 
+struct AttentionKernel {
+  const char *file, *name;
+  Elem elem;
+  int64_t head_dim, sk_mult;
+  AttentionCall call;
+};
+
 std::vector<GemmKernel> gemm_kernels();
 std::vector<GemvKernel> gemv_kernels();
+std::vector<AttentionKernel> attention_kernels();
 
 }  // namespace bench

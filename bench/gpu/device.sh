@@ -87,7 +87,7 @@ if [ "${1:-}" = --profile ]; then
   timeout 240 "$ncu_bin" --clock-control none --launch-count 3 \
     -k 'regex:gemm_tf32_128x(128|256)(_2x1)?_kernel' \
     --metrics 'regex:^smsp__average_warp_latency_issue_stalled_.*\.ratio$,smsp__inst_executed.sum,smsp__inst_executed_op_shared_ld.sum,sm__cycles_elapsed.max,smsp__warps_issue_stalled_barrier_per_warp_active.pct' \
-    "$root/build/bench-gpu/harness" --squares=4096 --thin-m= --gemv= --samples=1 --warmup=0 \
+    "$root/build/bench-gpu/harness" --squares=4096 --thin-m= --gemv= --attention= --samples=1 --warmup=0 \
     --copy-mib=1 --skip=gemm_tf32_sm90a --skip=gemm_tf32_256x128 --skip=gemm_tf32_sm90a_cluster \
     --skip=gemm_tf32_sm90a_tmastore --skip=gemm_tf32_256x128_2x1 --skip=gemm_tf32_128x128_2x1 \
     > "$out/ncu_stalls.txt" 2>&1
@@ -149,7 +149,7 @@ if [ -n "$ncu_bin" ]; then
   timeout 150 "$ncu_bin" --clock-control none -k 'regex:gemm_(tf32|bf16)_128x(128|256)(_2x1)?_kernel' \
     --launch-count 10 --section SpeedOfLight --section Occupancy --section LaunchStats \
     --section WarpStateStats --section SchedulerStats \
-    "$h" --squares=4096 --thin-m= --gemv= --samples=1 --warmup=0 --copy-mib=1 \
+    "$h" --squares=4096 --thin-m= --gemv= --attention= --samples=1 --warmup=0 --copy-mib=1 \
     --skip=gemm_tf32_sm90a --skip=gemm_tf32_256x128 --skip=gemm_tf32_sm90a_cluster \
     --skip=gemm_tf32_sm90a_tmastore --skip=gemm_f16_128x256 --skip=gemm_tf32_256x128_2x1 \
     --skip=gemm_f16_128x256_2x1 --skip=gemm_bf16_128x256_2x1 --skip=gemm_tf32_128x128_2x1 \

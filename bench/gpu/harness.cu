@@ -1,7 +1,8 @@
 // harness.cu - exgc's kernels against cuBLAS on one GPU: checks, times, a table ----//
 //
-// Every GEMM of kernels.def runs at the square and thin shapes, every GEMV at its shapes;
-// each output is checked element by element against FP64 (check.cuh), cuBLAS included,
+// Every GEMM of kernels.def runs at the square and thin shapes, every GEMV at its shapes,
+// every attention at FlashAttention-3's sweep (attention.cuh); each output is checked
+// element by element against FP64 (check.cuh, attention.cuh), cuBLAS included,
 // and then the contenders that passed are timed together (timing.cuh). Rows are printed as
 // each shape completes; --json writes them all at the end. bench/gpu/run.sh builds and
 // runs this; see bench/README.md.
@@ -9,8 +10,12 @@
 // usage: harness [--small] [--samples=N] [--warmup=N] [--json=FILE] [--fault-file=FILE]
 //                [--skip=KERNEL]... [--squares=S,...] [--thin-m=M,...] [--thin-k=K,...]
 //                [--gemv=MxK,...] [--copy-mib=N] [--watchdog=SECONDS] [--list]
+//                [--attention=S,...] [--attention-tokens=N] [--attention-hidden=N]
+//                [--attention-shapes=BHxS,...]
 //   --small   one small ragged shape per kernel, checked only (for compute-sanitizer)
 //   --list    print the kernel table and exit
+//   --attention=S,...  sequence lengths of the sweep (Sq = Sk = S; each causal and not),
+//             BH = tokens / S x hidden / D; --attention-shapes adds (BH, S) pairs
 // Exit codes: 0 every check passed; 1 a check failed, or an error in the harness or
 // cuBLAS; 2 bad usage; 3 no CUDA device (nothing ran); 4 an exgc kernel faulted or hung
 // (its name is written to --fault-file; the run stops there).
@@ -20,6 +25,7 @@
 #include "all_kernels.h"  // written by run.sh: the generated headers of kernels.def's files
 #include "gemm.cuh"
 #include "gemv.cuh"
+#include "attention.cuh"
 
 namespace bench {
 
@@ -27,9 +33,11 @@ std::vector<GemmKernel> gemm_kernels() {
   return {
 #define EXG_GEMM(file, fn, elem, mm, nm, km) {file, #fn, EXG_ELEM_##elem, mm, nm, km, erase(fn)},
 #define EXG_GEMV(file, fn, elem, mm, km)
+#define EXG_ATTENTION(file, fn, elem, d, skm)
 #include "kernels.def"
 #undef EXG_GEMM
 #undef EXG_GEMV
+#undef EXG_ATTENTION
   };
 }
 
@@ -37,9 +45,23 @@ std::vector<GemvKernel> gemv_kernels() {
   return {
 #define EXG_GEMM(file, fn, elem, mm, nm, km)
 #define EXG_GEMV(file, fn, elem, mm, km) {file, #fn, EXG_ELEM_##elem, mm, km, erase(fn)},
+#define EXG_ATTENTION(file, fn, elem, d, skm)
 #include "kernels.def"
 #undef EXG_GEMM
 #undef EXG_GEMV
+#undef EXG_ATTENTION
+  };
+}
+
+std::vector<AttentionKernel> attention_kernels() {
+  return {
+#define EXG_GEMM(file, fn, elem, mm, nm, km)
+#define EXG_GEMV(file, fn, elem, mm, km)
+#define EXG_ATTENTION(file, fn, elem, d, skm) {file, #fn, EXG_ELEM_##elem, d, skm, erase(fn)},
+#include "kernels.def"
+#undef EXG_GEMM
+#undef EXG_GEMV
+#undef EXG_ATTENTION
   };
 }
 
@@ -63,6 +85,20 @@ std::vector<int64_t> parse_list(const std::string &s) {
   std::exit(2);
 }
 
+/// "AxB,CxD,...": pairs of integers.
+std::vector<std::pair<int64_t, int64_t>> parse_pairs(const std::string &val,
+                                                     const std::string &arg) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (size_t pos = 0; pos < val.size();) {
+    size_t end = val.find(',', pos), x = val.find('x', pos);
+    if (end == std::string::npos) end = val.size();
+    if (x == std::string::npos || x > end) usage(arg);
+    out.push_back({std::stoll(val.substr(pos, x - pos)), std::stoll(val.substr(x + 1, end - x - 1))});
+    pos = end + 1;
+  }
+  return out;
+}
+
 Options parse_options(int argc, char **argv, bool &list) {
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -82,22 +118,22 @@ Options parse_options(int argc, char **argv, bool &list) {
       else if (key == "--thin-k") o.thin_k = parse_list(val);
       else if (key == "--watchdog") o.watchdog_s = std::stod(val);
       else if (key == "--copy-mib") o.copy_mib = std::stoll(val);
-      else if (key == "--gemv") {
-        o.gemv.clear();
-        for (size_t pos = 0; pos < val.size();) {
-          size_t end = val.find(',', pos), x = val.find('x', pos);
-          if (end == std::string::npos) end = val.size();
-          if (x == std::string::npos || x > end) usage(a);
-          o.gemv.push_back({std::stoll(val.substr(pos, x - pos)),
-                            std::stoll(val.substr(x + 1, end - x - 1))});
-          pos = end + 1;
-        }
-      } else usage(a);
+      else if (key == "--gemv") o.gemv = parse_pairs(val, a);
+      else if (key == "--attention") o.attention_lengths = parse_list(val);
+      else if (key == "--attention-tokens") o.attention_tokens = std::stoll(val);
+      else if (key == "--attention-hidden") o.attention_hidden = std::stoll(val);
+      else if (key == "--attention-shapes") o.attention_shapes = parse_pairs(val, a);
+      else usage(a);
     } catch (const std::exception &) {
       usage(a);
     }
   }
   if (o.samples < 1 || o.warmup < 0 || o.copy_mib < 1) usage("--samples/--warmup/--copy-mib");
+  if (o.attention_tokens < 1 || o.attention_hidden < 1) usage("--attention-tokens/hidden");
+  for (int64_t s : o.attention_lengths)
+    if (s < 1) usage("--attention");
+  for (const auto &[bh, s] : o.attention_shapes)
+    if (bh < 1 || s < 1) usage("--attention-shapes");
   return o;
 }
 
@@ -141,7 +177,8 @@ std::vector<std::pair<std::string, std::string>> describe_run(const Session &ss)
           {"statistic", quoted("median of the samples (the paper: mean of the middle half, "
                                "also recorded); rate from the median")},
           {"bound", quoted("|c - fp64| <= 2 (eps_in + K 2^-23) sum_k |a||b|, eps_in = 2^-9 "
-                           "for tf32, 0 for bf16, f16 and f32 (check.cuh)")},
+                           "for tf32, 0 for bf16, f16 and f32 (check.cuh); attention: |o - fp64| <= "
+                           "(2^-7 + 4 Sk 2^-23) sum_j p_j |v_j| (attention.cuh)")},
           {"copy_gbs", number(ss.copy_gbs)},
           {"skipped_after_fault", skipped + "]"}};
 }
@@ -156,11 +193,14 @@ int main(int argc, char **argv) {
   ss.opt = parse_options(argc, argv, list);
   const std::vector<GemmKernel> gemms = gemm_kernels();
   const std::vector<GemvKernel> gemvs = gemv_kernels();
+  const std::vector<AttentionKernel> attns = attention_kernels();
   if (list) {
     for (const GemmKernel &k : gemms)
       std::printf("gemm %-5s %-28s %s\n", elem_name(k.elem), k.name, k.file);
     for (const GemvKernel &k : gemvs)
       std::printf("gemv %-5s %-28s %s\n", elem_name(k.elem), k.name, k.file);
+    for (const AttentionKernel &k : attns)
+      std::printf("attn %-5s %-28s %s\n", elem_name(k.elem), k.name, k.file);
     return 0;
   }
   int devices = 0;
@@ -191,12 +231,14 @@ int main(int argc, char **argv) {
     std::printf("%d samples after %d warm-up calls, L2 flushed (%zu MiB written) before each\n",
                 ss.opt.samples, ss.opt.warmup, timer.flush_bytes() >> 20);
   if (!ss.emulated)
-    std::printf("rate: TFLOP/s (gemm) or GB/s (gemv, copy) at the median; vs ref: cuBLAS time "
-                "/ this time (gemm), share of the copy bandwidth (gemv)\n");
+    std::printf("rate: TFLOP/s (gemm, attn) or GB/s (gemv, copy) at the median; vs ref: cuBLAS "
+                "time / this time (gemm), share of the copy bandwidth (gemv), share of 989 "
+                "TFLOP/s (attn)\n");
   std::printf("\n");
   print_header(ss.emulated ? "host ms" : "median ms");
   run_gemms(ss, gemms);
   run_gemvs(ss, gemvs);
+  run_attentions(ss, attns);
 
   int failed = 0, met = 0, missed = 0;
   for (const Row &r : ss.rows) {

@@ -11,19 +11,22 @@ namespace bench {
 
 /// One contender at one shape.
 struct Row {
-  std::string op;         // "gemm", "gemv" or "copy"
+  std::string op;         // "gemm", "gemv", "attn" or "copy"
   std::string elem;       // element type
-  std::string shape;      // "M x N x K", "M x K" or bytes
-  std::string set;        // which size set: "square", "thin", "gemv", "small"
-  int64_t M = 0, N = 0, K = 0;
+  std::string shape;      // "M x N x K", "M x K", "BH x Sq x Sk x D" or bytes
+  std::string set;        // which size set: "square", "thin", "gemv", "attention", "small"
+  int64_t M = 0, N = 0, K = 0;  // attention: Sq, Sk and the head dim
+  int64_t batch = 0;      // attention: BH, the (batch, head) pairs
+  bool causal = false;    // attention
   std::string contender;  // exgc kernel name, "cuBLAS ..." or a copy
   bool is_exgc = false;
   bool checked = false;   // the copy rows have no check
   CheckResult check;
   bool timed = false;
   Timing time;
-  double rate = 0;        // TFLOP/s (gemm) or GB/s (gemv, copy), from the median
-  double vs_ref = 0;      // gemm: cuBLAS time / this time; gemv: rate / copy rate
+  double rate = 0;        // TFLOP/s (gemm, attn) or GB/s (gemv, copy), from the median
+  double vs_ref = 0;      // gemm: cuBLAS time / this time; gemv: rate / copy rate;
+                          // attn: rate / 989 TFLOP/s (the dense 16-bit peak)
   std::string target;     // empty, or e.g. ">= 1.00x cuBLAS"
   bool target_met = false;
 };
@@ -35,7 +38,7 @@ inline std::string check_word(const Row &r) {
 
 /// `time_label`: "median ms" on a GPU; under exg-emu the column holds host times.
 inline void print_header(const char *time_label = "median ms") {
-  std::printf("%-4s %-5s %-22s %-26s %-5s %9s %9s %10s %9s %8s  %s\n", "op", "type", "shape",
+  std::printf("%-4s %-5s %-27s %-26s %-5s %9s %9s %10s %9s %8s  %s\n", "op", "type", "shape",
               "contender", "check", "err/bnd", "rel.err", time_label, "rate", "vs ref",
               "target");
 }
@@ -44,8 +47,9 @@ inline void print_row(const Row &r) {
   char rate[32] = "-", vs[32] = "-", ms[32] = "-", ratio[32] = "-", rel[32] = "-";
   if (r.timed) {
     std::snprintf(ms, sizeof ms, "%.4f", r.time.median_ms);
+    const bool flops = r.op == "gemm" || r.op == "attn";
     if (r.rate > 0)  // none under the emulator
-      std::snprintf(rate, sizeof rate, r.op == "gemm" ? "%.1fTF" : "%.0fGB/s", r.rate);
+      std::snprintf(rate, sizeof rate, flops ? "%.1fTF" : "%.0fGB/s", r.rate);
     if (r.vs_ref > 0)
       std::snprintf(vs, sizeof vs, r.op == "gemm" ? "%.3fx" : "%.1f%%",
                     r.op == "gemm" ? r.vs_ref : 100 * r.vs_ref);
@@ -55,7 +59,7 @@ inline void print_row(const Row &r) {
     std::snprintf(rel, sizeof rel, "%.2e", r.check.rel_err);
   }
   std::string target = r.target.empty() ? "" : r.target + (r.target_met ? " MET" : " MISSED");
-  std::printf("%-4s %-5s %-22s %-26s %-5s %9s %9s %10s %9s %8s  %s\n", r.op.c_str(),
+  std::printf("%-4s %-5s %-27s %-26s %-5s %9s %9s %10s %9s %8s  %s\n", r.op.c_str(),
               r.elem.c_str(), r.shape.c_str(), r.contender.c_str(), check_word(r).c_str(), ratio,
               rel, ms, rate, vs, target.c_str());
   if (r.checked && !r.check.passed())
@@ -99,6 +103,9 @@ inline bool write_json(const std::string &path,
                  i ? "," : "", json_string(r.op).c_str(), json_string(r.elem).c_str(),
                  json_string(r.set).c_str(), (long long)r.M, (long long)r.N, (long long)r.K,
                  json_string(r.contender).c_str(), r.is_exgc ? "true" : "false");
+    if (r.op == "attn")
+      std::fprintf(f, ", \"BH\": %lld, \"causal\": %s", (long long)r.batch,
+                   r.causal ? "true" : "false");
     if (r.checked)
       std::fprintf(f, ", \"check\": {\"passed\": %s, \"elements\": %llu, \"over_bound\": %llu, "
                    "\"max_err_over_bound\": %s, \"rel_err\": %s, \"rel_limit\": %s, "
@@ -115,7 +122,7 @@ inline bool write_json(const std::string &path,
                    json_number(r.time.mid_mean_ms).c_str(), json_number(r.time.min_ms).c_str(),
                    json_number(r.time.max_ms).c_str(),
                    json_number(r.rate > 0 ? r.rate : NAN).c_str(),  // null when emulated
-                   r.op == "gemm" ? "\"TFLOP/s\"" : "\"GB/s\"",
+                   r.op == "gemm" || r.op == "attn" ? "\"TFLOP/s\"" : "\"GB/s\"",
                    json_number(r.vs_ref > 0 ? r.vs_ref : NAN).c_str());
     if (!r.target.empty())
       std::fprintf(f, ", \"target\": %s, \"target_met\": %s", json_string(r.target).c_str(),

@@ -12,8 +12,10 @@
 # run `--prepare` here and carry GEN there). (2) build: nvcc compiles the generated files
 # and harness.cu for sm_90a, in parallel, each object reused while its inputs are
 # unchanged, and links them with cuBLAS. (3) when a GPU is present: the harness checks and
-# times everything (bench.log, bench.json in RESULTS), then runs once more at small sizes
-# under `compute-sanitizer --tool memcheck` (memcheck.log).
+# times everything (bench.log, bench.json in RESULTS); where PyTorch is present, sdpa.py
+# times torch's scaled_dot_product_attention at the same attention shapes (sdpa.log,
+# sdpa.json); then the harness runs once more at small sizes under `compute-sanitizer
+# --tool memcheck` (memcheck.log).
 #
 # --emulate: the same harness on exg-emu, no GPU needed (bench/README.md): step 2
 # compiles with the flags `exg-emu --nvcc-flags` prints (PTX for compute_90a, no SASS)
@@ -226,7 +228,8 @@ if [ $emulate = 1 ]; then
   # Small sizes: about a minute on 2 cores. One sample, no warm-up: emulated times mean
   # nothing, but the timing path still runs.
   [ ${#harness_args[@]} = 0 ] && harness_args=(--squares=256 --thin-m=128 --thin-k=64
-    --gemv=1024x1024 --samples=1 --warmup=0 --copy-mib=1)
+    --gemv=1024x1024 --attention= --attention-shapes=2x192 --samples=1 --warmup=0
+    --copy-mib=1)
   say "EMULATED run (exg-emu --seed $seed): harness ${harness_args[*]}"
 else
   say "GPU before: $(gpu_state)"
@@ -279,6 +282,20 @@ if [ $emulate = 1 ]; then
   exit $status
 fi
 
+# PyTorch's attention at the harness's attention shapes, where the machine has PyTorch:
+# figures to set beside the exgc kernels (sdpa.log, sdpa.json); not ours, so reported only.
+if [ -s "$results/bench.json" ] && grep -q '"op": "attn"' "$results/bench.json"; then
+  timeout 300 python3 "$here/sdpa.py" "$results/bench.json" --json="$results/sdpa.json" \
+    > "$results/sdpa.log" 2>&1
+  prc=$?
+  tail -n 1 "$results/sdpa.log"
+  case "$prc" in
+    0) say "torch SDPA: timed at the attention shapes (sdpa.log, sdpa.json)" ;;
+    3) say "torch SDPA: NOT RUN (no PyTorch or no GPU for it; sdpa.log)" ;;
+    *) say "torch SDPA: exit $prc (1: one of its outputs failed the check; sdpa.log)" ;;
+  esac
+fi
+
 sanitizer="$(command -v compute-sanitizer || true)"
 for c in "$cuda_home"/bin/compute-sanitizer "$cuda_home"/compute-sanitizer/compute-sanitizer; do
   [ -z "$sanitizer" ] && [ -x "$c" ] && sanitizer="$c"
@@ -300,5 +317,5 @@ else
     *) say "memcheck: NOT COMPLETED (compute-sanitizer exit $mrc; memcheck.log)" ;;
   esac
 fi
-say "results in $results (bench.log, bench.json, memcheck.log); exit $status"
+say "results in $results (bench.log, bench.json, sdpa.log, memcheck.log); exit $status"
 exit $status

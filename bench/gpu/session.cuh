@@ -21,6 +21,11 @@ struct Options {
                                                 {16384, 16384}, {32768, 32768},
                                                 {65536, 65536}, {65536, 8192},
                                                 {8192, 65536}};
+  // Attention (attention.cuh): FlashAttention-3's sweep, `attention_tokens` tokens of hidden
+  // size `attention_hidden` at each length, and any (BH, length) pairs given.
+  std::vector<int64_t> attention_lengths{512, 1024, 2048, 4096, 8192, 16384};
+  int64_t attention_tokens = 16384, attention_hidden = 2048;
+  std::vector<std::pair<int64_t, int64_t>> attention_shapes;
 };
 
 struct Session {

@@ -399,12 +399,14 @@ std::vector<Case> all_cases() {
 #define EXG_GEMM(file, fn, elem, mm, nm, km)                                                       \
   cases.push_back({#fn, [] { run_gemm_sizes(#fn, fn, ref_##fn, Elem_##elem, mm, nm, km); }});
 #define EXG_GEMV(file, fn, elem, mm, km)
+#define EXG_ATTENTION(file, fn, elem, d, skm)  // run_attention's cases below
   constexpr Elem Elem_tf32 = Elem::TF32, Elem_bf16 = Elem::BF16, Elem_f16 = Elem::F16,
                  Elem_f32 = Elem::F32;
   (void)Elem_f32;
 #include "bench/gpu/kernels.def"
 #undef EXG_GEMM
 #undef EXG_GEMV
+#undef EXG_ATTENTION
   cases.push_back({"gemv_f32", [] {
                      run_gemv(100, 72);
                      run_gemv(36, 1000);

@@ -163,16 +163,26 @@ inline void launch(dim3 grid, dim3 block, const std::function<void()> &body) {
 }
 }  // namespace emu
 
-template <class T> T __shfl_down_sync(unsigned, T v, int offset) {
+/// Every lane's `v` into the warp's slots; `from(lane)` names the lane each one reads.
+template <class T, class From> T emu_shfl(T v, From from) {
   static_assert(sizeof(T) <= 8);
   const unsigned lane = threadIdx.x % 32;
   uint64_t bits = 0;
   std::memcpy(&bits, &v, sizeof v);
   emu::warp->slot[lane] = bits;
   emu::warp->meet.arrive_and_wait();
-  if (lane + offset < 32) std::memcpy(&v, &emu::warp->slot[lane + offset], sizeof v);
+  std::memcpy(&v, &emu::warp->slot[from(lane) % 32], sizeof v);
   emu::warp->meet.arrive_and_wait();
   return v;
+}
+template <class T> T __shfl_down_sync(unsigned, T v, int offset) {
+  return emu_shfl(v, [offset](unsigned lane) { return lane + offset < 32 ? lane + offset : lane; });
+}
+template <class T> T __shfl_xor_sync(unsigned, T v, int mask) {
+  return emu_shfl(v, [mask](unsigned lane) { return lane ^ unsigned(mask); });
+}
+template <class T> T __shfl_sync(unsigned, T v, int src) {
+  return emu_shfl(v, [src](unsigned) { return unsigned(src); });
 }
 template <class T> T atomicAdd(T *p, T v) {
   std::lock_guard<std::mutex> g(emu::atomic_lock);

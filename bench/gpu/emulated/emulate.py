@@ -128,7 +128,8 @@ def main():
     small = must([harness, "--small"], "harness --small")
     report = os.path.join(work, "bench.json")
     must([harness, "--samples=3", "--warmup=1", "--squares=256", "--thin-m=128",
-          "--thin-k=64", "--gemv=256x256", "--copy-mib=8", "--json=" + report],
+          "--thin-k=64", "--gemv=256x256", "--attention=", "--attention-shapes=2x192",
+          "--copy-mib=8", "--json=" + report],
          "harness (a short full run)")
     with open(report) as f:
         rows = json.load(f)["rows"]
