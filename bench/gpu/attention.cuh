@@ -197,7 +197,9 @@ inline void run_attention_shape(Session &ss, const AttentionShape &s, Elem elem,
   std::vector<Contender> cs;
   for (const AttentionKernel *k : ks)
     cs.push_back({k->name, true, [k, s, &Q, &K, &Vt, &O](cudaStream_t t) {
-                    return k->call(t, s.BH, s.Sq, s.Sk, s.causal, Q.ptr, K.ptr, Vt.ptr, O.ptr);
+                    // query i attends key j when j <= i + diag: causal is diag = Sk - Sq
+                    const int64_t diag = s.causal ? s.Sk - s.Sq : s.Sk;
+                    return k->call(t, s.BH, s.Sq, s.Sk, diag, Q.ptr, K.ptr, Vt.ptr, O.ptr);
                   }});
   const double coef = attention_bound(s.Sk);
   char shape[64];

@@ -84,7 +84,7 @@ using GemmCall = std::function<cudaError_t(cudaStream_t, int64_t M, int64_t N, i
 using GemvCall = std::function<cudaError_t(cudaStream_t, int64_t M, int64_t K, const float *A,
                                            const float *x, float *y)>;
 using AttentionCall =
-    std::function<cudaError_t(cudaStream_t, int64_t BH, int64_t Sq, int64_t Sk, bool causal,
+    std::function<cudaError_t(cudaStream_t, int64_t BH, int64_t Sq, int64_t Sk, int64_t diag,
                               const void *Q, const void *K, const void *Vt, float *O)>;
 
 /// A generated function's parameter from the harness's argument: a pointer becomes the

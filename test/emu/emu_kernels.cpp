@@ -292,36 +292,36 @@ void run_pv(int64_t n) {
 }
 
 /// Attention (examples/attention_sm90a.exg), O = softmax(Q K^T / sqrt(D)) V, against
-/// its reference and a softmax computed in double, with ragged lengths and,
-/// when `causal`, query i attending keys j <= i + Sk - Sq. The reference rounds each
-/// probability to bf16 for the second product (2^-9 relative), so it must be
-/// within 2^-7 of A = sum_k p_k |V[k, c]| (exact probabilities) of the
+/// its reference and a softmax computed in double, with ragged lengths, query i attending
+/// keys j <= i + diag (diag = Sk: every key; Sk - Sq: causal, bottom-right aligned). The
+/// reference rounds each probability to bf16 for the second product (2^-9 relative), so
+/// it must be within 2^-7 of A = sum_k p_k |V[k, c]| (exact probabilities) of the
 /// algorithm. The kernel computes the reference's roundings, but S's sums
 /// may differ in order (wgmma adds 16 products at once), which can tip a
 /// probability to the neighbouring bf16: the same bound per element, and a
 /// relative Frobenius error under 2^-12, since such tips touch a small part of
 /// the probabilities (measured: 1e-7 at head dim 64, 2.6e-5 at 128, where S
 /// sums twice the products; a softmax scale off by 1% gives 4e-3).
-using AttentionFn = cudaError_t (*)(cudaStream_t, int64_t, int64_t, int64_t, bool, const exg_bf16 *,
-                                    const exg_bf16 *, const exg_bf16 *, float *);
-using AttentionRef = int (*)(int64_t, int64_t, int64_t, bool, const exg_bf16 *, const exg_bf16 *,
+using AttentionFn = cudaError_t (*)(cudaStream_t, int64_t, int64_t, int64_t, int64_t,
+                                    const exg_bf16 *, const exg_bf16 *, const exg_bf16 *, float *);
+using AttentionRef = int (*)(int64_t, int64_t, int64_t, int64_t, const exg_bf16 *, const exg_bf16 *,
                              const exg_bf16 *, float *);
 
 /// `D` is the head dim: attention_sm90a's 64 or attention_d128_sm90a's 128.
 template <int64_t D>
 void run_attention(const std::string &name, AttentionFn fn, AttentionRef ref, int64_t BH,
-                   int64_t Sq, int64_t Sk, bool causal) {
+                   int64_t Sq, int64_t Sk, int64_t diag) {
   const size_t nq = size_t(BH * Sq * D), nk = size_t(BH * Sk * D);
   std::vector<exg_bf16> q = random_values<exg_bf16>(nq, 71), k = random_values<exg_bf16>(nk, 72),
                         vt = random_values<exg_bf16>(nk, 73);
   DeviceVec<exg_bf16> dq(q), dk(k), dv(vt);
   DeviceVec<float> dout{nq};
-  check_cuda(fn(nullptr, BH, Sq, Sk, causal, dq.ptr, dk.ptr, dv.ptr, dout.ptr), name.c_str());
+  check_cuda(fn(nullptr, BH, Sq, Sk, diag, dq.ptr, dk.ptr, dv.ptr, dout.ptr), name.c_str());
   check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   std::vector<float> got = dout.to_host(), want(nq), bound(nq);
   const std::string size = std::to_string(BH) + "x" + std::to_string(Sq) + "x" + std::to_string(Sk) +
-                           (causal ? " causal" : "");
-  if (ref(BH, Sq, Sk, causal, q.data(), k.data(), vt.data(), want.data()) != 0) {
+                           (diag == Sk ? "" : diag == Sk - Sq ? " causal" : " diag " + std::to_string(diag));
+  if (ref(BH, Sq, Sk, diag, q.data(), k.data(), vt.data(), want.data()) != 0) {
     record(false, name, size + ": the reference failed");
     return;
   }
@@ -330,7 +330,7 @@ void run_attention(const std::string &name, AttentionFn fn, AttentionRef ref, in
   for (int64_t h = 0; h < BH && why.empty(); ++h)
     for (int64_t i = 0; i < Sq && why.empty(); ++i) {
       double mx = -INFINITY, l = 0;
-      const int64_t keys = causal ? std::min(Sk, i + Sk - Sq + 1) : Sk;
+      const int64_t keys = std::min(Sk, i + diag + 1);
       for (int64_t j = 0; j < keys; ++j) {
         double dot = 0;
         for (int64_t c = 0; c < D; ++c)
@@ -434,19 +434,24 @@ std::vector<Case> all_cases() {
   cases.push_back({"attention_sm90a", [] {
                      const auto run = run_attention<64>;
                      const std::string n = "attention_sm90a";
-                     run(n, attention_sm90a, ref_attention_sm90a, 1, 64, 64, false);
-                     run(n, attention_sm90a, ref_attention_sm90a, 2, 128, 192, false);
-                     run(n, attention_sm90a, ref_attention_sm90a, 3, 100, 152, false);
-                     run(n, attention_sm90a, ref_attention_sm90a, 1, 64, 64, true);
-                     run(n, attention_sm90a, ref_attention_sm90a, 2, 130, 136, true);
-                     run(n, attention_sm90a, ref_attention_sm90a, 2, 70, 200, true);
+                     run(n, attention_sm90a, ref_attention_sm90a, 1, 64, 64, 64);
+                     run(n, attention_sm90a, ref_attention_sm90a, 2, 128, 192, 192);
+                     run(n, attention_sm90a, ref_attention_sm90a, 3, 100, 152, 152);
+                     run(n, attention_sm90a, ref_attention_sm90a, 1, 64, 64, 0);
+                     run(n, attention_sm90a, ref_attention_sm90a, 2, 130, 136, 6);
+                     run(n, attention_sm90a, ref_attention_sm90a, 2, 70, 200, 130);
+                     // Causal over three query tiles (tasks of 2, 4 and 5 key tiles); a
+                     // shifted diagonal.
+                     run(n, attention_sm90a, ref_attention_sm90a, 2, 320, 320, 0);
+                     run(n, attention_sm90a, ref_attention_sm90a, 1, 200, 264, 100);
                    }});
   cases.push_back({"attention_d128_sm90a", [] {
                      const auto run = run_attention<128>;
                      const std::string n = "attention_d128_sm90a";
-                     run(n, attention_d128_sm90a, ref_attention_d128_sm90a, 1, 64, 64, false);
-                     run(n, attention_d128_sm90a, ref_attention_d128_sm90a, 2, 100, 152, false);
-                     run(n, attention_d128_sm90a, ref_attention_d128_sm90a, 2, 70, 200, true);
+                     run(n, attention_d128_sm90a, ref_attention_d128_sm90a, 1, 64, 64, 64);
+                     run(n, attention_d128_sm90a, ref_attention_d128_sm90a, 2, 100, 152, 152);
+                     run(n, attention_d128_sm90a, ref_attention_d128_sm90a, 2, 70, 200, 130);
+                     run(n, attention_d128_sm90a, ref_attention_d128_sm90a, 1, 320, 320, 0);
                    }});
   cases.push_back({"pv_sm90a", [] {
                      run_pv(1);
