@@ -11,7 +11,8 @@
 // dense BF16/FP16 peak, 989 TFLOP/s (FA3 reaches about 740 forward at D = 128).
 //
 // Check: R and A = sum_j p_j |v_jc| (exact probabilities p) come from an FP64 attention on the
-// device (exp in double), itself compared with the host's FP64 at sampled rows. An element
+// device (cuBLAS DGEMM for both products, the softmax in double), itself compared with the
+// host's FP64 at sampled rows. An element
 // passes when |o - r| <= (2^-7 + 4 Sk 2^-23) A: the kernel rounds each probability to the
 // 16-bit type for the second product (2^-9 relative for bf16, of which 2^-7 leaves room for
 // ex2.approx and the fp32 scores), and adds Sk products and rescales in fp32 (the second
@@ -22,6 +23,7 @@
 #include <numeric>
 #include <thread>
 
+#include "gemm.cuh"
 #include "session.cuh"
 
 namespace bench {
@@ -63,74 +65,44 @@ inline std::vector<AttentionShape> attention_shapes(const Options &o, int64_t D,
   return out;
 }
 
-__device__ inline double warp_max(double v) {
-  for (int off = 16; off > 0; off /= 2) v = fmax(v, __shfl_xor_sync(0xffffffffu, v, off));
-  return v;
-}
-__device__ inline double warp_sum(double v) {
-  for (int off = 16; off > 0; off /= 2) v += __shfl_xor_sync(0xffffffffu, v, off);
-  return v;
-}
-
-/// Attention in FP64: one warp per query row (grid-stride over the BH Sq rows); per 32 keys,
-/// lane t scores key j0 + t, the warp takes the batch's max and rescales (online softmax in
-/// double), and lane t accumulates columns t, t + 32, ... of o and of a = sum p |v|.
-template <int D, class T>
-__global__ void attention_f64(const T *Q, const T *K, const T *Vt, int64_t BH, int64_t Sq,
-                              int64_t Sk, bool causal, double *R, double *A) {
-  constexpr int C = D / 32;
+/// Row i of S (the scores of one (batch, head) pair, [Sq, Sk] in FP64) becomes its softmax
+/// probabilities in place: scaled by 1 / sqrt(D), the keys past the diagonal 0. One warp
+/// per row, three passes (max, sum, normalize).
+__global__ void softmax_rows_f64(double *S, int64_t Sq, int64_t Sk, bool causal, double scale) {
   const unsigned lane = threadIdx.x % 32;
   const int64_t warps = int64_t(gridDim.x) * blockDim.x / 32;
-  const double scale = 1.0 / sqrt(double(D));
-  for (int64_t row = (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) / 32; row < BH * Sq;
-       row += warps) {
-    const int64_t h = row / Sq, keys = attended_keys(row % Sq, Sq, Sk, causal);
-    const T *q = Q + row * D;
-    double m = -INFINITY, l = 0, o[C] = {}, a[C] = {};
-    for (int64_t j0 = 0; j0 < keys; j0 += 32) {
-      const int64_t j = j0 + lane;
-      double s = -INFINITY;
-      if (j < keys) {
-        const T *k = K + (h * Sk + j) * D;
-        s = 0;
-        for (int c = 0; c < D; ++c) s += to_double(q[c]) * to_double(k[c]);
-        s *= scale;
-      }
-      const double mn = fmax(m, warp_max(s)), alpha = exp(m - mn);
-      const double p = j < keys ? exp(s - mn) : 0.0;
-      l = l * alpha + warp_sum(p);
-      for (int t = 0; t < C; ++t) o[t] *= alpha, a[t] *= alpha;
-      for (int t2 = 0; t2 < 32 && j0 + t2 < keys; ++t2) {
-        const double pj = __shfl_sync(0xffffffffu, p, t2);
-        for (int t = 0; t < C; ++t) {
-          const double v = to_double(Vt[(h * D + lane + 32 * t) * Sk + j0 + t2]);
-          o[t] += pj * v, a[t] += pj * fabs(v);
-        }
-      }
-      m = mn;
-    }
-    for (int t = 0; t < C; ++t) {
-      R[row * D + lane + 32 * t] = keys ? o[t] / l : 0.0;
-      A[row * D + lane + 32 * t] = keys ? a[t] / l : 0.0;
-    }
+  for (int64_t i = (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) / 32; i < Sq; i += warps) {
+    double *row = S + i * Sk;
+    const int64_t keys = attended_keys(i, Sq, Sk, causal);
+    double m = -INFINITY, l = 0;
+    for (int64_t j = lane; j < keys; j += 32) m = fmax(m, row[j] * scale);
+    for (int off = 16; off > 0; off /= 2) m = fmax(m, __shfl_xor_sync(0xffffffffu, m, off));
+    for (int64_t j = lane; j < keys; j += 32) l += exp(row[j] * scale - m);
+    for (int off = 16; off > 0; off /= 2) l += __shfl_xor_sync(0xffffffffu, l, off);
+    for (int64_t j = lane; j < Sk; j += 32) row[j] = j < keys ? exp(row[j] * scale - m) / l : 0.0;
   }
 }
 
-template <class T>
-void launch_attention_f64(int64_t D, const AttentionShape &s, const void *Q, const void *K,
-                          const void *Vt, double *R, double *A, cudaStream_t st) {
-  const T *q = static_cast<const T *>(Q), *k = static_cast<const T *>(K),
-          *v = static_cast<const T *>(Vt);
-  void (*kernel)(const T *, const T *, const T *, int64_t, int64_t, int64_t, bool, double *,
-                 double *) = nullptr;
-  switch (D) {
-  case 64: kernel = attention_f64<64, T>; break;
-  case 128: kernel = attention_f64<128, T>; break;
-  case 256: kernel = attention_f64<256, T>; break;
-  default: die("attention", "no FP64 reference for head dim " + std::to_string(D));
+/// Attention in FP64 on the device, one (batch, head) pair at a time: S = Q K^T by cuBLAS
+/// DGEMM, its rows' softmax (softmax_rows_f64), then R = P V and A = P |V| by DGEMM. Every
+/// product is exact in FP64 (16-bit operands); what remains is FP64 rounding, far below any
+/// bound here. The workspace is one pair's S, Sq x Sk doubles.
+inline void attention_f64(Session &ss, int64_t D, const AttentionShape &s, const Operand &Q,
+                          const Operand &K, const Operand &Vt, double *R, double *A) {
+  const cudaStream_t st = ss.stream;
+  DeviceBuffer<double> Qd(Q.n), Kd(K.n), Vd(Vt.n), Vabs(Vt.n), S(uint64_t(s.Sq * s.Sk));
+  Q.widen_into(Qd.ptr, false, st), K.widen_into(Kd.ptr, false, st);
+  Vt.widen_into(Vd.ptr, false, st), Vt.widen_into(Vabs.ptr, true, st);
+  for (int64_t h = 0; h < s.BH; ++h) {
+    const int64_t q0 = h * s.Sq * D, k0 = h * s.Sk * D;
+    gemm_f64(ss.blas, {s.Sq, s.Sk, D, ""}, Qd.ptr + q0, Kd.ptr + k0, S.ptr);  // S = Q K^T
+    softmax_rows_f64<<<elementwise_blocks(), 256, 0, st>>>(S.ptr, s.Sq, s.Sk, s.causal,
+                                                           1.0 / std::sqrt(double(D)));
+    BENCH_CHECK(cudaGetLastError());
+    gemm_f64(ss.blas, {s.Sq, D, s.Sk, ""}, S.ptr, Vd.ptr + k0, R + q0);    // P (Vt)^T
+    gemm_f64(ss.blas, {s.Sq, D, s.Sk, ""}, S.ptr, Vabs.ptr + k0, A + q0);  // P |V|
   }
-  kernel<<<elementwise_blocks(), 256, 0, st>>>(q, k, v, s.BH, s.Sq, s.Sk, s.causal, R, A);
-  BENCH_CHECK(cudaGetLastError());
+  BENCH_CHECK(cudaStreamSynchronize(st));
 }
 
 /// Row `row` of the attention in FP64 on the host, two passes, from the operands' seeds.
@@ -165,11 +137,7 @@ inline void run_attention_shape(Session &ss, const AttentionShape &s, Elem elem,
   const uint64_t nq = uint64_t(s.BH * s.Sq * D), nk = uint64_t(s.BH * s.Sk * D);
   Operand Q(elem, nq, 1, st), K(elem, nk, 2, st), Vt(elem, nk, 3, st);
   DeviceBuffer<double> R(nq), A(nq);
-  if (elem == Elem::BF16)
-    launch_attention_f64<__nv_bfloat16>(D, s, Q.ptr, K.ptr, Vt.ptr, R.ptr, A.ptr, st);
-  else
-    launch_attention_f64<__half>(D, s, Q.ptr, K.ptr, Vt.ptr, R.ptr, A.ptr, st);
-  BENCH_CHECK(cudaStreamSynchronize(st));
+  attention_f64(ss, D, s, Q, K, Vt, R.ptr, A.ptr);
 
   // Sampled rows on the host: the device reference must be theirs up to FP64 rounding.
   const std::vector<int64_t> rows = sample_indices(s.BH * s.Sq, 12, 13);

@@ -20,7 +20,8 @@
 # its log under $OUT: the emulator's test programs on the hardware (device.log,
 # warpspec_failures.txt), the harness's ragged small shapes (checks of every kernel;
 # device.log), then bench/gpu/run.sh: checks at every shape, timing, compute-sanitizer
-# memcheck (bench.log, bench.json, memcheck.log), then Nsight Compute's summary of the
+# memcheck, and PyTorch SDPA at the attention shapes where PyTorch is present (bench.log,
+# bench.json, memcheck.log, sdpa.log, sdpa.json), then Nsight Compute's summary of the
 # Hopper GEMMs at 4096^3 (ncu.txt).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
