@@ -38,7 +38,7 @@ inline std::string check_word(const Row &r) {
 
 /// `time_label`: "median ms" on a GPU; under exg-emu the column holds host times.
 inline void print_header(const char *time_label = "median ms") {
-  std::printf("%-4s %-5s %-27s %-26s %-5s %9s %9s %10s %9s %8s  %s\n", "op", "type", "shape",
+  std::printf("%-4s %-5s %-27s %-30s %-5s %9s %9s %10s %9s %8s  %s\n", "op", "type", "shape",
               "contender", "check", "err/bnd", "rel.err", time_label, "rate", "vs ref",
               "target");
 }
@@ -59,7 +59,7 @@ inline void print_row(const Row &r) {
     std::snprintf(rel, sizeof rel, "%.2e", r.check.rel_err);
   }
   std::string target = r.target.empty() ? "" : r.target + (r.target_met ? " MET" : " MISSED");
-  std::printf("%-4s %-5s %-27s %-26s %-5s %9s %9s %10s %9s %8s  %s\n", r.op.c_str(),
+  std::printf("%-4s %-5s %-27s %-30s %-5s %9s %9s %10s %9s %8s  %s\n", r.op.c_str(),
               r.elem.c_str(), r.shape.c_str(), r.contender.c_str(), check_word(r).c_str(), ratio,
               rel, ms, rate, vs, target.c_str());
   if (r.checked && !r.check.passed())

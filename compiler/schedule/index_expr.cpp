@@ -58,6 +58,19 @@ Expr build_index_expr(const FragExpr &f, const std::map<std::string, Expr> &scop
     }
     break;
   }
+  case FragExpr::Kind::Call: {
+    // min, max and select of index values, as in a proc (docs/language.md).
+    const size_t arity = f.text == "select" ? 4 : f.text == "min" || f.text == "max" ? 2 : 0;
+    if (arity == 0 || f.items.size() != arity || !f.kwargs.empty())
+      break;
+    std::vector<Expr> args;
+    for (const FragExprP &item : f.items) {
+      args.push_back(build_index_expr(*item, scope, bad));
+      if (!args.back())
+        return Expr();
+    }
+    return Call::make(f.text, std::move(args), {});
+  }
   default: break;
   }
   if (bad.empty())

@@ -18,7 +18,8 @@ namespace exgc::schedule {
 std::map<std::string, Expr> index_names(const ProcNode &p, const analysis::Context &ctx);
 
 /// `f` as an index expression (literals, names in `scope`, + - * / % and
-/// unary minus; `/` and `%` by positive constants); null with `bad` naming
+/// unary minus; `/` and `%` by positive constants; min, max and select of
+/// index expressions, as a proc writes them); null with `bad` naming
 /// the first thing that is not one: a quoted name not in `scope` (see
 /// names_unknown), or what else is wrong.
 Expr build_index_expr(const FragExpr &f, const std::map<std::string, Expr> &scope,

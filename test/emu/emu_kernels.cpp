@@ -431,28 +431,36 @@ std::vector<Case> all_cases() {
                        run_softmax(name, fn, ref, 300, 7);
                        run_softmax(name, fn, ref, 130, 64);
                      }});
-  cases.push_back({"attention_sm90a", [] {
-                     const auto run = run_attention<64>;
-                     const std::string n = "attention_sm90a";
-                     run(n, attention_sm90a, ref_attention_sm90a, 1, 64, 64, 64);
-                     run(n, attention_sm90a, ref_attention_sm90a, 2, 128, 192, 192);
-                     run(n, attention_sm90a, ref_attention_sm90a, 3, 100, 152, 152);
-                     run(n, attention_sm90a, ref_attention_sm90a, 1, 64, 64, 0);
-                     run(n, attention_sm90a, ref_attention_sm90a, 2, 130, 136, 6);
-                     run(n, attention_sm90a, ref_attention_sm90a, 2, 70, 200, 130);
-                     // Causal over three query tiles (tasks of 2, 4 and 5 key tiles); a
-                     // shifted diagonal.
-                     run(n, attention_sm90a, ref_attention_sm90a, 2, 320, 320, 0);
-                     run(n, attention_sm90a, ref_attention_sm90a, 1, 200, 264, 100);
-                   }});
-  cases.push_back({"attention_d128_sm90a", [] {
-                     const auto run = run_attention<128>;
-                     const std::string n = "attention_d128_sm90a";
-                     run(n, attention_d128_sm90a, ref_attention_d128_sm90a, 1, 64, 64, 64);
-                     run(n, attention_d128_sm90a, ref_attention_d128_sm90a, 2, 100, 152, 152);
-                     run(n, attention_d128_sm90a, ref_attention_d128_sm90a, 2, 70, 200, 130);
-                     run(n, attention_d128_sm90a, ref_attention_d128_sm90a, 1, 320, 320, 0);
-                   }});
+  // Each head dim's kernel and its pingpong variant (a schedule of it) at the same sizes.
+  using AttentionCase = std::tuple<const char *, AttentionFn, AttentionRef>;
+  for (const auto &[name, fn, ref] :
+       {AttentionCase{"attention_sm90a", attention_sm90a, ref_attention_sm90a},
+        AttentionCase{"attention_pingpong_sm90a", attention_pingpong_sm90a,
+                    ref_attention_pingpong_sm90a}})
+    cases.push_back({name, [n = std::string(name), fn = fn, ref = ref] {
+                       const auto run = run_attention<64>;
+                       run(n, fn, ref, 1, 64, 64, 64);
+                       run(n, fn, ref, 2, 128, 192, 192);
+                       run(n, fn, ref, 3, 100, 152, 152);
+                       run(n, fn, ref, 1, 64, 64, 0);
+                       run(n, fn, ref, 2, 130, 136, 6);
+                       run(n, fn, ref, 2, 70, 200, 130);
+                       // Causal over three query tiles (tasks of 2, 4 and 5 key tiles); a
+                       // shifted diagonal.
+                       run(n, fn, ref, 2, 320, 320, 0);
+                       run(n, fn, ref, 1, 200, 264, 100);
+                     }});
+  for (const auto &[name, fn, ref] :
+       {AttentionCase{"attention_d128_sm90a", attention_d128_sm90a, ref_attention_d128_sm90a},
+        AttentionCase{"attention_d128_pingpong_sm90a", attention_d128_pingpong_sm90a,
+                    ref_attention_d128_pingpong_sm90a}})
+    cases.push_back({name, [n = std::string(name), fn = fn, ref = ref] {
+                       const auto run = run_attention<128>;
+                       run(n, fn, ref, 1, 64, 64, 64);
+                       run(n, fn, ref, 2, 100, 152, 152);
+                       run(n, fn, ref, 2, 70, 200, 130);
+                       run(n, fn, ref, 1, 320, 320, 0);
+                     }});
   cases.push_back({"pv_sm90a", [] {
                      run_pv(1);
                      run_pv(3);

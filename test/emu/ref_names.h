@@ -17,6 +17,8 @@
 #define pv_sm90a ref_pv_sm90a
 #define attention_sm90a ref_attention_sm90a
 #define attention_d128_sm90a ref_attention_d128_sm90a
+#define attention_pingpong_sm90a ref_attention_pingpong_sm90a
+#define attention_d128_pingpong_sm90a ref_attention_d128_pingpong_sm90a
 #define gemm_tf32_sm90a ref_gemm_tf32_sm90a
 #define gemm_tf32_sm90a_cluster ref_gemm_tf32_sm90a_cluster
 #define gemm_tf32_sm90a_tmastore ref_gemm_tf32_sm90a_tmastore

@@ -12,6 +12,8 @@
 #undef pv_sm90a
 #undef attention_sm90a
 #undef attention_d128_sm90a
+#undef attention_pingpong_sm90a
+#undef attention_d128_pingpong_sm90a
 #undef gemm_tf32_sm90a
 #undef gemm_tf32_sm90a_cluster
 #undef gemm_tf32_sm90a_tmastore
