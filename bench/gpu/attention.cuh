@@ -163,10 +163,10 @@ inline void run_attention_shape(Session &ss, const AttentionShape &s, Elem elem,
 
   DeviceBuffer<float> O(nq);
   std::vector<Contender> cs;
+  // Query i attends key j when j <= i + diag: causal is diag = Sk - Sq.
+  const int64_t diag = s.causal ? s.Sk - s.Sq : s.Sk;
   for (const AttentionKernel *k : ks)
-    cs.push_back({k->name, true, [k, s, &Q, &K, &Vt, &O](cudaStream_t t) {
-                    // query i attends key j when j <= i + diag: causal is diag = Sk - Sq
-                    const int64_t diag = s.causal ? s.Sk - s.Sq : s.Sk;
+    cs.push_back({k->name, true, [k, s, diag, &Q, &K, &Vt, &O](cudaStream_t t) {
                     return k->call(t, s.BH, s.Sq, s.Sk, diag, Q.ptr, K.ptr, Vt.ptr, O.ptr);
                   }});
   const double coef = attention_bound(s.Sk);

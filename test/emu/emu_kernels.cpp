@@ -431,36 +431,28 @@ std::vector<Case> all_cases() {
                        run_softmax(name, fn, ref, 300, 7);
                        run_softmax(name, fn, ref, 130, 64);
                      }});
-  // Each head dim's kernel and its pingpong variant (a schedule of it) at the same sizes.
-  using AttentionCase = std::tuple<const char *, AttentionFn, AttentionRef>;
-  for (const auto &[name, fn, ref] :
-       {AttentionCase{"attention_sm90a", attention_sm90a, ref_attention_sm90a},
-        AttentionCase{"attention_pingpong_sm90a", attention_pingpong_sm90a,
-                    ref_attention_pingpong_sm90a}})
-    cases.push_back({name, [n = std::string(name), fn = fn, ref = ref] {
-                       const auto run = run_attention<64>;
-                       run(n, fn, ref, 1, 64, 64, 64);
-                       run(n, fn, ref, 2, 128, 192, 192);
-                       run(n, fn, ref, 3, 100, 152, 152);
-                       run(n, fn, ref, 1, 64, 64, 0);
-                       run(n, fn, ref, 2, 130, 136, 6);
-                       run(n, fn, ref, 2, 70, 200, 130);
-                       // Causal over three query tiles (tasks of 2, 4 and 5 key tiles); a
-                       // shifted diagonal.
-                       run(n, fn, ref, 2, 320, 320, 0);
-                       run(n, fn, ref, 1, 200, 264, 100);
+  // Each head dim's kernel and its pingpong variant (a schedule of it) at the same sizes,
+  // (BH, Sq, Sk, diag) each. At 64 also causal over three query tiles (tasks of 2, 4 and 5
+  // key tiles) and a shifted diagonal.
+  using Size = std::array<int64_t, 4>;
+  const std::vector<Size> d64{{1, 64, 64, 64},  {2, 128, 192, 192}, {3, 100, 152, 152},
+                              {1, 64, 64, 0},   {2, 130, 136, 6},   {2, 70, 200, 130},
+                              {2, 320, 320, 0}, {1, 200, 264, 100}};
+  const std::vector<Size> d128{{1, 64, 64, 64}, {2, 100, 152, 152}, {2, 70, 200, 130},
+                               {1, 320, 320, 0}};
+  auto add_attention = [&cases](const char *name, auto run, AttentionFn fn, AttentionRef ref,
+                                const std::vector<Size> &sizes) {
+    cases.push_back({name, [n = std::string(name), run, fn, ref, sizes] {
+                       for (const Size &z : sizes) run(n, fn, ref, z[0], z[1], z[2], z[3]);
                      }});
-  for (const auto &[name, fn, ref] :
-       {AttentionCase{"attention_d128_sm90a", attention_d128_sm90a, ref_attention_d128_sm90a},
-        AttentionCase{"attention_d128_pingpong_sm90a", attention_d128_pingpong_sm90a,
-                    ref_attention_d128_pingpong_sm90a}})
-    cases.push_back({name, [n = std::string(name), fn = fn, ref = ref] {
-                       const auto run = run_attention<128>;
-                       run(n, fn, ref, 1, 64, 64, 64);
-                       run(n, fn, ref, 2, 100, 152, 152);
-                       run(n, fn, ref, 2, 70, 200, 130);
-                       run(n, fn, ref, 1, 320, 320, 0);
-                     }});
+  };
+  add_attention("attention_sm90a", run_attention<64>, attention_sm90a, ref_attention_sm90a, d64);
+  add_attention("attention_pingpong_sm90a", run_attention<64>, attention_pingpong_sm90a,
+                ref_attention_pingpong_sm90a, d64);
+  add_attention("attention_d128_sm90a", run_attention<128>, attention_d128_sm90a,
+                ref_attention_d128_sm90a, d128);
+  add_attention("attention_d128_pingpong_sm90a", run_attention<128>,
+                attention_d128_pingpong_sm90a, ref_attention_d128_pingpong_sm90a, d128);
   cases.push_back({"pv_sm90a", [] {
                      run_pv(1);
                      run_pv(3);
