@@ -9,7 +9,7 @@
 //
 // usage: harness [--small] [--samples=N] [--warmup=N] [--json=FILE] [--fault-file=FILE]
 //                [--skip=KERNEL]... [--squares=S,...] [--thin-m=M,...] [--thin-k=K,...]
-//                [--gemv=MxK,...] [--copy-mib=N] [--watchdog=SECONDS] [--list]
+//                [--thin-n=N] [--gemv=MxK,...] [--copy-mib=N] [--watchdog=SECONDS] [--list]
 //                [--attention=S,...] [--attention-tokens=N] [--attention-hidden=N]
 //                [--attention-shapes=BHxS,...]
 //   --small   one small ragged shape per kernel, checked only (for compute-sanitizer)
@@ -116,6 +116,7 @@ Options parse_options(int argc, char **argv, bool &list) {
       else if (key == "--squares") o.squares = parse_list(val);
       else if (key == "--thin-m") o.thin_m = parse_list(val);
       else if (key == "--thin-k") o.thin_k = parse_list(val);
+      else if (key == "--thin-n") o.thin_n = std::stoll(val);
       else if (key == "--watchdog") o.watchdog_s = std::stod(val);
       else if (key == "--copy-mib") o.copy_mib = std::stoll(val);
       else if (key == "--gemv") o.gemv = parse_pairs(val, a);
@@ -130,6 +131,7 @@ Options parse_options(int argc, char **argv, bool &list) {
   }
   if (o.samples < 1 || o.warmup < 0 || o.copy_mib < 1) usage("--samples/--warmup/--copy-mib");
   if (o.attention_tokens < 1 || o.attention_hidden < 1) usage("--attention-tokens/hidden");
+  if (o.thin_n < 1) usage("--thin-n");
   for (int64_t s : o.attention_lengths)
     if (s < 1) usage("--attention");
   for (const auto &[bh, s] : o.attention_shapes)

@@ -1,7 +1,9 @@
 // emu/cudart/api_launch.cpp - launches and kernel attributes ----------------//
 // Owns: cudaLaunchKernel, cudaLaunchKernelExC (cudaLaunchKernelEx is an inline
 // template over it in cuda_runtime.h), cudaFuncSetAttribute,
-// cudaFuncGetAttributes, cudaFuncSetCacheConfig, and launch_kernel (launch.h).
+// cudaFuncGetAttributes, cudaFuncSetCacheConfig, the occupancy query
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor(WithFlags), and launch_kernel
+// (launch.h).
 // Launches run to completion in the calling thread, in program order, so every
 // stream is the default stream as far as results go.
 #include "emu/cudart/launch.h"
@@ -151,6 +153,33 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func) {
   attr->clusterSchedulingPolicyPreference = k->cluster_scheduling_policy;
   attr->nonPortableClusterSizeAllowed = k->non_portable_cluster;
   return cudaSuccess;
+}
+
+// The CTAs per SM of the device's occupancy model (Device::max_active_blocks).
+// Flags: cudaOccupancyDefault, or cudaOccupancyDisableCachingOverride (about
+// the L1 split, which the emulator does not model).
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *num_blocks, const void *func,
+                                                                   int block_size,
+                                                                   size_t dynamic_smem,
+                                                                   unsigned int flags) {
+  auto guard = runtime_lock();
+  RuntimeState &rt = RuntimeState::get();
+  if (!num_blocks || block_size <= 0 || (flags & ~1u))
+    return rt.fail(cudaErrorInvalidValue);
+  KernelEntry *k = rt.kernel_of_stub(func);
+  if (!k)
+    return rt.fail(cudaErrorInvalidDeviceFunction);
+  int n = rt.device().max_active_blocks(k->name, uint32_t(block_size), dynamic_smem);
+  if (n < 0)
+    return rt.fail(cudaErrorInvalidDeviceFunction);
+  *num_blocks = n;
+  return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *num_blocks, const void *func,
+                                                          int block_size, size_t dynamic_smem) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(num_blocks, func, block_size,
+                                                                dynamic_smem, 0);
 }
 
 // A preference the hardware may ignore; the emulator has no L1 to split.

@@ -26,6 +26,8 @@ const char *driver_usage() {
          "  --quantum N               instructions a warp runs before a switch (0: random)\n"
          "  --max-instructions N      stop a launch after N instructions (0: no limit)\n"
          "  --trace                   print each launch\n"
+         "  --profile FILE            append each launch's instruction counts by class, per\n"
+         "                            warpgroup, to FILE (one JSON line per launch)\n"
          "  --sms N                   report N SMs (1 to 132, default 132): a persistent\n"
          "                            kernel's CTAs then run several tasks each\n"
          "  --allow=KIND[,KIND...]    a known issue of a third-party kernel: count the hazards\n"
@@ -90,6 +92,13 @@ DriverArgs parse_driver_args(const std::vector<std::string> &args) {
       if (!emu::parse_detectors(list, bits, bad))
         return fail("option '--allow': '" + bad + "' is not a detector (known: " + emu::detector_names() + ")");
       allow += (allow.empty() ? "" : ",") + list;
+    } else if (a == "--profile" || a.rfind("--profile=", 0) == 0) {
+      if (a == "--profile" && i + 1 == args.size())
+        return fail("option '--profile' needs a file name");
+      std::string file = a == "--profile" ? args[++i] : a.substr(10);
+      if (file.empty())
+        return fail("option '--profile' needs a file name");
+      r.env.emplace_back("EXG_EMU_PROFILE", file);
     } else if (a == "--sms") {
       if (i + 1 == args.size())
         return fail("option '--sms' needs a number");

@@ -386,6 +386,7 @@ void decode_kernel(const emu::DeviceImpl &dev, const ptx::Module &mod, const ptx
       }
       const ptx::Instr &in = f.body[i];
       d.src = &in;
+      d.pclass = profile_class(in);
       d.guard = in.guard < 0 ? -1 : in.guard + int32_t(L.slot);
       d.guard_neg = in.guard_negated;
       for (const ptx::Operand &o : in.operands)

@@ -6,6 +6,7 @@
 // of a warp without looking at a string.
 #pragma once
 
+#include "emu/exec/profile.h"
 #include "emu/exec/types.h"
 #include "emu/ptx/ast.h"
 
@@ -88,6 +89,7 @@ struct DInstr {
   const ptx::Instr *src = nullptr; ///< for reports
   std::vector<uint32_t> regs; ///< every register slot it names (operands, address bases, guard)
   uint8_t checks = 0;        ///< kCheck* bits: what the register hazard checks do with it
+  ProfileClass pclass = ProfileClass::Branch; ///< its class in a --profile count
 };
 
 /// DInstr::checks bits (wgmma_regs.cpp).

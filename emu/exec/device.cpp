@@ -5,11 +5,35 @@
 #include "emu/exec/scheduler.h"
 #include "emu/ptx/parse.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 namespace emu {
+
+namespace {
+
+// The starting register count per thread is not in the PTX (ptxas picks it):
+// .maxnreg when given, else the most that lets the block (and, with
+// .minnctapersm, that many blocks of .maxntid threads) fit the 64K pool, in
+// steps of 8 and at most 248, lowered to the largest setmaxnreg count of the
+// kernel when it has one: ptxas compiles such a kernel to that count (CUDA
+// 13, -Xptxas -v; the same rule as exgc's GPU stage, compiler/gpu/warp_roles.cpp).
+// setmaxnreg's pool accounting starts there.
+uint32_t registers_at_launch(const ptx::Function &fn, const exec::Decoded &dec, uint32_t warps) {
+  if (fn.maxnreg)
+    return fn.maxnreg;
+  uint32_t fit = std::min<uint32_t>(65536 / (warps * 32) / 8 * 8, 248);
+  uint64_t bound = uint64_t(fn.maxntid[0]) * std::max(1u, fn.maxntid[1]) * std::max(1u, fn.maxntid[2]);
+  if (fn.minnctapersm && bound)
+    fit = std::min<uint32_t>(fit, uint32_t(65536 / (bound * fn.minnctapersm) / 8 * 8));
+  if (dec.largest_setmaxnreg)
+    fit = std::min(fit, dec.largest_setmaxnreg);
+  return fit;
+}
+
+} // namespace
 
 // cudaError_t values (CUDA 13 driver_types.h), the ones a launch can return.
 constexpr int kErrInvalidValue = 1;          // cudaErrorInvalidValue
@@ -141,6 +165,34 @@ bool DeviceImpl::is_device_range(const void *p, size_t bytes) const {
   return find_range(uint64_t(uintptr_t(p)), bytes, lo, hi);
 }
 
+const exec::Decoded &DeviceImpl::decoded(Kernel &k) {
+  if (!k.decoded) {
+    k.decoded = std::make_unique<exec::Decoded>();
+    exec::decode_kernel(*this, *k.module, *k.fn, *k.decoded);
+  }
+  return *k.decoded;
+}
+
+// sm_90's limits per SM: 2048 threads (64 warps), 32 CTAs, 64K registers in
+// units of 256 per warp, and the shared memory with 1 KiB the system reserves
+// per CTA (CUDA programming guide, compute capability 9.0).
+int DeviceImpl::max_active_blocks(const std::string &name, uint32_t threads, size_t dynamic_smem) {
+  Kernel *k = kernel(name);
+  if (!k)
+    return -1;
+  if (threads == 0 || threads > 1024)
+    return 0;
+  const exec::Decoded &dec = decoded(*k);
+  const uint32_t warps = (threads + 31) / 32;
+  const uint32_t regs = registers_at_launch(*k->fn, dec, warps);
+  const uint64_t regs_per_cta = uint64_t((regs * 32 + 255) / 256 * 256) * warps;
+  const uint64_t smem_per_cta = uint64_t(dec.dyn_smem_offset - exec::kSmemBase) + dynamic_smem + 1024;
+  uint64_t n = std::min<uint64_t>(64 / warps, 32);
+  n = std::min<uint64_t>(n, 65536 / regs_per_cta);
+  n = std::min<uint64_t>(n, props_.smem_per_sm / smem_per_cta);
+  return int(n);
+}
+
 void DeviceImpl::set_max_dynamic_smem(const std::string &name, size_t bytes) {
   if (Kernel *k = kernel(name))
     k->max_dyn_smem = bytes;
@@ -183,11 +235,7 @@ LaunchError DeviceImpl::launch(const std::string &name, const LaunchConfig &cfg,
   if (csize > 16 || g.x % cl.x || g.y % cl.y || g.z % cl.z)
     return kErrInvalidClusterSize;
   // Shared memory: dynamic within the kernel's attribute, total within 227 KiB.
-  std::unique_ptr<exec::Decoded> &dec = k->decoded;
-  if (!dec) {
-    dec = std::make_unique<exec::Decoded>();
-    exec::decode_kernel(*this, *k->module, fn, *dec);
-  }
+  const exec::Decoded *dec = &decoded(*k);
   if (cfg.dynamic_smem > k->max_dyn_smem)
     return kErrInvalidValue;
   uint64_t total = uint64_t(dec->dyn_smem_offset - exec::kSmemBase) + cfg.dynamic_smem;
@@ -196,7 +244,7 @@ LaunchError DeviceImpl::launch(const std::string &name, const LaunchConfig &cfg,
 
   exec::Run run;
   run.dev = this;
-  run.k = dec.get();
+  run.k = dec;
   run.opt = &opt_;
   run.kernel = name;
   run.pool = &pool_;
@@ -209,17 +257,8 @@ LaunchError DeviceImpl::launch(const std::string &name, const LaunchConfig &cfg,
   run.rng = opt_.seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
   if (!run.rng)
     run.rng = 1;
-  // The starting register count per thread is not in the PTX (ptxas picks it):
-  // .maxnreg when given, else the most that lets the block fit the 64K pool,
-  // in steps of 8 and at most 255 (setmaxnreg's pool accounting starts there),
-  // lowered to the largest setmaxnreg count of the kernel when it has one:
-  // ptxas compiles such a kernel to that count (CUDA 13, -Xptxas -v; the same
-  // rule as exgc's GPU stage, compiler/gpu/warp_roles.cpp).
   uint32_t warps = uint32_t((threads + 31) / 32);
-  uint32_t fit = 65536 / (warps * 32) / 8 * 8;
-  run.regs_per_thread = fn.maxnreg ? fn.maxnreg : std::min<uint32_t>(fit, 248);
-  if (!fn.maxnreg && dec->largest_setmaxnreg)
-    run.regs_per_thread = std::min(run.regs_per_thread, dec->largest_setmaxnreg);
+  run.regs_per_thread = registers_at_launch(fn, *dec, warps);
   if (run.regs_per_thread * warps * 32 > 65536)
     return kErrLaunchOutOfResources;
   run.params.assign(dec->param_bytes, 0);
@@ -231,7 +270,16 @@ LaunchError DeviceImpl::launch(const std::string &name, const LaunchConfig &cfg,
                  "exg-emu: launch %s grid (%u,%u,%u) block (%u,%u,%u) cluster (%u,%u,%u) "
                  "dynamic smem %zu\n",
                  name.c_str(), g.x, g.y, g.z, b.x, b.y, b.z, cl.x, cl.y, cl.z, cfg.dynamic_smem);
+  if (!opt_.profile.empty())
+    run.profile.assign((threads + 31) / 32, exec::ProfileCounts{});
   exec::execute(run);
+  if (!opt_.profile.empty()) {
+    std::FILE *f = std::fopen(opt_.profile.c_str(), "a");
+    if (!f)
+      report(Hazard::BadProgram, Where{}, "cannot append the profile to '" + opt_.profile + "' (EXG_EMU_PROFILE)");
+    exec::write_profile(run, f);
+    std::fclose(f);
+  }
   if (opt_.trace)
     std::fprintf(stderr, "exg-emu: %s done, %llu warp instructions\n", name.c_str(),
                  (unsigned long long)run.instructions);

@@ -85,6 +85,12 @@ public:
   /// dynamic_smem against it (default 48 KiB, as on the GPU).
   virtual void set_max_dynamic_smem(const std::string &kernel, size_t bytes) = 0;
 
+  /// cudaOccupancyMaxActiveBlocksPerMultiprocessor: how many CTAs of `threads`
+  /// threads with `dynamic_smem` bytes fit on one SM at once (0: none), or -1
+  /// for an unknown kernel. Registers are ptxas's and not in the PTX: the
+  /// launch's model (.maxnreg, else the launch bounds' budget) stands in.
+  virtual int max_active_blocks(const std::string &kernel, uint32_t threads, size_t dynamic_smem) = 0;
+
   virtual const DeviceProps &props() const = 0;
   virtual const Options &options() const = 0;
 };

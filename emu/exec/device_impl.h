@@ -30,6 +30,7 @@ public:
   bool is_device_range(const void *p, size_t bytes) const override;
   LaunchError launch(const std::string &kernel, const LaunchConfig &config, void **args) override;
   void set_max_dynamic_smem(const std::string &kernel, size_t bytes) override;
+  int max_active_blocks(const std::string &kernel, uint32_t threads, size_t dynamic_smem) override;
   const DeviceProps &props() const override { return props_; }
   const Options &options() const override { return opt_; }
   Options &mutable_options() { return opt_; }
@@ -49,6 +50,8 @@ private:
     size_t max_dyn_smem = 48 * 1024;
   };
   Kernel *kernel(const std::string &name);
+  /// The kernel's decoded form, made on first use.
+  const exec::Decoded &decoded(Kernel &k);
 
   Options opt_;
   DeviceProps props_;

@@ -188,6 +188,7 @@ struct Run {
   std::vector<uint8_t> params;
   uint64_t rng = 0;
   uint64_t instructions = 0;
+  std::vector<ProfileCounts> profile; ///< per warp of a CTA, when profiling (else empty)
   uint32_t regs_per_thread = 0; ///< the starting count (setmaxnreg's pool)
   std::string kernel;
   BufferPool *pool = nullptr;   ///< buffers reused across clusters and launches (the Device's)
@@ -210,6 +211,7 @@ struct Exec {
   uint32_t group = 0;   ///< lanes at this pc (guard-false included)
   uint32_t advance = 0; ///< lanes whose pc moves to the next instruction afterwards
   bool end_quantum = false; ///< the warp gives way after this instruction
+  bool rerun = false;       ///< every lane waits and runs this instruction again (a profile counts that run)
   const DInstr *cur = nullptr;
 };
 

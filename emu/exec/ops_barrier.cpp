@@ -105,6 +105,7 @@ void h_bar_red(Exec &x, const DInstr &in, uint32_t m) {
     wr(x, in.d, l, r);
   }
   x.advance &= ~(m & ~finished);
+  x.rerun = (m & ~finished) == x.group;
   if (!fresh)
     return;
   FOR_LANES(fresh, l) {

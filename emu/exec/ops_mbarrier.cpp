@@ -173,6 +173,7 @@ void h_wait(Exec &x, const DInstr &in, uint32_t m) {
     block(x, waiting, WaitKind::Mbarrier, key, parity);
     x.advance &= ~waiting;
     x.end_quantum = true;
+    x.rerun = waiting == x.group;
   }
 }
 

@@ -335,11 +335,14 @@ void run_warp(Run &run, Cluster &cl, Warp &w, uint32_t quantum) {
     x.group = group;
     x.advance = group;
     x.end_quantum = false;
+    x.rerun = false;
     x.cur = &in;
     if (active && (in.checks & kCheckWgRegs))
       wgmma_reg_access(x, in, active);
     if (active)
       in.run(x, in, active);
+    if (!run.profile.empty() && !x.rerun)
+      ++run.profile[w.id][size_t(in.pclass)];
     for (uint32_t m = x.advance; m; m &= m - 1)
       ++w.pc[__builtin_ctz(m)];
     ++run.instructions;

@@ -182,6 +182,8 @@ Options Options::from_environment() {
   }
   if (const char *v = env("EXG_EMU_TRACE"))
     o.trace = std::strcmp(v, "0") != 0;
+  if (const char *v = env("EXG_EMU_PROFILE"))
+    o.profile = v;
   if (const char *v = env("EXG_EMU_ALLOW")) {
     std::string bad;
     if (!parse_detectors(v, o.allow, bad))

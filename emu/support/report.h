@@ -73,6 +73,7 @@ struct Options {
                                    ///< scheduler may switch (0: seeded random 1..64)
   uint64_t max_instructions = 0;   ///< EXG_EMU_MAX_INSTRUCTIONS: per launch, 0 = unlimited
   bool trace = false;              ///< EXG_EMU_TRACE=1: print each launch
+  std::string profile;             ///< EXG_EMU_PROFILE=FILE: append each launch's profile
   int sm_count = 132;              ///< EXG_EMU_SMS: the SM count the device reports (1..132),
                                    ///< so that persistent kernels loop over several tasks
   uint32_t allow = 0;              ///< EXG_EMU_ALLOW=KIND[,KIND...]: detectors that only warn

@@ -79,3 +79,18 @@ TEST(DriverArgs, AllowNamesDetectors) {
   EXPECT_EQ(a.action, Action::Error);
   EXPECT_NE(a.error.find("'--allow' needs a detector name"), std::string::npos) << a.error;
 }
+
+TEST(DriverArgs, ProfileNamesAFile) {
+  DriverArgs a = parse_driver_args({"--profile", "p.json", "./prog"});
+  ASSERT_EQ(a.action, Action::Run) << a.error;
+  std::vector<std::pair<std::string, std::string>> env = {{"EXG_EMU_PROFILE", "p.json"}};
+  EXPECT_EQ(a.env, env);
+  a = parse_driver_args({"--profile=q.json", "./prog"});
+  ASSERT_EQ(a.action, Action::Run) << a.error;
+  EXPECT_EQ(a.env[0].second, "q.json");
+  a = parse_driver_args({"--profile="});
+  EXPECT_EQ(a.action, Action::Error);
+  EXPECT_NE(a.error.find("'--profile' needs a file name"), std::string::npos) << a.error;
+  a = parse_driver_args({"--profile"});
+  EXPECT_EQ(a.action, Action::Error);
+}

@@ -194,6 +194,22 @@ TEST_F(Runtime, FuncAttributes) {
   EXPECT_EQ(fa.ptxVersion, 90);
 }
 
+TEST_F(Runtime, OccupancyQueryAsksTheDevice) {
+  int n = 0;
+  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, &add_stub, 256, 0), cudaSuccess);
+  EXPECT_EQ(n, 3);
+  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, &add_stub, 256, 0, 1),
+            cudaSuccess);
+  EXPECT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, &add_stub, 256, 0, 2),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, &add_stub, 0, 0),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(nullptr, &add_stub, 32, 0),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, &unknown_stub, 32, 0),
+            cudaErrorInvalidDeviceFunction);
+}
+
 TEST_F(Runtime, MemoryCallsCheckDevicePointers) {
   float *d = nullptr;
   ASSERT_EQ(cudaMalloc(reinterpret_cast<void **>(&d), 64), cudaSuccess);
