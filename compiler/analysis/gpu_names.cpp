@@ -66,7 +66,7 @@ bool is_context(const std::string &name) {
 bool context_accepts(const std::string &context, const std::string &kwarg) {
   if (context == "CudaDeviceFunction")
     return kwarg == "blockDim" || kwarg == "clusterDim" || kwarg == "blocks_per_sm" ||
-           kwarg == "warps";
+           kwarg == "warps" || kwarg == "task_group";
   if (context == "CudaWarps")
     return kwarg == "name";
   return false;

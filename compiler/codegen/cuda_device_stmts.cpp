@@ -6,6 +6,8 @@
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 
+#include <algorithm>
+
 namespace exgc::codegen {
 
 namespace {
@@ -326,7 +328,12 @@ void DeviceStmtEmitter::emit_with(const With *w) {
     cond += (cond.empty() ? "" : " && ") + tid_ + " < " + std::to_string(32 * hi);
   w_.line("// " + what);
   w_.open(cond.empty() ? "" : "if (" + cond + ")");
+  int64_t outer_lo = warps_lo_, outer_hi = warps_hi_;
+  warps_lo_ = std::max(lo, rlo);
+  warps_hi_ = std::min(hi, rhi);
   block(w->body);
+  warps_lo_ = outer_lo;
+  warps_hi_ = outer_hi;
   w_.close();
 }
 
@@ -358,7 +365,13 @@ void DeviceStmtEmitter::emit_sync(const Stmt &s) {
     if (role_ >= 0)
       return w_.line("exg::cuda::cta_sync_divergent(); // " + text);
     return w_.line("__syncthreads(); // " + text);
-  case gpu::FenceScope::Warpgroup: return w_.line("exg::cuda::warpgroup_sync(); // " + text);
+  case gpu::FenceScope::Warpgroup: {
+    // Constant barrier ids (one per warpgroup that may be here): with an id
+    // in a register ptxas reserves all 16 named barriers.
+    int64_t first = warps_lo_ / 4, count = (warps_hi_ + 3) / 4 - first;
+    return w_.line("exg::cuda::warpgroup_sync<" + std::to_string(first) + ", " +
+                   std::to_string(count) + ">(); // " + text);
+  }
   case gpu::FenceScope::Warp: return w_.line("__syncwarp(); // " + text);
   case gpu::FenceScope::Thread: return w_.line("// " + text + ": one thread, in order already");
   case gpu::FenceScope::Cluster: break;

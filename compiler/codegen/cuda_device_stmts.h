@@ -29,7 +29,13 @@ public:
                     const ProcNode &proc, const gpu::KernelFacts &facts, std::string tid,
                     SyncLowering &sync, SmemAllocator &smem, std::string smem_name, int role)
       : StmtEmitter(ex, w, names, fx, proc), facts_(facts), tid_(std::move(tid)), sync_(sync),
-        smem_(smem), smem_name_(std::move(smem_name)), role_(role) {}
+        smem_(smem), smem_name_(std::move(smem_name)), role_(role) {
+    warps_hi_ = facts.env.block_dim / 32;
+    if (role >= 0) {
+      warps_lo_ = facts.roles[static_cast<size_t>(role)].lo;
+      warps_hi_ = facts.roles[static_cast<size_t>(role)].hi;
+    }
+  }
 
   /// Bytes of `__shared__` arrays declared so far.
   int64_t shared_bytes() const { return shared_bytes_; }
@@ -66,6 +72,10 @@ private:
   SmemAllocator &smem_;
   std::string smem_name_;
   int role_;
+  // The CTA's warps that may run the statement being emitted: the role's, or
+  // a task-scope CudaWarps block's. A warpgroup barrier picks its named
+  // barrier among these warps' warpgroups with constant ids.
+  int64_t warps_lo_ = 0, warps_hi_ = 0;
 };
 
 } // namespace exgc::codegen

@@ -28,6 +28,7 @@ struct DeviceConfig {
   int64_t block_dim = 0;
   int64_t blocks_per_sm = 1;
   int64_t cluster_dim = 1;
+  int64_t task_group = 1; // rows of the task plane visited together (grouped order)
 };
 
 bool parse_config(const With *w, DiagEngine &diag, DeviceConfig &cfg) {
@@ -53,6 +54,11 @@ bool parse_config(const With *w, DiagEngine &diag, DeviceConfig &cfg) {
         return diag.report(loc, DiagKind::BadDeviceFunctionParam, "blocks_per_sm",
                            "an integer from 1 to 32");
       cfg.blocks_per_sm = v;
+    } else if (k.key == "task_group") {
+      if (!is_int || v < 1 || v > 65535)
+        return diag.report(loc, DiagKind::BadDeviceFunctionParam, "task_group",
+                           "an integer from 1 to 65535");
+      cfg.task_group = v;
     } else if (k.key == "warps") {
       have_block = true; // the GPU stage read the roles: blockDim is in its facts
     } else if (k.key == "clusterDim") {
@@ -125,6 +131,10 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
     tasks.push_back((*body)[0].as<For>());
     body = &tasks.back()->body;
   }
+  if (cfg.task_group > 1 && tasks.size() < 2)
+    return diag.report(w->loc, DiagKind::BadDeviceFunctionParam, "task_group",
+                       "given with two or more nested 'cuda_tasks' loops (it groups the rows of "
+                       "the two innermost)");
   for (size_t k = 0; k < tasks.size(); ++k) {
     SymFinder sf;
     sf.visit(tasks[k]->lo);
@@ -174,6 +184,7 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
     kargs.push_back(host_n[k]);
   }
   std::map<std::string, Binding> captured;
+  std::vector<std::string> tensor_maps; // kernel parameters
   kenv.outer = [&](const Sym &s) -> const Binding * {
     std::string key = s.name + "#" + std::to_string(s.id);
     auto it = captured.find(key);
@@ -196,6 +207,7 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
       // Read by TMA from parameter space; a copy elsewhere would not do.
       kb.expr = knames.take(s.name);
       kparams.push_back("const __grid_constant__ CUtensorMap " + kb.expr);
+      tensor_maps.push_back(kb.expr);
       kargs.push_back(hb->expr);
     } else if (hb->kind == Binding::Kind::View) {
       kb.expr = knames.take(s.name);
@@ -260,25 +272,48 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
                          ntasks_k + "; " + task + " += gridDim.x / " + cd + ")"
                    : "for (int64_t " + task + " = blockIdx.x; " + task + " < " + ntasks_k + "; " +
                          task + " += gridDim.x)");
-    // Mixed radix, innermost task loop fastest.
+    // Mixed radix, innermost task loop fastest; with task_group, the plane of
+    // the two innermost loops in groups of task_group rows, each group's rows
+    // fastest (consecutive tasks share operand panels in L2). Both orders are
+    // bijections of the task index, and the checked model holds for any
+    // assignment of tasks to CTAs (docs/sync.md, persistent tasks).
     std::string rest = knames.take_internal("exg_rest");
     kbody.line("[[maybe_unused]] int64_t " + rest + " = " + task + ";");
-    for (size_t k = tasks.size(); k-- > 0;) {
+    auto bind_task = [&](size_t k, const std::string &value) {
       Binding b;
       b.sym = tasks[k]->iter;
       b.type = ValueType::Index;
       b.ctype = "int64_t";
       b.expr = knames.take(tasks[k]->iter.name);
       b.in_device = true;
+      kbody.line("[[maybe_unused]] const int64_t " + b.expr + " = " + klo[k] + " + " + value + ";");
+      kenv.bind(tasks[k]->iter, b);
+    };
+    size_t next = tasks.size();
+    if (cfg.task_group > 1) {
+      const size_t r = tasks.size() - 2, c = tasks.size() - 1;
+      const std::string g = std::to_string(cfg.task_group);
+      std::string at = knames.take_internal("exg_in_plane");
+      std::string first = knames.take_internal("exg_group_row");
+      std::string rows = knames.take_internal("exg_group_rows");
+      kbody.line("int64_t " + at + " = " + rest + " % (" + kn[r] + " * " + kn[c] + ");");
+      kbody.line(rest + " /= " + kn[r] + " * " + kn[c] + ";");
+      kbody.line("const int64_t " + first + " = " + at + " / (" + g + " * " + kn[c] + ") * " + g +
+                 ";");
+      kbody.line("const int64_t " + rows + " = exg_min<int64_t>(" + kn[r] + " - " + first + ", " +
+                 g + ");");
+      kbody.line(at + " -= " + first + " * " + kn[c] + ";");
+      bind_task(c, at + " / " + rows);
+      bind_task(r, first + " + " + at + " % " + rows);
+      next = r;
+    }
+    for (size_t k = next; k-- > 0;) {
       if (k == 0) {
-        kbody.line("[[maybe_unused]] const int64_t " + b.expr + " = " + klo[k] + " + " + rest +
-                   ";");
+        bind_task(k, rest);
       } else {
-        kbody.line("[[maybe_unused]] const int64_t " + b.expr + " = " + klo[k] + " + " + rest +
-                   " % " + kn[k] + ";");
+        bind_task(k, rest + " % " + kn[k]);
         kbody.line(rest + " /= " + kn[k] + ";");
       }
-      kenv.bind(tasks[k]->iter, b);
     }
     // The ISA wants wgmma.fence before a warpgroup's first wgmma.mma_async
     // and between its register accesses and a later wgmma on them: the
@@ -340,6 +375,13 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
   if (dynamic_shared)
     kw.line("  extern __shared__ __align__(" + std::to_string(alloc.align()) + ") unsigned char " +
             smem + "[]; // " + std::to_string(dynamic_shared) + " bytes");
+  if (!tensor_maps.empty()) {
+    // The first TMA of each map would otherwise wait for the map's fetch.
+    kw.line("  if (threadIdx.x == 0) {");
+    for (const std::string &m : tensor_maps)
+      kw.line("    exg::sm90::prefetch_tensormap(&" + m + ");");
+    kw.line("  }");
+  }
   kw.line(kbody.str() + "}");
   kw.line("");
 
@@ -354,8 +396,11 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
   // whole cluster), rounded down to whole clusters.
   std::string ctas = cfg.cluster_dim > 1 ? ntasks_h + " * " + std::to_string(cfg.cluster_dim)
                                          : ntasks_h;
+  // Without a cluster, also as many as the occupancy query finds room for.
+  std::string occupancy = cfg.cluster_dim > 1 ? "" : ", " + ctx.kernel_name + ", " +
+                                                         std::to_string(cfg.block_dim) + ", " + bytes;
   h.line("if (cudaError_t exg_err = exg::persistent_grid(&" + grid + ", " +
-         std::to_string(cfg.blocks_per_sm) + ", " + ctas + ")) " + ctx.error_return);
+         std::to_string(cfg.blocks_per_sm) + ", " + ctas + occupancy + ")) " + ctx.error_return);
   if (cfg.cluster_dim > 1) {
     std::string cd = std::to_string(cfg.cluster_dim);
     // Clusters above 8 CTAs are not portable: sm_90 launches them only

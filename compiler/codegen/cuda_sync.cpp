@@ -195,6 +195,13 @@ const SyncLowering::Ring *SyncLowering::ring_of(const Expr &bar, std::string &in
   return &r;
 }
 
+// Without pre-arrived elements a logical element j is never negative (the
+// bounds check proved its index at least 0; earlier tasks' count is), and the
+// _nonneg forms let the compiler see it: bit operations for a ring of 2^n.
+std::string SyncLowering::ring_fn(const Ring &r, const std::string &name) {
+  return r.pre_arrive == 0 ? name + "_nonneg" : name;
+}
+
 std::string SyncLowering::slot_address(const Expr &bar) {
   std::string j;
   const Ring *r = ring_of(bar, j);
@@ -204,7 +211,8 @@ std::string SyncLowering::slot_address(const Expr &bar) {
     fail(bar->loc, "a trailing '" + r->mech + "' barrier");
     return "";
   }
-  return r->base + " + 8 * exg::sm90::ring_slot(" + j + ", " + std::to_string(r->ring) + ")";
+  return r->base + " + 8 * exg::sm90::" + ring_fn(*r, "ring_slot") + "(" + j + ", " +
+         std::to_string(r->ring) + ")";
 }
 
 void SyncLowering::emit_proxy_fence(Writer &w) {
@@ -239,7 +247,19 @@ bool SyncLowering::stmt(const Stmt &s, Writer &w) {
       std::string slot = slot_address(a->barriers[0]);
       if (slot.empty())
         return false;
-      for (int64_t rank : remote->second)
+      const std::vector<int64_t> &ranks = remote->second;
+      bool consecutive = true;
+      for (size_t i = 1; i < ranks.size(); ++i)
+        consecutive = consecutive && ranks[i] == ranks[i - 1] + 1;
+      if (!per.empty() && ranks.size() > 1 && consecutive) {
+        // A warp's arrivals on several CTAs: one lane each, at once.
+        w.line("exg::sm90::mbarrier_arrive_cluster_warp_ranks(" + slot + ", " +
+               std::to_string(ranks.front()) + ", " + std::to_string(ranks.size()) +
+               "); // Arrive(" + a->timeline + ") >> " + print_expr(a->barriers[0]) + " in CTAs " +
+               std::to_string(ranks.front()) + " to " + std::to_string(ranks.back()));
+        return true;
+      }
+      for (int64_t rank : ranks)
         w.line("exg::sm90::mbarrier_arrive_cluster" + per + "(" + slot + ", " +
                std::to_string(rank) + "); // Arrive(" + a->timeline + ") >> " +
                print_expr(a->barriers[0]) + " in CTA " + std::to_string(rank));
@@ -295,10 +315,17 @@ bool SyncLowering::stmt(const Stmt &s, Writer &w) {
   if (!const_int(aw->n, n) || n != 0)
     return fail(aw->n->loc, "an mbarrier Await with a skip count");
   std::string ring = std::to_string(r->ring);
-  // Pre-arrived elements (j < 0) count as complete: no wait.
+  std::string wait = "exg::sm90::mbarrier_wait_parity(" + slot_address(aw->bar) +
+                     ", exg::sm90::" + ring_fn(*r, "ring_parity") + "(" + j + ", " + ring +
+                     ")); // " + text;
+  // Pre-arrived elements (j < 0) count as complete: no wait (ring_fn: j < 0
+  // only with pre-arrived elements).
+  if (r->pre_arrive == 0) {
+    w.line(wait);
+    return true;
+  }
   w.open("if (" + j + " >= 0)");
-  w.line("exg::sm90::mbarrier_wait_parity(" + slot_address(aw->bar) + ", exg::sm90::ring_parity(" +
-         j + ", " + ring + ")); // " + text);
+  w.line(wait);
   w.close();
   return true;
 }

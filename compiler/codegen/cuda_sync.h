@@ -75,6 +75,8 @@ private:
     int64_t arriving_ctas = 1; // CTAs whose Arrives reach one element
   };
   const Ring *ring_of(const Expr &bar, std::string &index);
+  /// exg::sm90's `name` (ring_slot or ring_parity) for the ring's elements.
+  static std::string ring_fn(const Ring &r, const std::string &name);
   bool fail(SrcLoc loc, const std::string &what) { return ex_.unsupported(loc, what); }
 
   ExprEmitter &ex_;

@@ -441,7 +441,8 @@ void Checker::check_context(const With &w) {
       diag_.report(k.loc.valid() ? k.loc : w.ctx->loc, DiagKind::UnknownKeyword, name, k.key);
       continue;
     }
-    if (k.key == "blockDim" || k.key == "clusterDim" || k.key == "blocks_per_sm") {
+    if (k.key == "blockDim" || k.key == "clusterDim" || k.key == "blocks_per_sm" ||
+        k.key == "task_group") {
       const auto *v = k.value.as<IntImm>();
       if (!v || v->value <= 0)
         diag_.report(k.value->loc, DiagKind::BuiltinArgs, name,

@@ -3,7 +3,7 @@
 // block cursor or a pattern) become the body of `with ctx:`, where ctx is
 // `CudaDeviceFunction(blockDim=..., ...)` or `CudaWarps(lo, hi, name=...)`.
 // Checked: the context is one of the two, with the keywords it accepts (and
-// positive integer literals for blockDim, clusterDim and blocks_per_sm);
+// positive integer literals for blockDim, clusterDim, blocks_per_sm and task_group);
 // a CudaDeviceFunction is not placed in device code (none around the block,
 // none inside it); CudaWarps is placed inside a CudaDeviceFunction; nothing
 // the block declares (allocation, window) is used after it, since the `with`
@@ -50,7 +50,8 @@ void check_context(Interpreter &in, const Expr &ctx, SrcLoc loc, std::string &na
   for (const KwArg &k : c->kwargs) {
     if (!analysis::context_accepts(name, k.key))
       in.fail(loc, DiagKind::UnknownKeyword, name, k.key);
-    if (k.key == "blockDim" || k.key == "clusterDim" || k.key == "blocks_per_sm") {
+    if (k.key == "blockDim" || k.key == "clusterDim" || k.key == "blocks_per_sm" ||
+        k.key == "task_group") {
       const auto *v = k.value.as<IntImm>();
       if (!v || v->value <= 0)
         in.fail(loc, DiagKind::BuiltinArgs, name,

@@ -90,6 +90,11 @@ LONG_BF16 = "130x128x576"
 RAW_WAIT = r"exg::sm90::mbarrier_wait_parity\(exg_raw_bar [^;]*\(\(({k}) \+ exg_raw_used - 0\)[^;]*;"
 WAR_WAIT = r"exg::sm90::mbarrier_wait_parity\(exg_war_bar [^;]*\(\(({k}) \+ exg_war_used - \d\)[^;]*;"
 REMOVED = "/* seeded bug: removed */;"
+# A warp's arrivals on both CTAs of a 2-CTA cluster (lane 0 on CTA 0, lane 1 on CTA 1), and
+# the mutant that sends both to CTA 0 instead.
+ARRIVE_BOTH = r"exg::sm90::mbarrier_arrive_cluster_warp_ranks\(({bar} [^;]*), 0, 2\);"
+ARRIVE_CTA0_TWICE = (r"exg::sm90::mbarrier_arrive_cluster_warp(\1, 0); "
+                     r"exg::sm90::mbarrier_arrive_cluster_warp(\1, 0);")
 MUTANTS = [
     # ---- gemm_tf32_sm90a: TMA ring (raw: full, war: free) + wgmma ------------
     Mutant("raw_wait_removed", "gemm_tf32_sm90a", "gemm_tf32_sm90a",
@@ -105,8 +110,8 @@ MUTANTS = [
            "consumer's full-slot wait with the parity flipped",
            "wrong result (the wait passes before the data lands) or deadlock (the phase "
            "completed first, and the flipped parity waits for the next one)",
-           (Edit(r"exg::sm90::ring_parity\(\((k_[23]) \+ exg_raw_used - 0\), 4\)",
-                 r"(1u ^ exg::sm90::ring_parity((\1 + exg_raw_used - 0), 4))", 2),)),
+           (Edit(r"exg::sm90::ring_parity_nonneg\(\((k_[23]) \+ exg_raw_used - 0\), 4\)",
+                 r"(1u ^ exg::sm90::ring_parity_nonneg((\1 + exg_raw_used - 0), 4))", 2),)),
     Mutant("war_parity_flipped", "gemm_tf32_sm90a", "gemm_tf32_sm90a",
            "producer's free-slot wait with the parity flipped",
            "wrong result or deadlock",
@@ -211,23 +216,24 @@ MUTANTS = [
     Mutant("store_barrier_removed", "gemm_tf32_sm90a_tmastore", "gemm_tf32_sm90a_tmastore",
            "warpgroup barrier between the tile writes and the TMA store removed",
            "async hazard (TMA-store source changed after issue)",
-           (Edit(r"exg::cuda::warpgroup_sync\(\);(?= // Fence\(cuda_in_order, cuda_generic_and_async_proxy\))",
+           (Edit(r"exg::cuda::warpgroup_sync<\d+, \d+>\(\);(?= // Fence\(cuda_in_order, cuda_generic_and_async_proxy\))",
                  REMOVED),)),
     Mutant("store_release_barrier_removed", "gemm_tf32_sm90a_tmastore", "gemm_tf32_sm90a_tmastore",
            "warpgroup barrier after the store's wait removed (next tile written too early)",
            "async hazard (TMA-store source changed before it was read)",
-           (Edit(r"exg::cuda::warpgroup_sync\(\);(?= // Fence\(cuda_in_order, cuda_in_order\))",
+           (Edit(r"exg::cuda::warpgroup_sync<\d+, \d+>\(\);(?= // Fence\(cuda_in_order, cuda_in_order\))",
                  REMOVED),)),
 
     # ---- gemm_tf32_sm90a_cluster: 2-CTA cluster, multicast B, remote arrives --
     Mutant("remote_arrive_removed", "gemm_tf32_sm90a_cluster", "gemm_tf32_sm90a_cluster",
            "producer's remote arrive on CTA 1's full-slot mbarrier removed",
            "deadlock",
-           (Edit(r"exg::sm90::mbarrier_arrive_cluster_warp\(exg_raw_bar [^;]*, 1\);", REMOVED, 2),), quick=True),
+           (Edit(r"(exg::sm90::mbarrier_arrive_cluster_warp_ranks\(exg_raw_bar [^;]*), 0, 2\);", r"\1, 0, 1);",
+                 2),), quick=True),
     Mutant("remote_arrive_wrong_cta", "gemm_tf32_sm90a_cluster", "gemm_tf32_sm90a_cluster",
            "producer's arrive meant for CTA 1 sent to CTA 0",
            "barrier misuse (over-arrival) or deadlock",
-           (Edit(r"(exg::sm90::mbarrier_arrive_cluster_warp\(exg_raw_bar [^;]*), 1\);", r"\1, 0);", 2),), quick=True),
+           (Edit(ARRIVE_BOTH.format(bar="exg_raw_bar"), ARRIVE_CTA0_TWICE, 2),), quick=True),
     Mutant("multicast_mask_self", "gemm_tf32_sm90a_cluster", "gemm_tf32_sm90a_cluster",
            "B's multicast mask narrowed to the issuing CTA",
            "deadlock (the peer's half of B never lands)",
@@ -254,7 +260,8 @@ MUTANTS = [
     Mutant("remote_war_arrive_removed", "gemm_tf32_sm90a_cluster", "gemm_tf32_sm90a_cluster",
            "consumer's remote arrive on CTA 1's free-slot mbarrier removed (steady loop)",
            "deadlock",
-           (Edit(r"exg::sm90::mbarrier_arrive_cluster_warp\(exg_war_bar [^;]*k_3[^;]*, 1\);", REMOVED),),
+           (Edit(r"(exg::sm90::mbarrier_arrive_cluster_warp_ranks\(exg_war_bar [^;]*k_3[^;]*), 0, 2\);",
+                 r"\1, 0, 1);"),),
            size=LONG_TF32_CLUSTER),
 
     # ---- gemm_hopper: other tiles and element types ---------------------------
@@ -280,7 +287,7 @@ MUTANTS = [
     Mutant("tf32_2x1_war_arrive_wrong_cta", "gemm_hopper", "gemm_tf32_128x256_2x1",
            "tf32 128x256 2x1 cluster: consumer's free-slot arrive for CTA 1 sent to CTA 0",
            "barrier misuse (over-arrival) or deadlock",
-           (Edit(r"(exg::sm90::mbarrier_arrive_cluster_warp\(exg_war_bar [^;]*), 1\);", r"\1, 0);", 2,
+           (Edit(ARRIVE_BOTH.format(bar="exg_war_bar"), ARRIVE_CTA0_TWICE, 2,
                  scope="gemm_tf32_128x256_2x1_kernel0"),), size=LONG_TF32_CLUSTER),
 
     # ---- gemm_sm80: __syncthreads around the shared tiles ---------------------

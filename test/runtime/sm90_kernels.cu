@@ -178,13 +178,13 @@ tma_store_epilogue(const __grid_constant__ CUtensorMap c_map, const float *seed)
   for (int c = 0; c < 8; ++c) {
     wgmma_store_d_smem_sw128<256>(tile, acc, 32 * c);
     fence_proxy_async();
-    exg::cuda::warpgroup_sync();
+    exg::cuda::warpgroup_sync<0, 1>();
     if (threadIdx.x / 32 == 0) {
       tma_store<2>(TmaWindow<2>{&c_map, {int32_t(64 * blockIdx.x), 32 * c}}, tile);
       bulk_commit_group();
       bulk_wait_group_read<0>();
     }
-    exg::cuda::warpgroup_sync();
+    exg::cuda::warpgroup_sync<0, 1>();
   }
 }
 

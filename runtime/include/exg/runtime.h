@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include <type_traits>
+#include <utility>
 
 #define EXG_HD __host__ __device__ __forceinline__
 
@@ -183,6 +184,19 @@ inline cudaError_t persistent_grid(int *grid, int blocks_per_sm, int64_t ntasks)
   return cudaSuccess;
 }
 
+/// The same for `kernel` launched with `block` threads and `dynamic_smem`
+/// bytes: as many CTAs per SM as the occupancy query finds room for when
+/// that is more than `blocks_per_sm` (the launch bounds' minimum), so a small
+/// SIMT CTA does not leave an SM mostly idle. Clusters keep blocks_per_sm.
+template <typename Kernel>
+inline cudaError_t persistent_grid(int *grid, int blocks_per_sm, int64_t ntasks, Kernel kernel,
+                                   int block, size_t dynamic_smem) {
+  int fit = 0;
+  if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, block, dynamic_smem))
+    return e;
+  return persistent_grid(grid, fit > blocks_per_sm ? fit : blocks_per_sm, ntasks);
+}
+
 } // namespace exg
 
 #define EXG_DEVICE_FN __device__ __forceinline__
@@ -211,11 +225,24 @@ template <int L> EXG_DEVICE_FN float shfl_xor_sum(float v) { return v + shfl_xor
 namespace exg::cuda {
 
 /// Barrier of the calling thread's warpgroup (threads 128 w .. 128 w + 127)
-/// on named barrier 1 + w; barrier 0 stays __syncthreads'. Every thread of
-/// the warpgroup must call it; a CTA has at most 8 warpgroups, within the 16
-/// named barriers.
-__device__ __forceinline__ void warpgroup_sync() {
-  asm volatile("bar.sync %0, 128;" ::"r"(1u + threadIdx.x / 128u) : "memory");
+/// on named barrier 1 + w; barrier 0 stays __syncthreads'. The caller is in
+/// one of the warpgroups First .. First + Count - 1, and every thread of its
+/// warpgroup calls it. Each warpgroup gets its barrier by a constant id: with
+/// the id in a register, ptxas reserves all 16 named barriers.
+template <unsigned Id> __device__ __forceinline__ void named_barrier_sync_128() {
+  static_assert(Id >= 1 && Id < 16, "named barriers 1..15 (0 is __syncthreads')");
+  asm volatile("bar.sync %0, 128;" ::"n"(Id) : "memory");
+}
+template <unsigned First, unsigned... I>
+__device__ __forceinline__ void warpgroup_sync_among(unsigned w, std::integer_sequence<unsigned, I...>) {
+  ((w == First + I ? named_barrier_sync_128<1 + First + I>() : void()), ...);
+}
+template <unsigned First, unsigned Count> __device__ __forceinline__ void warpgroup_sync() {
+  static_assert(Count >= 1 && First + Count <= 15, "a CTA has at most 8 warpgroups");
+  if constexpr (Count == 1)
+    named_barrier_sync_128<1 + First>();
+  else
+    warpgroup_sync_among<First>(threadIdx.x / 128u, std::make_integer_sequence<unsigned, Count>{});
 }
 
 /// A CTA barrier that warps may reach from different branches (the copies of

@@ -106,6 +106,15 @@ EXG_DEV void mbarrier_arrive_cluster_warp(uint32_t bar, uint32_t cta) {
   if ((threadIdx.x & 31) == 0)
     mbarrier_arrive_cluster(bar, cta);
 }
+/// The warp's one arrival on the slot `bar` of each of `count` consecutive cluster ranks from
+/// `first`: lane i arrives on rank first + i, all at once rather than one after another from
+/// lane 0 (the __syncwarp orders every lane's earlier accesses before each lane's release).
+EXG_DEV void mbarrier_arrive_cluster_warp_ranks(uint32_t bar, uint32_t first, uint32_t count) {
+  __syncwarp();
+  const uint32_t lane = threadIdx.x & 31u;
+  if (lane < count)
+    mbarrier_arrive_cluster(bar, first + lane);
+}
 EXG_DEV void mbarrier_expect_tx(uint32_t bar, uint32_t bytes) {
   asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(bytes)
                : "memory");
@@ -157,6 +166,13 @@ EXG_DEV void cluster_arrive() {
 EXG_DEV void cluster_wait() { asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory"); }
 
 // ---- TMA (PTX ISA 9.7.9.25.5) ----------------------------------------------------
+
+/// Brings a kernel parameter's tensor map into the cache before the first TMA
+/// that names it (prefetch.tensormap, PTX ISA 9.7.9.15; a generic address of
+/// the __grid_constant__ parameter). A hint: correctness does not depend on it.
+EXG_DEV void prefetch_tensormap(const CUtensorMap *map) {
+  asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
+}
 
 /// Issues one tiled bulk-tensor load of `map`'s box at `c` (outermost first)
 /// into `dst`, completing `bytes` on mbarrier `bar`; `mask` != 0 multicasts it
@@ -269,12 +285,21 @@ template <int N> EXG_DEV void wgmma_fence_operands(AccumF32<N> &d) {
     asm volatile("" : "+f"(d.r[i])::"memory");
 }
 
+/// The descriptor of a K-major 128B-swizzled tile at shared-memory pointer
+/// `p` (sm90_layout.h's words, packed by one mov).
+EXG_DEV uint64_t kmajor_sw128_descriptor(const void *p) {
+  const DescriptorWords w = kmajor_tile_descriptor_words(smem_addr(p), Swizzle::B128);
+  uint64_t d;
+  asm("mov.b64 %0, {%1, %2};" : "=l"(d) : "r"(w.lo), "r"(w.hi));
+  return d;
+}
+
 /// `wgmma_tf32_m64nNk8`: D += A @ B^T, A [64, 8] and B [N, 8] K-major in
 /// 128B-swizzled tiles (rows of 32 floats, 1024-byte aligned pattern).
 template <int N>
 EXG_DEV void wgmma_m64nNk8_tf32(AccumF32<N> &d, const float *a, const float *b) {
-  WgmmaTf32<N>::mma(d.r, kmajor_tile_descriptor(smem_addr(a), Swizzle::B128),
-                    kmajor_tile_descriptor(smem_addr(b), Swizzle::B128), d.scale_d);
+  WgmmaTf32<N>::mma(d.r, kmajor_sw128_descriptor(a),
+                    kmajor_sw128_descriptor(b), d.scale_d);
   d.scale_d = 1;
 }
 /// The same for BF16 operands, k16 (rows of 64 bf16): T is __nv_bfloat16 or
@@ -282,16 +307,16 @@ EXG_DEV void wgmma_m64nNk8_tf32(AccumF32<N> &d, const float *a, const float *b) 
 template <int N, typename T>
 EXG_DEV void wgmma_m64nNk16_bf16(AccumF32<N> &d, const T *a, const T *b) {
   static_assert(sizeof(T) == 2, "bf16 operands are 16-bit elements");
-  WgmmaBf16<N>::mma(d.r, kmajor_tile_descriptor(smem_addr(a), Swizzle::B128),
-                    kmajor_tile_descriptor(smem_addr(b), Swizzle::B128), d.scale_d);
+  WgmmaBf16<N>::mma(d.r, kmajor_sw128_descriptor(a),
+                    kmajor_sw128_descriptor(b), d.scale_d);
   d.scale_d = 1;
 }
 /// The same for FP16 operands: T is __half or exg_f16 (generated code).
 template <int N, typename T>
 EXG_DEV void wgmma_m64nNk16_f16(AccumF32<N> &d, const T *a, const T *b) {
   static_assert(sizeof(T) == 2, "f16 operands are 16-bit elements");
-  WgmmaF16<N>::mma(d.r, kmajor_tile_descriptor(smem_addr(a), Swizzle::B128),
-                   kmajor_tile_descriptor(smem_addr(b), Swizzle::B128), d.scale_d);
+  WgmmaF16<N>::mma(d.r, kmajor_sw128_descriptor(a),
+                   kmajor_sw128_descriptor(b), d.scale_d);
   d.scale_d = 1;
 }
 
@@ -300,14 +325,14 @@ EXG_DEV void wgmma_m64nNk16_f16(AccumF32<N> &d, const T *a, const T *b) {
 template <int N, typename T>
 EXG_DEV void wgmma_m64nNk16_bf16_rs(AccumF32<N> &d, const FragA16 &a, const T *b) {
   static_assert(sizeof(T) == 2, "bf16 operands are 16-bit elements");
-  WgmmaBf16Rs<N>::mma(d.r, a.r, kmajor_tile_descriptor(smem_addr(b), Swizzle::B128), d.scale_d);
+  WgmmaBf16Rs<N>::mma(d.r, a.r, kmajor_sw128_descriptor(b), d.scale_d);
   d.scale_d = 1;
 }
 /// The same for FP16 operands.
 template <int N, typename T>
 EXG_DEV void wgmma_m64nNk16_f16_rs(AccumF32<N> &d, const FragA16 &a, const T *b) {
   static_assert(sizeof(T) == 2, "f16 operands are 16-bit elements");
-  WgmmaF16Rs<N>::mma(d.r, a.r, kmajor_tile_descriptor(smem_addr(b), Swizzle::B128), d.scale_d);
+  WgmmaF16Rs<N>::mma(d.r, a.r, kmajor_sw128_descriptor(b), d.scale_d);
   d.scale_d = 1;
 }
 

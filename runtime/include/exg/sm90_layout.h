@@ -72,6 +72,21 @@ EXG_LAYOUT_FN uint64_t kmajor_tile_descriptor(uint32_t smem_addr, Swizzle s) {
   return make_smem_descriptor(smem_addr, 16u, 8u * uint32_t(s), s);
 }
 
+/// kmajor_tile_descriptor's low and high 32-bit words, in the form a K loop
+/// computes for each wgmma: a shared::cta address is below 2^18 (228 KiB), so
+/// address >> 4 fills its 14 bits without a mask and the LBO field joins it in
+/// the add before the shift (which also absorbs the operand's offset); the
+/// high word is a constant. Two instructions a descriptor where the masked
+/// 64-bit form takes five (bench/README.md, profile). Equal to
+/// kmajor_tile_descriptor for every such address (sm90_layout_test.cpp).
+struct DescriptorWords {
+  uint32_t lo, hi;
+};
+EXG_LAYOUT_FN DescriptorWords kmajor_tile_descriptor_words(uint32_t smem_addr, Swizzle s) {
+  return {(smem_addr + (1u << 20)) >> 4,
+          (8u * uint32_t(s)) >> 4 | uint32_t(descriptor_swizzle_code(s)) << 30};
+}
+
 // ---- The wgmma accumulator fragment (PTX ISA 9.7.15.5.1, "Matrix D") ------
 //
 // For m64nNk*, thread t of the warpgroup (warp w = t / 32, lane l = t % 32)
@@ -108,6 +123,16 @@ EXG_LAYOUT_FN uint32_t ring_parity(int64_t j, uint32_t ring) {
     return (uint32_t(j) / ring) & 1u;
   int64_t phase = j >= 0 ? j / int64_t(ring) : -((-j + int64_t(ring) - 1) / int64_t(ring));
   return uint32_t(phase & 1);
+}
+
+/// The same for a j known not to be negative (a ring without pre-arrived
+/// elements): for a ring of 2^n slots, bit operations and no branch.
+EXG_LAYOUT_FN uint32_t ring_slot_nonneg(uint64_t j, uint32_t ring) {
+  return j <= 0x7fffffffu ? uint32_t(j) % ring : uint32_t(j % ring);
+}
+
+EXG_LAYOUT_FN uint32_t ring_parity_nonneg(uint64_t j, uint32_t ring) {
+  return j <= 0x7fffffffu ? (uint32_t(j) / ring) & 1u : uint32_t((j / ring) & 1u);
 }
 
 // ---- Cluster multicast ------------------------------------------------------

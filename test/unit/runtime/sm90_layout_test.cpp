@@ -90,6 +90,15 @@ TEST(Sm90Descriptor, KMajor128BTileOfTf32) {
   EXPECT_EQ(kmajor_tile_descriptor(0x8000 + 32, Swizzle::B128) - d, 2u);
 }
 
+TEST(Sm90Descriptor, TheKLoopWordsEqualTheDescriptorAtEveryShared16ByteAddress) {
+  for (Swizzle s : {Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128})
+    for (uint32_t addr = 0; addr < (1u << 18); addr += 16) {
+      DescriptorWords w = kmajor_tile_descriptor_words(addr, s);
+      ASSERT_EQ(uint64_t(w.hi) << 32 | w.lo, kmajor_tile_descriptor(addr, s))
+          << "address " << addr << ", swizzle " << uint32_t(s);
+    }
+}
+
 TEST(Sm90Descriptor, KMajor128BTileOfBf16) {
   // PTX ISA 9.7.15.5 (K-major, 128B swizzle): the core matrices of a 16-bit
   // operand are 8 rows x 16 bytes (8 elements), and a swizzle row of 128
@@ -219,6 +228,10 @@ TEST(Sm90Ring, The32BitPathAgreesWithThe64BitDefinitionAtItsEdges) {
     for (int64_t j : edges) {
       EXPECT_EQ(ring_slot(j, ring), slot64(j, ring)) << "ring " << ring << " j " << j;
       EXPECT_EQ(ring_parity(j, ring), parity64(j, ring)) << "ring " << ring << " j " << j;
+      if (j >= 0) {  // the forms for rings without pre-arrived elements
+        EXPECT_EQ(ring_slot_nonneg(uint64_t(j), ring), slot64(j, ring)) << ring << " " << j;
+        EXPECT_EQ(ring_parity_nonneg(uint64_t(j), ring), parity64(j, ring)) << ring << " " << j;
+      }
     }
 }
 
