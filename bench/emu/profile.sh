@@ -34,13 +34,8 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-nvcc="$(command -v nvcc || true)"
-[ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
-for tool in "$exgc" "$emu" "$nvcc"; do
-  [ -n "$tool" ] && [ -x "$tool" ] && continue
-  echo "profile.sh: missing tool '${tool:-nvcc}' (build exgc and exg-emu; nvcc 12.8+)" >&2
-  exit 2
-done
+. "$here/tools.sh"
+require_tools profile.sh "$exgc" "$emu"
 gen="$build/generated"
 mkdir -p "$build/ptxas"
 

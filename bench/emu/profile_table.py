@@ -129,7 +129,7 @@ def main(argv):
           "of its CTA." % (GEMM_M, GEMM_N, GEMM_K2, GEMM_K, ATT_BH, ATT_S, GEMV_M, GEMV_K))
     print("\n| kernel | unit | " + " | ".join(c[0] for c in COLUMNS) + " | non-tensor | producer |")
     print("|---|---|" + "---|" * (len(COLUMNS) + 2))
-    for kind, proc, elem, dim in kernels:
+    for kind, proc, elem, _ in kernels:
         names = kernel_of(proc, first)
         if not names or (kind == "GEMM" and names[0] not in second):
             print("| %s | not launched |" % proc)

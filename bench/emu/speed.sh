@@ -38,13 +38,8 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-nvcc="$(command -v nvcc || true)"
-[ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
-for tool in "$exgc" "$emu" "$nvcc"; do
-  [ -n "$tool" ] && [ -x "$tool" ] && continue
-  echo "speed.sh: missing tool '${tool:-nvcc}' (build exgc and exg-emu; nvcc 12.8+)" >&2
-  exit 2
-done
+. "$here/tools.sh"
+require_tools speed.sh "$exgc" "$emu"
 
 # --- build: exgc, then nvcc for the emulator (objects reused while their inputs match) --
 sources=(gemm_hopper gemm_tf32_sm90a gemm_tf32_sm90a_cluster gemm_tf32_sm90a_tmastore gemv_f32)

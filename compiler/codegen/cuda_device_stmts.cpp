@@ -310,13 +310,10 @@ void DeviceStmtEmitter::emit_with(const With *w) {
     block(w->body);
     return w_.close();
   }
-  // This copy of the task body runs the warps of one role (or the CTA).
+  // This copy of the task body runs the warps of one role (or the CTA): a
+  // task-scope block is never inside another, so warps_lo_/hi_ are the role's.
   int64_t lo = found->second.lo, hi = found->second.hi;
-  int64_t rlo = 0, rhi = facts_.env.block_dim / 32;
-  if (role_ >= 0) {
-    rlo = facts_.roles[static_cast<size_t>(role_)].lo;
-    rhi = facts_.roles[static_cast<size_t>(role_)].hi;
-  }
+  const int64_t rlo = warps_lo_, rhi = warps_hi_;
   std::string what = print_expr(w->ctx) + ": warps " + std::to_string(lo) + " to " +
                      std::to_string(hi);
   if (hi <= rlo || lo >= rhi)
@@ -328,12 +325,11 @@ void DeviceStmtEmitter::emit_with(const With *w) {
     cond += (cond.empty() ? "" : " && ") + tid_ + " < " + std::to_string(32 * hi);
   w_.line("// " + what);
   w_.open(cond.empty() ? "" : "if (" + cond + ")");
-  int64_t outer_lo = warps_lo_, outer_hi = warps_hi_;
   warps_lo_ = std::max(lo, rlo);
   warps_hi_ = std::min(hi, rhi);
   block(w->body);
-  warps_lo_ = outer_lo;
-  warps_hi_ = outer_hi;
+  warps_lo_ = rlo;
+  warps_hi_ = rhi;
   w_.close();
 }
 

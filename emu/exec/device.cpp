@@ -271,7 +271,7 @@ LaunchError DeviceImpl::launch(const std::string &name, const LaunchConfig &cfg,
                  "dynamic smem %zu\n",
                  name.c_str(), g.x, g.y, g.z, b.x, b.y, b.z, cl.x, cl.y, cl.z, cfg.dynamic_smem);
   if (!opt_.profile.empty())
-    run.profile.assign((threads + 31) / 32, exec::ProfileCounts{});
+    run.profile.assign(warps, exec::ProfileCounts{});
   exec::execute(run);
   if (!opt_.profile.empty()) {
     std::FILE *f = std::fopen(opt_.profile.c_str(), "a");
