@@ -15,4 +15,10 @@ constexpr int64_t kMaxSize = int64_t(1) << 40;
 /// kMaxSize as C++ source, for generated checks.
 inline const char *max_size_text() { return "(int64_t(1) << 40)"; }
 
+/// The alignment in bytes that every backend gives the start of a shared-memory
+/// allocation, and the most that `aligned(x, n)` may ask of a buffer's root:
+/// a root parameter's alignment is the caller's (checked at entry when an
+/// assert states it), an allocation's is this.
+constexpr int64_t kAllocAlignBytes = 16;
+
 } // namespace exgc::analysis

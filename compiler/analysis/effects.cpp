@@ -82,6 +82,14 @@ Expr substitute(const Expr &e, const std::map<uint32_t, Expr> &m) {
   return s.mutate(e);
 }
 
+Expr size_conditions(const Expr &pred) {
+  if (const auto *c = pred.as<Call>(); c && c->func == "aligned")
+    return BoolImm::make(true, pred->loc);
+  if (const auto *b = pred.as<BinOp>(); b && b->op == BinOpKind::And)
+    return BinOp::make(BinOpKind::And, size_conditions(b->a), size_conditions(b->b), pred->loc);
+  return pred;
+}
+
 bool mentions(const Expr &e, const Sym &s) {
   if (!e)
     return false;
@@ -199,7 +207,7 @@ void EffectCollector::reads(const Expr &e, Env &env, Effects &out) const {
   } else if (const auto *u = e.as<UnOp>()) {
     reads(u->a, env, out);
   } else if (const auto *c = e.as<Call>()) {
-    if (c->func != "stride" && c->func != "offset")
+    if (!Call::is_buffer_query(c->func))
       for (const Expr &a : c->args)
         reads(a, env, out);
   } else if (const auto *w = e.as<WindowExpr>()) {

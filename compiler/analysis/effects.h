@@ -101,6 +101,9 @@ private:
 
 /// `e` with each Var whose Sym id is in `m` replaced by its mapped expression.
 Expr substitute(const Expr &e, const std::map<uint32_t, Expr> &m);
+/// Assert `pred` with its `aligned(...)` conjuncts as `True`: what it says of
+/// the sizes alone (an address fact holds for buffers a tool allocates).
+Expr size_conditions(const Expr &pred);
 /// Does `e` mention Sym `s` (as a Var, a Read's buffer or in an index)?
 bool mentions(const Expr &e, const Sym &s);
 bool mentions(const Block &b, const Sym &s);

@@ -83,7 +83,7 @@ std::string tensor_hole(const Expr &e, ExprEmitter &ex, size_t split) {
     return v.expr;
   std::string strides;
   for (const std::string &s : v.strides)
-    strides += (strides.empty() ? "" : ", ") + int32(s);
+    strides += (strides.empty() ? "" : ", ") + s;
   return "exg::Win<" + std::string(v.is_const ? "const " : "") + v.ctype + ", " +
          std::to_string(v.rank()) + ">{" + v.expr + ", {" + strides + "}}";
 }

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "compiler/analysis/effects.h"
 #include "compiler/codegen/abi.h"
 #include "compiler/codegen/c_names.h"
 #include "compiler/codegen/cpp_backend.h"
@@ -147,7 +148,7 @@ public:
     std::string admit = "static bool exgdt_admit_" + std::to_string(id) + "(const int64_t *c) {\n" +
                         unpack;
     for (const Expr &pred : p.preds)
-      admit += "  if (!(" + cp.print(pred) + "))\n    return false;\n";
+      admit += "  if (!(" + cp.print(analysis::size_conditions(pred)) + "))\n    return false;\n";
     for (size_t i = 0; i < p.args.size(); ++i)
       if (p.args[i].type.kind == Type::Kind::Data && !p.args[i].type.shape.empty())
         admit += "  if (!exgdt::fits(" + extents[i] + "))\n    return false;\n";

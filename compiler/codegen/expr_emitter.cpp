@@ -112,7 +112,7 @@ std::string ExprEmitter::data_ctype(const Expr &e) {
   if (const auto *u = e.as<UnOp>())
     return u->op == UnOpKind::Neg ? data_ctype(u->a) : "";
   if (const auto *c = e.as<Call>()) {
-    if (c->func == "stride" || c->func == "offset")
+    if (Call::is_buffer_query(c->func))
       return "";
     for (size_t i = c->func == "select" ? 2 : 0; i < c->args.size(); ++i) {
       std::string t = data_ctype(c->args[i]);
@@ -303,6 +303,17 @@ std::string ExprEmitter::call(const Call *c, const std::string &ctype) {
       return fail(c->loc, "this 'stride' call");
     std::string s = v.strides[d->value];
     return ctype.empty() ? s : "static_cast<" + ctype + ">(" + s + ")";
+  }
+  if (f == "aligned") {
+    // A precondition checked at entry: the argument's address itself, in
+    // bytes of the declared type (the difftest's f32 buffers of double, at
+    // twice the offsets, are then aligned whenever the real ones would be).
+    const auto *n = c->args.size() == 2 ? c->args[1].as<IntImm>() : nullptr;
+    Binding v;
+    if (!n || !view_of(c->args[0], v) || v.tensor_map)
+      return fail(c->loc, "this 'aligned' call");
+    return "(reinterpret_cast<uintptr_t>(" + v.expr + ") % " +
+           std::to_string(n->value * element_bytes(v.type)) + " == 0)";
   }
   if (f == "select") {
     if (!arity(4))

@@ -12,6 +12,7 @@
 #include <map>
 
 #include "compiler/analysis/control_limits.h"
+#include "compiler/analysis/memories.h"
 #include "compiler/analysis/solver.h"
 #include "compiler/frontend/typecheck_internal.h"
 
@@ -29,6 +30,12 @@ struct View {
   std::vector<z3::expr> offset;  // origin in the root buffer, per own dim
   std::vector<z3::expr> stride;  // element stride, per own dim
   bool exempt = false;           // an instr's out_of_bounds parameter
+  // Where the first element lies, for aligned(): `base` (none, one element)
+  // is the root's first element in elements from address 0 when known (an
+  // opaque value for a parameter, 0 for shared memory), and the first
+  // element is base + sum of index * stride over `placed`.
+  std::vector<z3::expr> base;
+  std::vector<std::pair<z3::expr, z3::expr>> placed;
 };
 
 /// True when `t` mentions a value the solver keeps opaque (IndexSolver::opaque).
@@ -62,7 +69,7 @@ public:
   BoundsChecker(const Program &prog, const ProcNode &p,
                 const std::set<const ProcNode *> &ill_typed, DiagEngine &diag)
       : prog_(prog), proc_(p), ill_typed_(ill_typed), diag_(diag) {
-    solver_.set_call_hook([this](const Call &c, z3::expr &out) { return stride_or_offset(c, out); });
+    solver_.set_call_hook([this](const Call &c, z3::expr &out) { return buffer_query(c, out); });
   }
 
   void run() {
@@ -73,8 +80,10 @@ public:
         ctx_.push_back(solver_.var(a.name) >= 1 && solver_.var(a.name) <= max);
       if (a.type.kind == Type::Kind::Control && a.type.scalar == ValueType::Index)
         ctx_.push_back(solver_.var(a.name) >= -max && solver_.var(a.name) <= max);
-      if (a.type.kind != Type::Kind::Control)
-        views_[a.name.id] = declared_view(a.name, a.type, param_listed(proc_, "out_of_bounds", a.name.name));
+      if (a.type.kind != Type::Kind::Control) {
+        views_[a.name.id] = param_view(a);
+        ctx_.push_back(views_[a.name.id].base[0] >= 0);
+      }
     }
     for (const Arg &a : proc_.args)
       check_arith(a.type.shape);
@@ -95,6 +104,15 @@ private:
     if (e && solver_.translate(e, t) && t.is_int())
       return t;
     return solver_.opaque("unknown" + std::to_string(++fresh_), e ? show(e) : "?");
+  }
+
+  /// A parameter's view: its first element's address is the caller's,
+  /// unknown here but for what the asserts say of it (aligned()).
+  View param_view(const Arg &a) {
+    View v = declared_view(a.name, a.type, param_listed(proc_, "out_of_bounds", a.name.name));
+    std::string id = a.name.name + "!" + std::to_string(a.name.id);
+    v.base.push_back(solver_.opaque("base(" + id + ")", "base(" + a.name.name + ")"));
+    return v;
   }
 
   View declared_view(const Sym &s, const Type &t, bool exempt) {
@@ -130,8 +148,8 @@ private:
     return v;
   }
 
-  bool stride_or_offset(const Call &c, z3::expr &out) {
-    if ((c.func != "stride" && c.func != "offset") || c.args.size() != 2)
+  bool buffer_query(const Call &c, z3::expr &out) {
+    if (!Call::is_buffer_query(c.func) || c.args.size() != 2)
       return false;
     Sym s;
     if (const auto *v = c.args[0].as<Var>())
@@ -140,11 +158,33 @@ private:
       s = r->buf;
     const auto *d = c.args[1].as<IntImm>();
     auto it = views_.find(s.id);
-    if (!d || it == views_.end() || d->value < 0 ||
-        static_cast<size_t>(d->value) >= it->second.extent.size())
+    if (!d || it == views_.end())
+      return false;
+    if (c.func == "aligned")
+      return d->value >= 1 && (out = aligned(it->second, d->value), true);
+    if (d->value < 0 || static_cast<size_t>(d->value) >= it->second.extent.size())
       return false;
     out = c.func == "stride" ? it->second.stride[d->value] : it->second.offset[d->value];
     return true;
+  }
+
+  /// A condition under which view `v`'s first element is a multiple of `n`
+  /// elements from address 0: the root's base is, the placements with
+  /// constant strides sum to a multiple, and each other placement has its
+  /// index or its stride a multiple (sufficient, and linear).
+  z3::expr aligned(const View &v, int64_t n) {
+    z3::context &z = solver_.ctx();
+    if (v.base.empty())
+      return z.bool_val(false);
+    z3::expr sum = v.base[0], each = z.bool_val(true), k = z.int_val(n);
+    for (const auto &[idx, stride] : v.placed) {
+      int64_t c;
+      if (stride.simplify().is_numeral_i64(c))
+        sum = sum + idx * z.int_val(c);
+      else
+        each = each && (z3::mod(idx, k) == 0 || z3::mod(stride, k) == 0);
+    }
+    return (z3::mod(sum, k) == 0 && each).simplify();
   }
 
   /// Proves `goal` under the context; reports `kind` (with args) on failure.
@@ -219,7 +259,7 @@ private:
       if (u->op == UnOpKind::Neg && !is_data(e->type))
         sums.push_back(e);
     } else if (const auto *c = e.as<Call>()) {
-      if (c->func != "stride" && c->func != "offset")
+      if (!Call::is_buffer_query(c->func))
         for (const Expr &a : c->args)
           collect_arith(a, sums);
     } else if (const auto *r = e.as<Read>()) {
@@ -272,7 +312,7 @@ private:
     } else if (const auto *u = e.as<UnOp>()) {
       check_reads(u->a);
     } else if (const auto *c = e.as<Call>()) {
-      if (c->func != "stride" && c->func != "offset")
+      if (!Call::is_buffer_query(c->func))
         for (const Expr &a : c->args)
           check_reads(a);
     }
@@ -298,6 +338,11 @@ private:
       out.offset.push_back((base->offset[d] + lo).simplify());
       out.stride.push_back(base->stride[d]);
     }
+    out.base = base->base;
+    out.placed = base->placed;
+    for (size_t d = 0; d < we.idx.size(); ++d)
+      if (we.idx[d].lo)
+        out.placed.emplace_back(term(we.idx[d].lo), base->stride[d]);
     return out;
   }
 
@@ -358,6 +403,10 @@ private:
       const auto *a = s.as<Alloc>();
       check_arith(a->type.shape);
       View v = declared_view(a->name, a->type, false);
+      // Shared allocations start kAllocAlignBytes-aligned in every backend.
+      const analysis::MemoryInfo *m = analysis::resolve_memory(a->type.mem).info;
+      if (m && m->space == analysis::MemSpace::Shared)
+        v.base.push_back(solver_.ctx().int_val(0));
       for (size_t d = 0; d < v.extent.size(); ++d)
         prove(v.extent[d] >= 1, a->type.shape[d]->loc, "extent '" + v.extent_text[d] + "' positive",
               DiagKind::ExtentNotPositive, v.extent_text[d], a->name.name);

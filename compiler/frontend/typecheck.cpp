@@ -135,6 +135,27 @@ Binding binding_of(const Sym &name, const Type &t, SrcLoc decl) {
   return b;
 }
 
+/// Reports each `aligned(...)` in assert `e` that is not the assert itself or
+/// a side of its top-level `and`s: the bounds check proves a sufficient
+/// condition for alignment, which under `not`, `or` or `==` proves nothing.
+void report_nested_aligned(const Expr &e, bool top, DiagEngine &diag) {
+  if (!e)
+    return;
+  if (const auto *c = e.as<Call>()) {
+    if (c->func == "aligned" && !top)
+      diag.report(e->loc, DiagKind::BuiltinArgs, "aligned",
+                  "must be an assert's whole condition or a side of its 'and'");
+    for (const Expr &a : c->args)
+      report_nested_aligned(a, false, diag);
+  } else if (const auto *b = e.as<BinOp>()) {
+    bool conj = top && b->op == BinOpKind::And;
+    report_nested_aligned(b->a, conj, diag);
+    report_nested_aligned(b->b, conj, diag);
+  } else if (const auto *u = e.as<UnOp>()) {
+    report_nested_aligned(u->a, false, diag);
+  }
+}
+
 } // namespace
 
 bool Checker::check_proc(const ProcNode &p) {
@@ -174,6 +195,7 @@ bool Checker::check_proc(const ProcNode &p) {
     diag_.report(p.attrs.front().loc, DiagKind::AttrOnProc, p.attrs.front().key, p.name);
   }
   for (const Expr &pred : p.preds) {
+    report_nested_aligned(pred, true, diag_);
     ValueType t = check_expr(pred, Use::Assert);
     if (t != ValueType::Bool && t != ValueType::Meta)
       diag_.report(pred->loc, DiagKind::ConditionNotBool, "assert condition", value_type_name(t));

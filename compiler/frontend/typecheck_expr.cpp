@@ -7,6 +7,7 @@
 // (every call binds them to literals).
 #include <algorithm>
 
+#include "compiler/analysis/control_limits.h"
 #include "compiler/frontend/typecheck_internal.h"
 #include "compiler/ir/math_functions.h"
 
@@ -224,6 +225,44 @@ ValueType Checker::check_expr(const Expr &e, Use use) {
   EXGC_UNREACHABLE("expr kind");
 }
 
+/// `aligned(x, n)`: an assert that x's first element lies a multiple of n
+/// elements from an address aligned to n elements (docs/language.md).
+ValueType Checker::check_aligned(const Call &c, const Expr &self, Use use) {
+  if (c.args.size() != 2 || !c.kwargs.empty()) {
+    diag_.report(self->loc, DiagKind::BuiltinArgs, c.func,
+                 "takes 2 positional arguments, got " + std::to_string(c.args.size()) +
+                     (c.kwargs.empty() ? "" : " and keyword arguments"));
+    return ValueType::Meta;
+  }
+  const Binding *b = whole_buffer(c.args[0]);
+  if (!b) {
+    diag_.report(c.args[0]->loc, DiagKind::BuiltinArgs, c.func,
+                 "expects a tensor or window as its first argument");
+    return ValueType::Meta;
+  }
+  if (b->type == ValueType::R) {
+    diag_.report(c.args[0]->loc, DiagKind::BuiltinArgs, c.func,
+                 "needs a buffer of a chosen precision, not 'R'");
+    return ValueType::Meta;
+  }
+  const auto *n = c.args[1].as<IntImm>();
+  const int64_t bytes = element_bytes(b->type);
+  if (!n || n->value < 1 || (n->value & (n->value - 1)) != 0 ||
+      n->value * bytes > analysis::kAllocAlignBytes) {
+    diag_.report(c.args[1]->loc, DiagKind::BuiltinArgs, c.func,
+                 "needs a power-of-two element count literal of at most " +
+                     std::to_string(analysis::kAllocAlignBytes) + " bytes (" +
+                     std::to_string(analysis::kAllocAlignBytes / bytes) + " of '" +
+                     value_type_name(b->type) + "')");
+    return ValueType::Meta;
+  }
+  if (use != Use::Assert) {
+    diag_.report(self->loc, DiagKind::BuiltinArgs, c.func, "is allowed only in an 'assert'");
+    return ValueType::Meta;
+  }
+  return ValueType::Bool;
+}
+
 ValueType Checker::check_builtin(const Call &c, const Expr &self, Use use) {
   auto arity = [&](size_t n) {
     if (c.args.size() == n && c.kwargs.empty())
@@ -255,6 +294,8 @@ ValueType Checker::check_builtin(const Call &c, const Expr &self, Use use) {
     }
     return ValueType::Index;
   }
+  if (c.func == "aligned")
+    return check_aligned(c, self, use);
   if (c.func == "min" || c.func == "max" || c.func == "select") {
     if (!arity(c.func == "select" ? 4 : 2))
       return ValueType::Meta;

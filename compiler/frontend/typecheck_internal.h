@@ -65,6 +65,7 @@ public:
   ValueType check_expr(const Expr &e, Use use);
   void check_indices(const std::vector<Expr> &idx);
   ValueType check_builtin(const Call &c, const Expr &self, Use use);
+  ValueType check_aligned(const Call &c, const Expr &self, Use use);
   ValueType check_math(const MathFunction &m, const Call &c, const Expr &self, Use use);
   /// A buffer named whole (`A` or `A[]`, as a call argument or in stride()).
   const Binding *whole_buffer(const Expr &e);

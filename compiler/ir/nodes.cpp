@@ -277,6 +277,8 @@ void Call::finish() {
   };
   if (func == "stride" || func == "offset")
     type = ValueType::Index;
+  else if (func == "aligned")
+    type = ValueType::Bool;
   else if (func == "min" || func == "max")
     type = join(0, 1);
   else if (func == "select")

@@ -353,13 +353,20 @@ private:
 };
 
 /// `f(args, key=value)`: a built-in function (`select min max sqrt relu abs
-/// stride offset`, the math functions of math_functions.h) or a descriptor
-/// constructor in an annotation position.
+/// stride offset aligned`, the math functions of math_functions.h) or a
+/// descriptor constructor in an annotation position.
 struct Call final : ExprBase<Call, ExprKind::Call> {
+  /// `stride(x, d)`, `offset(x, d)` and `aligned(x, n)` ask about the layout
+  /// of buffer `x`: they read none of its data.
+  static bool is_buffer_query(const std::string &f) {
+    return f == "stride" || f == "offset" || f == "aligned";
+  }
+
   std::string func;
   std::vector<Expr> args;
   std::vector<KwArg> kwargs;
-  /// The result type is derived: index for `stride` and `offset`; for `min`,
+  /// The result type is derived: index for `stride` and `offset`, bool for
+  /// `aligned`; for `min`,
   /// `max` and `select` the join of the compared values (as BinOp's);
   /// `sqrt`, `relu`, `abs` the argument's; a math function the join of its
   /// arguments' (R when all are control values); Meta for anything else (a

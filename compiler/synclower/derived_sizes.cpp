@@ -142,7 +142,7 @@ private:
   bool preconditions_hold(const std::map<uint32_t, Expr> &at) const {
     for (const Expr &p : proc_.preds) {
       int64_t v = 0;
-      if (!evaluate(p, at, v) || !v)
+      if (!evaluate(analysis::size_conditions(p), at, v) || !v)
         return false;
     }
     return true;

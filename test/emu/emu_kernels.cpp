@@ -176,19 +176,36 @@ void run_gemm(const std::string &name, GemmFn<T> fn, GemmRef<T> ref, Elem elem, 
   record(why.empty(), name, size + (why.empty() ? "" : ": " + why));
 }
 
-void run_gemv(int64_t M, int64_t K) {
+using GemvFn = cudaError_t (*)(cudaStream_t, int64_t, int64_t, const float *, const float *, float *);
+using GemvRef = int (*)(int64_t, int64_t, const float *, const float *, float *);
+
+void run_gemv(const char *name, GemvFn fn, GemvRef ref, int64_t M, int64_t K) {
   std::string size = std::to_string(M) + "x" + std::to_string(K);
   std::vector<float> a = random_values<float>(size_t(M * K), 21),
                      x = random_values<float>(size_t(K), 22);
   DeviceVec<float> da(a), dx(x), dy{size_t(M)};
-  check_cuda(gemv_f32(nullptr, M, K, da.ptr, dx.ptr, dy.ptr), "gemv_f32");
+  check_cuda(fn(nullptr, M, K, da.ptr, dx.ptr, dy.ptr), name);
   check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   std::vector<float> got = dy.to_host(), want(static_cast<size_t>(M)), sum_abs(static_cast<size_t>(M));
-  ref_gemv_f32(M, K, a.data(), x.data(), want.data());
-  ref_gemv_f32(M, K, absolute(a).data(), absolute(x).data(), sum_abs.data());
+  ref(M, K, a.data(), x.data(), want.data());
+  ref(M, K, absolute(a).data(), absolute(x).data(), sum_abs.data());
   std::string why = compare(got, want, sum_abs, 4.0 * double(K) * 0x1p-23,
                             frobenius_limit(Elem::F32));
-  record(why.empty(), "gemv_f32", size + (why.empty() ? "" : ": " + why));
+  record(why.empty(), name, size + (why.empty() ? "" : ": " + why));
+}
+
+/// A kernel that asserts aligned(x, 4) refuses an x one float off 16 bytes
+/// before it launches; so does its CPU reference, with the assert's line.
+void run_gemv_misaligned(const char *name, GemvFn fn, GemvRef ref, int64_t M, int64_t K) {
+  DeviceVec<float> da{size_t(M * K)}, dx{size_t(K + 1)}, dy{size_t(M)};
+  cudaError_t e = fn(nullptr, M, K, da.ptr, dx.ptr + 1, dy.ptr);
+  std::vector<float> a(static_cast<size_t>(M * K)), x(static_cast<size_t>(K + 4)),
+      y(static_cast<size_t>(M));
+  float *x_off = x.data() + (reinterpret_cast<uintptr_t>(x.data()) % 16 == 0 ? 1 : 0);
+  int line = ref(M, K, a.data(), x_off, y.data());
+  record(e == cudaErrorInvalidValue && line > 0, name,
+         "misaligned x: CUDA " + std::string(cudaGetErrorName(e)) + ", reference line " +
+             std::to_string(line));
 }
 
 /// y = a x + y: the kernel may fuse the multiply-add, the reference need not,
@@ -410,8 +427,13 @@ std::vector<Case> all_cases() {
 #undef EXG_GEMV
 #undef EXG_ATTENTION
   cases.push_back({"gemv_f32", [] {
-                     run_gemv(100, 72);
-                     run_gemv(36, 1000);
+                     run_gemv("gemv_f32", gemv_f32, ref_gemv_f32, 100, 72);
+                     run_gemv("gemv_f32", gemv_f32, ref_gemv_f32, 36, 1000);
+                   }});
+  cases.push_back({"gemv_f32x4", [] {
+                     run_gemv("gemv_f32x4", gemv_f32x4, ref_gemv_f32x4, 100, 64);
+                     run_gemv("gemv_f32x4", gemv_f32x4, ref_gemv_f32x4, 36, 1024);
+                     run_gemv_misaligned("gemv_f32x4", gemv_f32x4, ref_gemv_f32x4, 8, 32);
                    }});
   cases.push_back({"gemm_naive", [] {
                      run_gemm<float>("gemm_naive", gemm_naive, ref_gemm_naive, Elem::F32, 48, 32, 20);

@@ -11,6 +11,7 @@
 #define gemm_naive ref_gemm_naive
 #define gemm_sm80 ref_gemm_sm80
 #define gemv_f32 ref_gemv_f32
+#define gemv_f32x4 ref_gemv_f32x4
 #define softmax ref_softmax
 #define softmax_fast ref_softmax_fast
 #define softmax_sm90a ref_softmax_sm90a

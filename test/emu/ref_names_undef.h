@@ -6,6 +6,7 @@
 #undef gemm_naive
 #undef gemm_sm80
 #undef gemv_f32
+#undef gemv_f32x4
 #undef softmax
 #undef softmax_fast
 #undef softmax_sm90a

@@ -312,6 +312,18 @@ MUTANTS = [
            "barrier misuse (a lane outside its own mask)",
            (Edit(r"return \(1u \| 1u << l\) << \(lane & \(31u & ~l\)\);", "return 0x0000ffffu;"),),
            header="runtime.h"),
+
+    # ---- gemv_f32x4: the 16-byte load (scratch runtime.h) ---------------------
+    Mutant("load_f32x4_misaligned", "gemv_f32", "gemv_f32x4",
+           "the vector load starts one float past the window (not 16-byte aligned)",
+           "misaligned access",
+           (Edit(r"reinterpret_cast<const float4 \*>\(src\.data\)", "reinterpret_cast<const float4 *>(src.data + 1)"),),
+           header="runtime.h", quick=True),
+    Mutant("load_f32x4_lane_repeated", "gemv_f32", "gemv_f32x4",
+           "the vector load's second register gets the first lane's value",
+           "wrong result",
+           (Edit(r"dst\.data\[1\] = v\.y;", "dst.data[1] = v.x;"),),
+           header="runtime.h"),
 ]
 
 

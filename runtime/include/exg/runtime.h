@@ -2,8 +2,9 @@
 // Owns: the helpers generated kernels and host functions call: floor
 // division and the scalar builtins (the same names and meaning as in the CPU
 // reference's prelude, here __host__ __device__), error propagation, the
-// size of a persistent grid, the warp shuffles of stdlib `cuda`, and the
-// warpgroup barrier of a Fence at warpgroup scope.
+// size of a persistent grid, the window type instruction calls pass (Win),
+// the warp shuffles and vector loads of stdlib `cuda`, and the warpgroup
+// barrier of a Fence at warpgroup scope.
 // Hopper instructions are in exg/sm90.h. Header-only; compile with nvcc -std=c++17.
 // Driver API entry points, when later code needs them, are fetched with
 // cudaGetDriverEntryPoint so nothing links -lcuda.
@@ -199,9 +200,22 @@ inline cudaError_t persistent_grid(int *grid, int blocks_per_sm, int64_t ntasks,
 
 } // namespace exg
 
+namespace exg {
+
+/// A window of a linear (global, shared or register) buffer, as an
+/// instruction's `{x}` hole passes it: its first element and the stride of
+/// each dimension, in elements (64-bit: a row pitch may pass 2^31).
+template <typename T, int R> struct Win {
+  T *data;
+  int64_t stride[R];
+};
+
+} // namespace exg
+
 #define EXG_DEVICE_FN __device__ __forceinline__
 
-// Warp shuffles of stdlib `cuda` (shfl_xor_f32, shfl_xor_sum_f32).
+// Warp shuffles and vector loads of stdlib `cuda` (shfl_xor_f32,
+// shfl_xor_sum_f32, load_f32x4).
 namespace exg::cuda {
 
 /// The two lanes of a butterfly of distance L (a power of two below 32).
@@ -216,6 +230,16 @@ template <int L> EXG_DEVICE_FN float shfl_xor(float v) {
 }
 /// `shfl_xor_sum`: v plus the value of lane ^ L.
 template <int L> EXG_DEVICE_FN float shfl_xor_sum(float v) { return v + shfl_xor<L>(v); }
+
+/// `load_f32x4`: four contiguous floats in one 16-byte load (ld.global.v4.f32;
+/// the typecheck proved the source 16-byte aligned and dense).
+template <typename S> EXG_DEVICE_FN void load_f32x4(Win<float, 1> dst, Win<S, 1> src) {
+  const float4 v = *reinterpret_cast<const float4 *>(src.data);
+  dst.data[0] = v.x;
+  dst.data[1] = v.y;
+  dst.data[2] = v.z;
+  dst.data[3] = v.w;
+}
 
 } // namespace exg::cuda
 

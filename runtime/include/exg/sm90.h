@@ -24,17 +24,6 @@
 
 #define EXG_DEV __device__ __forceinline__
 
-namespace exg {
-
-/// A window of a linear (global or shared) buffer: its first element and the
-/// stride of each dimension, in elements.
-template <typename T, int R> struct Win {
-  T *data;
-  int32_t stride[R];
-};
-
-} // namespace exg
-
 namespace exg::sm90 {
 
 /// A window of a tensor map: the map (in `__grid_constant__` parameter space,
@@ -363,8 +352,9 @@ template <int N> EXG_DEV void wgmma_zero_scale_d(AccumF32<N> &d) { d.scale_d = 0
 /// `wgmma_store_d_row_major_f32`: the warpgroup's tile to `dst`, only the
 /// elements with row < m_end and column < n_end.
 template <int N>
-EXG_DEV void wgmma_store_d_row_major(Win<float, 2> dst, const AccumF32<N> &d, int m_end,
-                                     int n_end) {
+EXG_DEV void wgmma_store_d_row_major(Win<float, 2> dst, const AccumF32<N> &d, int64_t m_end64,
+                                     int64_t n_end64) {
+  const int m_end = tile_end(m_end64, 64), n_end = tile_end(n_end64, N);
   uint32_t t = threadIdx.x % 128u;
 #pragma unroll
   for (int i = 0; i < N / 2; i += 2) {
@@ -402,8 +392,9 @@ template <int N> EXG_DEV void wgmma_fill_d(AccumF32<N> &d, float value) {
 /// `wgmma_load_d_row_major_f32`: the inverse of wgmma_store_d_row_major; elements at or past
 /// (m_end, n_end) get `fill`.
 template <int N, typename T>
-EXG_DEV void wgmma_load_d_row_major(AccumF32<N> &d, Win<T, 2> src, int m_end,
-                                    int n_end, float fill) {
+EXG_DEV void wgmma_load_d_row_major(AccumF32<N> &d, Win<T, 2> src, int64_t m_end64,
+                                    int64_t n_end64, float fill) {
+  const int m_end = tile_end(m_end64, 64), n_end = tile_end(n_end64, N);
   uint32_t t = threadIdx.x % 128u;
 #pragma unroll
   for (int i = 0; i < N / 2; ++i) {

@@ -162,13 +162,23 @@ struct TensorMapShape {
 
 /// Why `shape` breaks a rule of cuTensorMapEncodeTiled (or of the swizzle),
 /// or nullptr when it is valid.
+/// `e` (a row or column bound from 64-bit index arithmetic) clamped to
+/// [0, limit], so the per-element tests compare 32-bit values without
+/// wrapping a bound past 2^31.
+EXG_LAYOUT_FN int tile_end(int64_t e, int limit) { return e < limit ? int(e < 0 ? 0 : e) : limit; }
+
+/// The largest dimension of a tensor map: the hardware takes up to 2^32, but
+/// box coordinates are signed 32-bit (cp.async.bulk.tensor's .s32), so a box
+/// starting inside the tensor must end below 2^31 (a box dimension is at most 256).
+constexpr uint64_t kMaxTensorMapDim = (uint64_t(1) << 31) - 256;
+
 EXG_LAYOUT_FN const char *tensor_map_error(const TensorMapShape &shape, uint32_t elem_bytes,
                                            Swizzle s) {
   if (shape.rank < 1 || shape.rank > 5)
     return "tensor rank must be 1 to 5";
   for (uint32_t d = 0; d < shape.rank; ++d) {
-    if (shape.global_dim[d] == 0 || shape.global_dim[d] > (uint64_t(1) << 32))
-      return "each dimension must be 1 to 2^32";
+    if (shape.global_dim[d] == 0 || shape.global_dim[d] > kMaxTensorMapDim)
+      return "each dimension must be 1 to 2^31 - 256 (box coordinates are signed 32-bit)";
     if (shape.box_dim[d] == 0 || shape.box_dim[d] > 256)
       return "each box dimension must be 1 to 256";
   }

@@ -304,6 +304,12 @@ TEST(Sm90TensorMap, RejectsWhatTheEncoderRejects) {
   EXPECT_STREQ(tensor_map_error(row_major_tensor_map(2, dims, wide, 4), 4, Swizzle::B128),
                "the box's innermost extent must fit in one swizzle row");
   EXPECT_EQ(tensor_map_error(row_major_tensor_map(2, dims, wide, 4), 4, Swizzle::None), nullptr);
+  // Box coordinates are .s32: a dimension past 2^31 - 256 would let a box
+  // that starts inside the tensor reach a coordinate the kernel cannot pass.
+  uint64_t longest[2] = {kMaxTensorMapDim, 272}, too_long[2] = {kMaxTensorMapDim + 1, 272};
+  EXPECT_EQ(tensor_map_error(row_major_tensor_map(2, longest, wide, 4), 4, Swizzle::None), nullptr);
+  EXPECT_STREQ(tensor_map_error(row_major_tensor_map(2, too_long, wide, 4), 4, Swizzle::None),
+               "each dimension must be 1 to 2^31 - 256 (box coordinates are signed 32-bit)");
   uint32_t tall[2] = {512, 32};
   EXPECT_STREQ(tensor_map_error(row_major_tensor_map(2, dims, tall, 4), 4, Swizzle::B128),
                "each box dimension must be 1 to 256");
@@ -421,4 +427,16 @@ TEST(Sm90TensorMap, StoreBoxesOfTwoToFiveDimensions) {
       EXPECT_EQ(b.global_stride[2], 5u * 900 * 700 * 4);
     EXPECT_EQ(b.global_dim[rank - 1], dims5[5 - rank]);
   }
+}
+
+TEST(Sm90TileEnd, ClampsWideBoundsWithoutWrapping) {
+  // A row bound M - row0 past 2^31 (an M of 2^31 + 5 rows) keeps the whole
+  // tile; as an int it would wrap negative and store nothing.
+  EXPECT_EQ(tile_end((int64_t(1) << 31) + 5, 64), 64);
+  EXPECT_EQ(tile_end(int64_t(1) << 40, 256), 256);
+  EXPECT_EQ(tile_end(37, 64), 37);
+  EXPECT_EQ(tile_end(64, 64), 64);
+  EXPECT_EQ(tile_end(0, 64), 0);
+  EXPECT_EQ(tile_end(-3, 64), 0);
+  EXPECT_EQ(tile_end(-(int64_t(1) << 40), 64), 0);
 }
