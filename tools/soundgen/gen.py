@@ -40,6 +40,16 @@ proc dbl(k: size, a: [f32][k]):
 schedule dbls from dbl:
     p = divide_loop(p, "q", 2, ["qo", "qi"], tail="cut")
 
+# A control parameter of a callee: `k` bounds what it writes (the wide
+# procs call it with constants and sizes).
+proc part(k: size, a: [f32][4]):
+    for q in seq(0, 4):
+        if q < k:
+            a[q] = a[q] * 2.0
+
+schedule parts from part:
+    p = divide_loop(p, "q", 2, ["qo", "qi"], tail="cut")
+
 instr add2(d: [f32][2], s: [f32][2]):
     emit: "add2({d}, {s});"
     for q in seq(0, 2):
@@ -57,7 +67,7 @@ def as_type(text, is_int):
     for lit, rep in [("0.25", "1"), ("0.5", "1"), ("2.0", "2"), ("1.0", "1"), ("3.0", "3"),
                      ("0.0", "0")]:
         text = text.replace(lit, rep)
-    return re.sub(r"\b(swap2|bump|dbl|add2)(s?)\b", r"\1_i\2", text)
+    return re.sub(r"\b(swap2|bump|dbl|part|add2)(s?)\b", r"\1_i\2", text)
 
 
 # Loop bounds over the sizes n, m (both >= 1). Extents may be negative.
@@ -172,7 +182,14 @@ class ProcGen:
             return out, it
         body = []
         if self.rng.random() < 0.2:
-            body.append("    " * (depth + 1) + "if %s < n - 2:" % it)
+            # Wide: also guards on a stride, which the scheduling solver cannot
+            # read (it drops them: sound for "may conflict", never for "must
+            # write"). Strides of these 1-D buffers are 1.
+            guard = "%s < n - 2" % it
+            if self.wide:
+                guard = self.rng.choice([guard, "%s < stride(x, 0) + n - 3" % it,
+                                         "%s * stride(y, 0) < n - 2" % it])
+            body.append("    " * (depth + 1) + "if %s:" % guard)
             body += self.body_stmt(its, depth + 2)
         for _ in range(self.rng.choice([1, 1, 2, 3])):
             body += self.body_stmt(its, depth + 1)
@@ -295,7 +312,7 @@ class ProcGen:
                 self.sums.append(("%s[_] = _; for %s in _: _" % (acc, k), k, q))
                 self.nests.append((k, q))
             elif r < 0.62 and not self.mixed:
-                callee = rng.choice(["swap2", "swap2", "bump", "dbl"])
+                callee = rng.choice(["swap2", "swap2", "bump", "dbl"] + (["part"] * 2 if self.wide else []))
                 # Often one buffer twice, often at one offset: aliasing.
                 b1 = rng.choice(FLOAT_BUFS)
                 b2 = b1 if rng.random() < 0.5 else rng.choice(FLOAT_BUFS)
@@ -306,6 +323,8 @@ class ProcGen:
                 elif callee == "bump":
                     sc = rng.choice(["s0"] + self.scalars)
                     call = "bump(%s, %s[%d:%d])" % (sc, b1, o1, o1 + 1)
+                elif callee == "part":
+                    call = "part(%s, %s[%d:%d])" % (rng.choice(["1", "3", "4", "n", "m"]), b1, o1, o1 + 4)
                 else:
                     call = "dbl(4, %s[%d:%d])" % (b1, o1, o1 + 4)
                 lines.append("    " + call)

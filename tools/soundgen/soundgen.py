@@ -125,7 +125,8 @@ def main():
                          "unspecified; the difftest compares what does not depend on it)")
     ap.add_argument("--wide", action="store_true",
                     help="every shape and primitive the generator knows (--unwritten, 2-D local "
-                         "buffers and the dim primitives, butterfly_sum, replace, rewrite_expr); "
+                         "buffers and the dim primitives, butterfly_sum, replace, rewrite_expr, "
+                         "guards on strides, calls passing a control argument); "
                          "without it earlier seeds give the modules they gave")
     ap.add_argument("--sanitize", action="store_true",
                     help="build the difftest programs with AddressSanitizer and "
