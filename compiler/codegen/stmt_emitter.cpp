@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "compiler/analysis/control_limits.h"
+#include "compiler/analysis/memories.h"
 #include "compiler/ir/printer.h"
 
 namespace exgc::codegen {
@@ -139,7 +140,13 @@ void StmtEmitter::host_alloc(const Alloc *a) {
   // Small constant tensors live on the stack; the rest on the heap, so a
   // large local array cannot overflow the stack of the caller's thread.
   if (constant && count > 0 && count * 8 <= 16384) {
-    w_.line(b.ctype + " " + name + "[" + std::to_string(count) + "] = {};");
+    // Shared memory starts kAllocAlignBytes-aligned in every backend: the
+    // bounds check proves aligned() from it (the heap's vectors already are).
+    const analysis::MemoryInfo *m = analysis::resolve_memory(t.mem).info;
+    std::string align = m && m->space == analysis::MemSpace::Shared
+                            ? "alignas(" + std::to_string(analysis::kAllocAlignBytes) + ") "
+                            : "";
+    w_.line(align + b.ctype + " " + name + "[" + std::to_string(count) + "] = {};");
     if (ex_.unset_fill)
       w_.line("exg_unset_fill(" + name + ", " + std::to_string(count) + ");");
   } else {

@@ -225,21 +225,32 @@ ValueType Checker::check_expr(const Expr &e, Use use) {
   EXGC_UNREACHABLE("expr kind");
 }
 
+bool Checker::check_arity(const Call &c, const Expr &self, size_t n) {
+  if (c.args.size() == n && c.kwargs.empty())
+    return true;
+  diag_.report(self->loc, DiagKind::BuiltinArgs, c.func,
+               "takes " + std::to_string(n) + " positional arguments, got " +
+                   std::to_string(c.args.size()) +
+                   (c.kwargs.empty() ? "" : " and keyword arguments"));
+  return false;
+}
+
+const Binding *Checker::queried_buffer(const Call &c) {
+  const Binding *b = whole_buffer(c.args[0]);
+  if (!b)
+    diag_.report(c.args[0]->loc, DiagKind::BuiltinArgs, c.func,
+                 "expects a tensor or window as its first argument");
+  return b;
+}
+
 /// `aligned(x, n)`: an assert that x's first element lies a multiple of n
 /// elements from an address aligned to n elements (docs/language.md).
 ValueType Checker::check_aligned(const Call &c, const Expr &self, Use use) {
-  if (c.args.size() != 2 || !c.kwargs.empty()) {
-    diag_.report(self->loc, DiagKind::BuiltinArgs, c.func,
-                 "takes 2 positional arguments, got " + std::to_string(c.args.size()) +
-                     (c.kwargs.empty() ? "" : " and keyword arguments"));
+  if (!check_arity(c, self, 2))
     return ValueType::Meta;
-  }
-  const Binding *b = whole_buffer(c.args[0]);
-  if (!b) {
-    diag_.report(c.args[0]->loc, DiagKind::BuiltinArgs, c.func,
-                 "expects a tensor or window as its first argument");
+  const Binding *b = queried_buffer(c);
+  if (!b)
     return ValueType::Meta;
-  }
   if (b->type == ValueType::R) {
     diag_.report(c.args[0]->loc, DiagKind::BuiltinArgs, c.func,
                  "needs a buffer of a chosen precision, not 'R'");
@@ -264,24 +275,13 @@ ValueType Checker::check_aligned(const Call &c, const Expr &self, Use use) {
 }
 
 ValueType Checker::check_builtin(const Call &c, const Expr &self, Use use) {
-  auto arity = [&](size_t n) {
-    if (c.args.size() == n && c.kwargs.empty())
-      return true;
-    diag_.report(self->loc, DiagKind::BuiltinArgs, c.func,
-                 "takes " + std::to_string(n) + " positional arguments, got " +
-                     std::to_string(c.args.size()) +
-                     (c.kwargs.empty() ? "" : " and keyword arguments"));
-    return false;
-  };
+  auto arity = [&](size_t n) { return check_arity(c, self, n); };
   if (c.func == "stride" || c.func == "offset") {
     if (!arity(2))
       return ValueType::Meta;
-    const Binding *b = whole_buffer(c.args[0]);
-    if (!b) {
-      diag_.report(c.args[0]->loc, DiagKind::BuiltinArgs, c.func,
-                   "expects a tensor or window as its first argument");
+    const Binding *b = queried_buffer(c);
+    if (!b)
       return ValueType::Meta;
-    }
     const auto *d = c.args[1].as<IntImm>();
     if (!d || d->value < 0 || static_cast<size_t>(d->value) >= b->rank()) {
       diag_.report(c.args[1]->loc, DiagKind::BuiltinArgs, c.func,

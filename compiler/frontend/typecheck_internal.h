@@ -66,6 +66,11 @@ public:
   void check_indices(const std::vector<Expr> &idx);
   ValueType check_builtin(const Call &c, const Expr &self, Use use);
   ValueType check_aligned(const Call &c, const Expr &self, Use use);
+  /// Reports BuiltinArgs unless `c` has `n` positional arguments and no keywords.
+  bool check_arity(const Call &c, const Expr &self, size_t n);
+  /// The tensor or window a layout query (stride, offset, aligned) names, or
+  /// null after reporting BuiltinArgs.
+  const Binding *queried_buffer(const Call &c);
   ValueType check_math(const MathFunction &m, const Call &c, const Expr &self, Use use);
   /// A buffer named whole (`A` or `A[]`, as a call argument or in stride()).
   const Binding *whole_buffer(const Expr &e);
