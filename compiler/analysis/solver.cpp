@@ -292,22 +292,10 @@ void QueryMeter::tick(bool cached) {
     current_meter->on_query_(cached);
 }
 
-Validity IndexSolver::run(const std::vector<z3::expr> &facts, const std::string &query,
-                          Counterexample *cex) {
-  // A limit can change the answer (Unknown), so it is part of the question.
-  std::string key = std::to_string(rlimit_) + ":" + query;
-  auto hit = shared_->cache.find(key);
-  QueryMeter::tick(hit != shared_->cache.end());
-  ++num_queries_;
-  ++total_queries;
-  if (hit != shared_->cache.end()) {
-    ++num_hits_;
-    ++total_hits;
-    if (cex)
-      *cex = hit->second.cex;
-    last_reason_ = hit->second.reason;
-    return hit->second.result;
-  }
+/// One check of `facts` on this limit's incremental solver: the answer, the
+/// counterexample (the variables connected to the negated goal) or why Z3
+/// gave up, into `entry`.
+void IndexSolver::check_once(const std::vector<z3::expr> &facts, CacheEntry &entry) {
   // One incremental solver per context: creating a solver per query costs
   // more than most of the queries themselves.
   std::unique_ptr<z3::solver> &slot = solver();
@@ -327,7 +315,6 @@ Validity IndexSolver::run(const std::vector<z3::expr> &facts, const std::string 
   } frame(slot);
   for (const z3::expr &f : facts)
     s.add(f);
-  CacheEntry entry{Validity::Unknown, {}, "", facts};
   z3::check_result r;
   try {
     uint64_t before = rlimit_count(s);
@@ -385,6 +372,35 @@ Validity IndexSolver::run(const std::vector<z3::expr> &facts, const std::string 
       }
   } else if (entry.reason.empty()) {
     entry.reason = s.reason_unknown();
+  }
+}
+
+Validity IndexSolver::run(const std::vector<z3::expr> &facts, const std::string &query,
+                          Counterexample *cex) {
+  // A limit can change the answer (Unknown), so it is part of the question.
+  std::string key = std::to_string(rlimit_) + ":" + query;
+  auto hit = shared_->cache.find(key);
+  QueryMeter::tick(hit != shared_->cache.end());
+  ++num_queries_;
+  ++total_queries;
+  if (hit != shared_->cache.end()) {
+    ++num_hits_;
+    ++total_hits;
+    if (cex)
+      *cex = hit->second.cex;
+    last_reason_ = hit->second.reason;
+    return hit->second.result;
+  }
+  CacheEntry entry{Validity::Unknown, {}, "", facts};
+  check_once(facts, entry);
+  if (entry.result == Validity::Unknown && entry.reason == "canceled") {
+    // The incremental solver's history can make a query run past its limit
+    // that a fresh solver answers well within it (seen in a file of 300
+    // procs): ask a fresh solver once, and keep it, so that a proc's verdict
+    // does not hang on the procs checked before it.
+    shared_->solvers[rlimit_].reset();
+    entry = CacheEntry{Validity::Unknown, {}, "", facts};
+    check_once(facts, entry);
   }
   last_reason_ = entry.reason;
   if (cex)

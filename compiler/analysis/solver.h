@@ -139,6 +139,7 @@ private:
     std::vector<z3::expr> pinned; ///< the facts, alive so that their ids stay theirs
   };
   Validity run(const std::vector<z3::expr> &facts, const std::string &key, Counterexample *cex);
+  void check_once(const std::vector<z3::expr> &facts, CacheEntry &entry);
   void collect_vars(const z3::expr &e, std::vector<z3::expr> &out, std::vector<unsigned> &seen);
 
   /// The Z3 context of a thread, its incremental solvers (one per resource

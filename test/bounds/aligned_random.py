@@ -12,7 +12,7 @@ Sound: a call exgc accepts must be aligned in every enumerated instance (a misma
 the run). Complete enough: the share of always-aligned calls that exgc refuses is printed
 (the proof is a sufficient condition: constant-stride terms summed, symbolic ones per term).
 
-    aligned_random.py --exgc build/bin/exgc [--seed S] [--cases N]
+    aligned_random.py --exgc build/bin/exgc [--seed S] [--cases N] [--max-gave-up K]
 """
 import argparse
 import itertools
@@ -115,6 +115,9 @@ def main():
     ap.add_argument("--exgc", required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cases", type=int, default=300)
+    ap.add_argument("--max-gave-up", type=int, default=None,
+                    help="fail when the solver gives up on more calls than this (seed 14's "
+                         "300 cases once had one, from the incremental solver's history)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     cases = [Case(rng, n) for n in range(args.cases)]
@@ -159,6 +162,9 @@ def main():
         print("UNSOUND: line %d accepted, but sizes %s, root at element %d put the window at "
               "element %d:\n%s" % (line, sizes, base, flat, c.text()))
     if unsound:
+        return 1
+    if args.max_gave_up is not None and gave_up > args.max_gave_up:
+        print("the solver gave up on %d calls (at most %d allowed)" % (gave_up, args.max_gave_up))
         return 1
     if exact == 0 or refused_misaligned == 0:
         print("the generator reached only one verdict: it tests nothing")
