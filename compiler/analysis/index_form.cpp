@@ -7,20 +7,12 @@
 #include <vector>
 
 #include "compiler/ir/printer.h"
+#include "compiler/support/floor_div.h"
 
 namespace exgc::analysis {
 
 namespace {
 
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-__int128 floor_div128(__int128 a, __int128 b) {
-  __int128 q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
 
 /// A positive constant divisor: `b` is an integer literal above zero.
 bool positive_constant(const Expr &b, int64_t &d) {
@@ -160,8 +152,8 @@ private:
     }
     r.constant = f.constant;
     if (Bounds b = bounds(r)) {
-      __int128 k = floor_div128(b->first, d);
-      if (floor_div128(b->second, d) == k) { // r / d is the same everywhere
+      __int128 k = floor_div<__int128>(b->first, d);
+      if (floor_div<__int128>(b->second, d) == k) { // r / d is the same everywhere
         q.add_constant(static_cast<int64_t>(k));
         return q;
       }
@@ -194,8 +186,8 @@ private:
     if (r.nonzero_terms() == 0)
       return r;
     if (Bounds b = bounds(r)) {
-      __int128 k = floor_div128(b->first, d);
-      if (floor_div128(b->second, d) == k && k >= INT64_MIN / d && k <= INT64_MAX / d) {
+      __int128 k = floor_div<__int128>(b->first, d);
+      if (floor_div<__int128>(b->second, d) == k && k >= INT64_MIN / d && k <= INT64_MAX / d) {
         r.add_constant(static_cast<int64_t>(-k * d));
         return r;
       }
@@ -246,7 +238,7 @@ private:
     Bounds x = bounds(form(b->a));
     if (!x)
       return std::nullopt;
-    return std::make_pair(floor_div128(x->first, d), floor_div128(x->second, d));
+    return std::make_pair(floor_div<__int128>(x->first, d), floor_div<__int128>(x->second, d));
   }
 
   Bounds bounds(const Form &f) {

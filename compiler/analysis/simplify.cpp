@@ -4,6 +4,7 @@
 #include "compiler/analysis/dependence.h"
 #include "compiler/analysis/index_form.h"
 #include "compiler/ir/mutator.h"
+#include "compiler/support/floor_div.h"
 
 namespace exgc::analysis {
 
@@ -17,10 +18,6 @@ bool int_of(const Expr &e, int64_t &v) {
   return false;
 }
 
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
 
 /// The same control expression: literals, variables (by binding), and the
 /// same operators over the same operands. False when unsure.

@@ -1,16 +1,9 @@
 // coll_index.cpp - a thread's coordinate as C index arithmetic ------------//
 #include "compiler/gpu/coll_index.h"
 
+#include "compiler/support/floor_div.h"
+
 namespace exgc::gpu {
-
-namespace {
-
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
-}
-
-} // namespace
 
 CollIndex CollIndex::ranged(Base base, int64_t extent) {
   CollIndex e;

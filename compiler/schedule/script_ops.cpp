@@ -6,16 +6,12 @@
 // int and a unit is a unit descriptor (`8 * cuda_thread`).
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/interpreter.h"
+#include "compiler/support/floor_div.h"
 
 namespace exgc::schedule {
 namespace {
 
 /// Floor division; the caller has excluded b == 0 and INT64_MIN / -1.
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
 /// `x op y` for an arithmetic op, false when the result is not an int64.
 bool checked_arith(const std::string &op, int64_t x, int64_t y, int64_t &out) {
   if (op == "+")

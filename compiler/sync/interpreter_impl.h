@@ -11,6 +11,7 @@
 #include "compiler/sync/interpreter.h"
 #include "compiler/sync/loop_replay.h"
 #include "compiler/sync/task_replay.h"
+#include "compiler/support/floor_div.h"
 
 #include <algorithm>
 #include <memory>
@@ -108,10 +109,6 @@ private:
   [[noreturn]] void machine_failed(const Stmt &s);
 
   // --- Expressions.
-  static int64_t floor_div(int64_t a, int64_t b) {
-    int64_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-  }
   int64_t eval(const Expr &e, const Stmt &s);
 
   // --- Threads.
