@@ -104,6 +104,11 @@ std::string memory_name(const Expr &mem) {
   return "";
 }
 
+bool starts_aligned(const Expr &mem) {
+  const MemoryInfo *m = resolve_memory(mem).info;
+  return m && m->space == MemSpace::Shared;
+}
+
 MemoryRef resolve_memory(const Expr &mem) {
   MemoryRef r;
   if (!mem) {

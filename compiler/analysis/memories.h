@@ -75,6 +75,11 @@ struct MemoryRef {
 /// A null `mem` (no `@` in the source) resolves to DRAM. The typecheck reports
 /// every malformed annotation, so later stages may rely on the result.
 MemoryRef resolve_memory(const Expr &mem);
+/// Allocations in `mem` start kAllocAlignBytes-aligned (control_limits.h) in
+/// every backend: shared memory (static `__shared__ __align__`, the dynamic
+/// pool, the CPU reference's `alignas`). The bounds check proves aligned()
+/// from it; the backends keep it.
+bool starts_aligned(const Expr &mem);
 /// The spelled name of an annotation (`Sm90_SmemSwizzled`), "" when it has none.
 std::string memory_name(const Expr &mem);
 

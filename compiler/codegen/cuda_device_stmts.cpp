@@ -1,6 +1,7 @@
 // cuda_device_stmts.cpp - the statements of a kernel body -------------------//
 #include "compiler/codegen/cuda_device_stmts.h"
 
+#include "compiler/analysis/control_limits.h"
 #include "compiler/codegen/cuda_instr.h"
 #include "compiler/codegen/cuda_kernel.h"
 #include "compiler/ir/printer.h"
@@ -71,8 +72,8 @@ bool DeviceStmtEmitter::shared_alloc(const Alloc *a, Binding &b) {
       b.writable = true;
       return true;
     }
-    w_.line("__shared__ __align__(16) " + b.ctype + " " + name + "[" + std::to_string(count) +
-            "];");
+    w_.line("__shared__ __align__(" + std::to_string(analysis::kAllocAlignBytes) + ") " +
+            b.ctype + " " + name + "[" + std::to_string(count) + "];");
   }
   b.kind = Binding::Kind::View;
   b.dense = true;

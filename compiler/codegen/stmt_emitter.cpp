@@ -140,10 +140,8 @@ void StmtEmitter::host_alloc(const Alloc *a) {
   // Small constant tensors live on the stack; the rest on the heap, so a
   // large local array cannot overflow the stack of the caller's thread.
   if (constant && count > 0 && count * 8 <= 16384) {
-    // Shared memory starts kAllocAlignBytes-aligned in every backend: the
-    // bounds check proves aligned() from it (the heap's vectors already are).
-    const analysis::MemoryInfo *m = analysis::resolve_memory(t.mem).info;
-    std::string align = m && m->space == analysis::MemSpace::Shared
+    // analysis::starts_aligned (the heap's vectors already are aligned).
+    std::string align = analysis::starts_aligned(t.mem)
                             ? "alignas(" + std::to_string(analysis::kAllocAlignBytes) + ") "
                             : "";
     w_.line(align + b.ctype + " " + name + "[" + std::to_string(count) + "] = {};");

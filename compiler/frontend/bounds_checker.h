@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <optional>
 
 #include "compiler/analysis/control_limits.h"
 #include "compiler/analysis/memories.h"
@@ -30,11 +31,11 @@ struct View {
   std::vector<z3::expr> offset;  // origin in the root buffer, per own dim
   std::vector<z3::expr> stride;  // element stride, per own dim
   bool exempt = false;           // an instr's out_of_bounds parameter
-  // Where the first element lies, for aligned(): `base` (none, one element)
-  // is the root's first element in elements from address 0 when known (an
-  // opaque value for a parameter, 0 for shared memory), and the first
+  // Where the first element lies, for aligned(): `base` is the root's first
+  // element in elements from address 0 when known (an opaque value for a
+  // parameter, 0 for memory that starts aligned), and the first
   // element is base + sum of index * stride over `placed`.
-  std::vector<z3::expr> base;
+  std::optional<z3::expr> base;
   std::vector<std::pair<z3::expr, z3::expr>> placed;
 };
 
@@ -82,7 +83,7 @@ public:
         ctx_.push_back(solver_.var(a.name) >= -max && solver_.var(a.name) <= max);
       if (a.type.kind != Type::Kind::Control) {
         views_[a.name.id] = param_view(a);
-        ctx_.push_back(views_[a.name.id].base[0] >= 0);
+        ctx_.push_back(*views_[a.name.id].base >= 0);
       }
     }
     for (const Arg &a : proc_.args)
@@ -111,7 +112,7 @@ private:
   View param_view(const Arg &a) {
     View v = declared_view(a.name, a.type, param_listed(proc_, "out_of_bounds", a.name.name));
     std::string id = a.name.name + "!" + std::to_string(a.name.id);
-    v.base.push_back(solver_.opaque("base(" + id + ")", "base(" + a.name.name + ")"));
+    v.base = solver_.opaque("base(" + id + ")", "base(" + a.name.name + ")");
     return v;
   }
 
@@ -174,9 +175,9 @@ private:
   /// index or its stride a multiple (sufficient, and linear).
   z3::expr aligned(const View &v, int64_t n) {
     z3::context &z = solver_.ctx();
-    if (v.base.empty())
+    if (!v.base)
       return z.bool_val(false);
-    z3::expr sum = v.base[0], each = z.bool_val(true), k = z.int_val(n);
+    z3::expr sum = *v.base, each = z.bool_val(true), k = z.int_val(n);
     for (const auto &[idx, stride] : v.placed) {
       int64_t c;
       if (stride.simplify().is_numeral_i64(c))
@@ -403,10 +404,8 @@ private:
       const auto *a = s.as<Alloc>();
       check_arith(a->type.shape);
       View v = declared_view(a->name, a->type, false);
-      // Shared allocations start kAllocAlignBytes-aligned in every backend.
-      const analysis::MemoryInfo *m = analysis::resolve_memory(a->type.mem).info;
-      if (m && m->space == analysis::MemSpace::Shared)
-        v.base.push_back(solver_.ctx().int_val(0));
+      if (analysis::starts_aligned(a->type.mem))
+        v.base = solver_.ctx().int_val(0);
       for (size_t d = 0; d < v.extent.size(); ++d)
         prove(v.extent[d] >= 1, a->type.shape[d]->loc, "extent '" + v.extent_text[d] + "' positive",
               DiagKind::ExtentNotPositive, v.extent_text[d], a->name.name);
