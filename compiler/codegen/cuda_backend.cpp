@@ -187,11 +187,23 @@ private:
       return ex.unsupported(loc, "'" + mname + "' in host code");
     };
     bind_params(abi, ex);
+    // Kernels take sizes as 32-bit values and compute in 32 bits what that
+    // bounds (value_range.h): the entry refuses larger sizes, as an int
+    // dimension of cuBLAS would not hold them.
+    for (const Arg &a : p.args)
+      if (const Binding *b = ex.env().lookup(a.name);
+          b && b->kind == Binding::Kind::Scalar && a.type.kind == Type::Kind::Control &&
+          a.type.scalar == ValueType::Size) {
+        Binding sized = *b;
+        sized.range = analysis::IndexRange{1, analysis::kMaxKernelSize};
+        ex.env().bind(a.name, sized);
+      }
     std::string decls = param_decls(abi, true);
     w.line("// " + p.name);
     w.open("cudaError_t " + impl_.at(&p) + "([[maybe_unused]] cudaStream_t " + stream +
            (decls.empty() ? "" : ", " + decls) + ")");
-    emit_preconditions(p, ex, w, [](uint32_t) { return "return cudaErrorInvalidValue;"; });
+    emit_preconditions(
+        p, ex, w, [](uint32_t) { return "return cudaErrorInvalidValue;"; }, "INT32_MAX");
     int nkernels = 0;
     HostStmtEmitter se(ex, w, names, fx_, p, kernels, [&] {
       return impl_names_.take_internal(impl_.at(&p) + "_kernel" + std::to_string(nkernels++));

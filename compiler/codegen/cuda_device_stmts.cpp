@@ -268,8 +268,10 @@ void DeviceStmtEmitter::threads_loop(const For *f) {
           (l.pitch ? ", " + std::to_string(l.pitch) + " thread(s) apart" : ""));
   w_.open(cond.empty() ? "" : "if (" + cond + ")");
   std::string it = names_.take(f->iter.name);
-  w_.line("[[maybe_unused]] const int64_t " + it + " = " + l.iter.c_str(tid_, rank()) + ";");
-  bind_iterator(f, it, true);
+  std::optional<analysis::IndexRange> range;
+  std::string ctype = ex_.iterator_ctype(f->lo, f->hi, &range);
+  w_.line("[[maybe_unused]] const " + ctype + " " + it + " = " + l.iter.c_str(tid_, rank()) + ";");
+  bind_iterator(f, it, true, ctype, range);
   block(f->body);
   ex_.env().pop();
   w_.close();

@@ -143,7 +143,7 @@ std::string instr_call_line(const CallStmt *c, const ProcNode &instr, ExprEmitte
         }
         value = std::to_string(k);
       } else if (a->type.kind == Type::Kind::Control) {
-        value = ex.ctrl(e);
+        value = a->type.scalar == ValueType::Bool ? ex.ctrl(e) : ex.ctrl_wide(e);
       } else if (a->type.is_tensor()) {
         value = tensor_hole(e, ex, distributed_dims(instr, hole));
       } else {

@@ -169,6 +169,7 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
   // Kernel: task parameters, then the host names the body captures.
   Env kenv;
   ExprEmitter kx(kenv, diag, kCudaBackend);
+  kx.narrow_index = true;
   NameScope knames;
   std::vector<std::string> kparams, kargs;
   std::string ntasks_k = knames.take_internal("exg_ntasks");
@@ -201,8 +202,11 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
     if (hb->kind == Binding::Kind::Scalar) {
       kb.expr = knames.take(s.name);
       kb.writable = is_data(hb->type); // so that a write is reported as a host access
-      kparams.push_back(hb->ctype + " " + kb.expr);
-      kargs.push_back(hb->expr);
+      // A size the entry point checked against kMaxKernelSize travels as 32 bits.
+      bool narrow = hb->type == ValueType::Size && hb->range && analysis::fits_int32(*hb->range);
+      kb.ctype = narrow ? "int32_t" : hb->ctype;
+      kparams.push_back(kb.ctype + " " + kb.expr);
+      kargs.push_back(narrow ? "static_cast<int32_t>(" + hb->expr + ")" : hb->expr);
     } else if (hb->kind == Binding::Kind::View && hb->tensor_map) {
       // Read by TMA from parameter space; a copy elsewhere would not do.
       kb.expr = knames.take(s.name);
@@ -283,10 +287,15 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
       Binding b;
       b.sym = tasks[k]->iter;
       b.type = ValueType::Index;
-      b.ctype = "int64_t";
+      // The task loop's bounds are host values; their intervals are the host's.
+      b.ctype = hx.iterator_ctype(tasks[k]->lo, tasks[k]->hi, &b.range);
+      if (b.range && analysis::fits_int32(*b.range))
+        b.ctype = "int32_t";
       b.expr = knames.take(tasks[k]->iter.name);
       b.in_device = true;
-      kbody.line("[[maybe_unused]] const int64_t " + b.expr + " = " + klo[k] + " + " + value + ";");
+      std::string v = klo[k] + " + " + value;
+      kbody.line("[[maybe_unused]] const " + b.ctype + " " + b.expr + " = " +
+                 (b.ctype == "int64_t" ? v : "static_cast<int32_t>(" + v + ")") + ";");
       kenv.bind(tasks[k]->iter, b);
     };
     size_t next = tasks.size();

@@ -157,7 +157,7 @@ void SyncLowering::emit_task_end(Writer &w) {
   for (uint32_t id : order_) {
     const Ring &r = rings_.at(id);
     if (r.mech == "CudaMbarrier")
-      w.line(r.used + " += " + ex_.ctrl(r.extent) + " - " + std::to_string(r.pre_arrive) + ";");
+      w.line(r.used + " += " + ex_.ctrl_wide(r.extent) + " - " + std::to_string(r.pre_arrive) + ";");
   }
 }
 
@@ -190,7 +190,7 @@ const SyncLowering::Ring *SyncLowering::ring_of(const Expr &bar, std::string &in
     // The logical element, counted over every task so far. The CTA index (a
     // cluster's dimension 0) selects whose ring: this CTA's own, or a remote
     // one the Arrive reaches through the cluster address of the same slot.
-    index = "(" + ex_.ctrl(idx.back()) + " + " + r.used + " - " + std::to_string(r.pre_arrive) + ")";
+    index = "(" + ex_.ctrl_wide(idx.back()) + " + " + r.used + " - " + std::to_string(r.pre_arrive) + ")";
   }
   return &r;
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/analysis/value_range.h"
 #include "compiler/ir/nodes.h"
 
 namespace exgc::codegen {
@@ -55,6 +56,9 @@ struct Binding {
   // take, since TMA and wgmma apply the swizzle themselves.
   int64_t swizzle_bytes = 0;
   std::string swizzle_base, swizzle_origin;
+  // Scalar control value: the interval it lies in, when known (a size a
+  // kernel receives, an iterator); kernel code computes in 32 bits with it.
+  std::optional<analysis::IndexRange> range;
   SrcLoc decl_loc;
   size_t rank() const { return strides.size(); }
 };

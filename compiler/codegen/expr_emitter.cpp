@@ -1,6 +1,7 @@
 // expr_emitter.cpp - C++ text of .exg expressions -------------------------//
 #include "compiler/codegen/expr_emitter.h"
 
+#include "compiler/analysis/memories.h"
 #include "compiler/codegen/c_names.h"
 #include "compiler/ir/math_functions.h"
 
@@ -49,7 +50,7 @@ std::string ExprEmitter::read(const Sym &buf, const std::vector<Expr> &idx, SrcL
   }
   std::vector<std::string> cidx;
   for (const Expr &i : idx)
-    cidx.push_back(ctrl(i));
+    cidx.push_back(index_value(*b, i).text);
   if (!b->guarded)
     return view_element(*b, cidx);
   if (b->in_hi.size() != cidx.size()) {
@@ -124,6 +125,10 @@ std::string ExprEmitter::data_ctype(const Expr &e) {
 }
 
 std::string ExprEmitter::ctrl(const Expr &e) {
+  return narrow_index ? ctrl_value(e).text : ctrl_plain(e);
+}
+
+std::string ExprEmitter::ctrl_plain(const Expr &e) {
   if (const auto *i = e.as<IntImm>())
     return c_int_literal(i->value);
   if (const auto *b = e.as<BoolImm>())
@@ -396,6 +401,7 @@ bool ExprEmitter::view_of(const Expr &e, Binding &out) {
     return unsupported(e->loc, "a window of '" + buf.name + "' with " +
                                    std::to_string(w->idx.size()) + " coordinates");
   std::vector<std::string> origin;
+  std::vector<CtrlValue> tma_origin; // TMA coordinates are 32-bit (PTX ISA)
   out = *b;
   out.strides.clear();
   out.in_lo.clear();
@@ -406,11 +412,16 @@ bool ExprEmitter::view_of(const Expr &e, Binding &out) {
   bool seen_slice = false;
   for (size_t d = 0; d < w->idx.size(); ++d) {
     const WindowIdx &wi = w->idx[d];
-    origin.push_back(wi.lo ? ctrl(wi.lo) : "0");
+    CtrlValue o = !wi.lo          ? CtrlValue{"0", true}
+                  : b->tensor_map ? ctrl_value(wi.lo)
+                                  : index_value(*b, wi.lo);
+    origin.push_back(o.text);
+    tma_origin.push_back(o);
     if (known && wi.is_slice) {
-      std::string o = paren(origin.back());
-      out.in_lo.push_back(origin.back() == "0" ? b->in_lo[d] : paren(b->in_lo[d]) + " - " + o);
-      out.in_hi.push_back(origin.back() == "0" ? b->in_hi[d] : paren(b->in_hi[d]) + " - " + o);
+      // The guard's bounds are differences: 64-bit, whatever the origin's type.
+      std::string wo = paren(wide_text(o));
+      out.in_lo.push_back(o.text == "0" ? b->in_lo[d] : paren(b->in_lo[d]) + " - " + wo);
+      out.in_hi.push_back(o.text == "0" ? b->in_hi[d] : paren(b->in_hi[d]) + " - " + wo);
     } else if (known) {
       std::string p = paren(origin.back());
       out.in_cond += (out.in_cond.empty() ? "" : " && ") + paren(b->in_lo[d]) + " <= " + p +
@@ -428,8 +439,10 @@ bool ExprEmitter::view_of(const Expr &e, Binding &out) {
   if (b->tensor_map) {
     // A window of a tensor map moves the origin TMA loads from.
     for (size_t d = 0; d < origin.size(); ++d)
-      out.tma_coord[d] = origin[d] == "0" ? b->tma_coord[d]
-                                          : paren(b->tma_coord[d]) + " + " + paren(origin[d]);
+      out.tma_coord[d] = origin[d] == "0"            ? b->tma_coord[d]
+                         : b->tma_coord[d] == "0" ? origin[d]
+                                                  : paren(b->tma_coord[d]) + " + " +
+                                                        paren(wide_text(tma_origin[d]));
     return !failed_;
   }
   out.expr = view_address(*b, origin);

@@ -22,8 +22,26 @@ public:
   ExprEmitter(Env &env, DiagEngine &diag, std::string backend)
       : env_(env), diag_(diag), backend_(std::move(backend)) {}
 
-  /// A control expression (size, index, bool): int64_t or bool.
+  /// A control expression (size, index, bool): int64_t or bool; with
+  /// narrow_index, int32_t where its value provably fits.
   std::string ctrl(const Expr &e);
+  /// A control expression's text and whether its C++ type is 32-bit.
+  struct CtrlValue {
+    std::string text;
+    bool narrow = false;
+    std::string wide; // a 64-bit text of the same value, when one was at hand
+  };
+  CtrlValue ctrl_value(const Expr &e);
+  /// ctrl(e) as an int64_t (or a literal): for text that other code computes
+  /// with, and offsets into memory whose size no constant bounds.
+  std::string ctrl_wide(const Expr &e);
+  /// The interval of a control expression, from its names' Binding::range.
+  std::optional<analysis::IndexRange> range(const Expr &e);
+  /// The C++ type of an iterator over [lo, hi): int32_t under narrow_index
+  /// when every value it takes, and hi, fit; else int64_t. Sets `*r` to its
+  /// interval when known.
+  std::string iterator_ctype(const Expr &lo, const Expr &hi,
+                             std::optional<analysis::IndexRange> *r);
   /// A data expression evaluated in C++ type `ctype`.
   std::string data(const Expr &e, const std::string &ctype);
   /// The C++ type a data expression has by itself (its first read's type);
@@ -53,6 +71,10 @@ public:
   std::function<bool(const Binding &b, SrcLoc loc, bool write)> on_access;
   /// The C++ type `R` stands for (inside an inlined instruction), or empty.
   std::string r_ctype;
+  /// Kernel code: index arithmetic whose values provably fit in int32_t
+  /// (value_range.h, each name's Binding::range) is computed in 32 bits; the
+  /// rest, and all host and CPU code, in int64_t.
+  bool narrow_index = false;
   /// Computes f32 in double (the difftest's numeric model, see emit_cpp).
   bool f32_in_f64 = false;
   /// Allocations start with exg_unset values instead of zeros (the difftest's
@@ -66,6 +88,13 @@ private:
   std::string read(const Sym &buf, const std::vector<Expr> &idx, SrcLoc loc, const Binding **b);
   std::string call(const Call *c, const std::string &ctype);
   std::string binop(const BinOp *op, const std::string &ctype);
+  std::string ctrl_plain(const Expr &e);
+  CtrlValue narrow_arith(const BinOp *op);
+  CtrlValue narrow_call(const Expr &call);
+  /// Index e of view b: 64-bit unless b's memory has constant extents.
+  CtrlValue index_value(const Binding &b, const Expr &e);
+  /// v's text as an int64_t (or a non-negative literal).
+  static std::string wide_text(const CtrlValue &v);
   /// `s`, the text of operand `child` of a `parent` operator, parenthesized
   /// only where C++ precedence needs it.
   std::string operand(const std::string &s, const Expr &child, BinOpKind parent, bool right);

@@ -18,7 +18,8 @@ void Writer::line(const std::string &s) {
 }
 
 void emit_preconditions(const ProcNode &p, ExprEmitter &ex, Writer &w,
-                        const std::function<std::string(uint32_t line)> &fail_stmt) {
+                        const std::function<std::string(uint32_t line)> &fail_stmt,
+                        const std::string &size_max) {
   for (const Arg &a : p.args) {
     if (a.type.kind != Type::Kind::Control || a.type.scalar == ValueType::Bool)
       continue;
@@ -30,7 +31,7 @@ void emit_preconditions(const ProcNode &p, ExprEmitter &ex, Writer &w,
     std::string fail = fail_stmt(std::max<uint32_t>(a.loc.line, 1));
     if (a.type.scalar == ValueType::Size) {
       w.line("if (" + b->expr + " < 1) " + fail);
-      w.line("if (" + b->expr + " > " + max + ") " + fail);
+      w.line("if (" + b->expr + " > " + (size_max.empty() ? max : size_max) + ") " + fail);
     } else {
       w.line("if (" + b->expr + " < -" + max + " || " + b->expr + " > " + max + ") " + fail);
     }
@@ -135,7 +136,7 @@ void StmtEmitter::host_alloc(const Alloc *a) {
       count *= c;
     else
       constant = false;
-    cexpr = cexpr.empty() ? paren(ex_.ctrl(e)) : cexpr + " * " + paren(ex_.ctrl(e));
+    cexpr = cexpr.empty() ? paren(ex_.ctrl_wide(e)) : cexpr + " * " + paren(ex_.ctrl_wide(e));
   }
   // Small constant tensors live on the stack; the rest on the heap, so a
   // large local array cannot overflow the stack of the caller's thread.
@@ -173,12 +174,15 @@ void StmtEmitter::emit_window(const WindowStmt *w) {
   ex_.env().bind(w->name, v);
 }
 
-void StmtEmitter::bind_iterator(const For *f, const std::string &c_name, bool in_device) {
+void StmtEmitter::bind_iterator(const For *f, const std::string &c_name, bool in_device,
+                                const std::string &ctype,
+                                const std::optional<analysis::IndexRange> &range) {
   ex_.env().push();
   Binding b;
   b.sym = f->iter;
   b.type = ValueType::Index;
-  b.ctype = "int64_t";
+  b.ctype = ctype;
+  b.range = range;
   b.expr = c_name;
   b.decl_loc = f->loc;
   b.in_device = in_device;
@@ -187,11 +191,13 @@ void StmtEmitter::bind_iterator(const For *f, const std::string &c_name, bool in
 
 void StmtEmitter::seq_for(const For *f, const std::string &pragma) {
   std::string lo = ex_.ctrl(f->lo), hi = ex_.ctrl(f->hi);
+  std::optional<analysis::IndexRange> range;
+  std::string ctype = ex_.iterator_ctype(f->lo, f->hi, &range);
   std::string it = names_.take(f->iter.name);
   if (!pragma.empty())
     w_.line(pragma);
-  w_.open("for (int64_t " + it + " = " + lo + "; " + it + " < " + hi + "; ++" + it + ")");
-  bind_iterator(f, it, false);
+  w_.open("for (" + ctype + " " + it + " = " + lo + "; " + it + " < " + hi + "; ++" + it + ")");
+  bind_iterator(f, it, false, ctype, range);
   block(f->body);
   ex_.env().pop();
   w_.close();
@@ -343,8 +349,10 @@ void StmtEmitter::inline_instr(const CallStmt *c, const Proc &instr) {
     if (a.type.kind == Type::Kind::Barrier) {
       b.kind = Binding::Kind::Barrier;
     } else if (a.type.kind == Type::Kind::Control) {
-      b.ctype = ex_.scalar_ctype(a.type.scalar);
-      b.expr = paren(ex_.ctrl(e));
+      ExprEmitter::CtrlValue v = ex_.ctrl_value(e);
+      b.ctype = v.narrow ? "int32_t" : ex_.scalar_ctype(a.type.scalar);
+      b.expr = paren(v.text);
+      b.range = ex_.range(e);
     } else if (a.type.is_tensor()) {
       if (!ex_.view_of(e, b))
         return void(report_failed());

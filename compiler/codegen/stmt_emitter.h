@@ -71,7 +71,10 @@ protected:
   void seq_for(const For *f, const std::string &pragma);
   /// Binds loop `f`'s iterator to the int64_t named `c_name` in a new scope
   /// (the caller pops it after the body).
-  void bind_iterator(const For *f, const std::string &c_name, bool in_device);
+  /// Binds f's iterator as `c_name`, of C++ type `ctype` within `range`.
+  void bind_iterator(const For *f, const std::string &c_name, bool in_device,
+                     const std::string &ctype = "int64_t",
+                     const std::optional<analysis::IndexRange> &range = std::nullopt);
   /// A local (host-style) allocation: scalars and small constant tensors on
   /// the stack, others in a std::vector.
   void host_alloc(const Alloc *a);
@@ -98,9 +101,12 @@ private:
 };
 
 /// The run-time checks at the entry of a generated function: each `size`
-/// argument is at least 1 and each `assert` holds; `fail_stmt(line)` is the
-/// statement run when the check of source line `line` fails.
+/// argument is in [1, size_max] (C++ text; control_limits.h's kMaxSize when
+/// empty), each `index` within that limit, and each `assert` holds;
+/// `fail_stmt(line)` is the statement run when the check of source line
+/// `line` fails.
 void emit_preconditions(const ProcNode &p, ExprEmitter &ex, Writer &w,
-                        const std::function<std::string(uint32_t line)> &fail_stmt);
+                        const std::function<std::string(uint32_t line)> &fail_stmt,
+                        const std::string &size_max = "");
 
 } // namespace exgc::codegen

@@ -87,8 +87,10 @@ LONG_TF32 = "130x256x320"
 LONG_TF32_CLUSTER = "260x256x320"
 LONG_BF16 = "130x128x576"
 
-RAW_WAIT = r"exg::sm90::mbarrier_wait_parity\(exg_raw_bar [^;]*\(\(({k}) \+ exg_raw_used - 0\)[^;]*;"
-WAR_WAIT = r"exg::sm90::mbarrier_wait_parity\(exg_war_bar [^;]*\(\(({k}) \+ exg_war_used - \d\)[^;]*;"
+RAW_WAIT = (r"exg::sm90::mbarrier_wait_parity\(exg_raw_bar [^;]*"
+            r"\(\(static_cast<int64_t>\(({k})\) \+ exg_raw_used - 0\)[^;]*;")
+WAR_WAIT = (r"exg::sm90::mbarrier_wait_parity\(exg_war_bar [^;]*"
+            r"\(\(static_cast<int64_t>\(({k})\) \+ exg_war_used - \d\)[^;]*;")
 REMOVED = "/* seeded bug: removed */;"
 # A warp's arrivals on both CTAs of a 2-CTA cluster (lane 0 on CTA 0, lane 1 on CTA 1), and
 # the mutant that sends both to CTA 0 instead.
@@ -110,12 +112,14 @@ MUTANTS = [
            "consumer's full-slot wait with the parity flipped",
            "wrong result (the wait passes before the data lands) or deadlock (the phase "
            "completed first, and the flipped parity waits for the next one)",
-           (Edit(r"exg::sm90::ring_parity_nonneg\(\((k_[23]) \+ exg_raw_used - 0\), 4\)",
+           (Edit(r"exg::sm90::ring_parity_nonneg\(\((static_cast<int64_t>\(k_[23]\)) "
+                 r"\+ exg_raw_used - 0\), 4\)",
                  r"(1u ^ exg::sm90::ring_parity_nonneg((\1 + exg_raw_used - 0), 4))", 2),)),
     Mutant("war_parity_flipped", "gemm_tf32_sm90a", "gemm_tf32_sm90a",
            "producer's free-slot wait with the parity flipped",
            "wrong result or deadlock",
-           (Edit(r"exg::sm90::ring_parity\(\((k|k_1) \+ exg_war_used - 4\), 4\)",
+           (Edit(r"exg::sm90::ring_parity\(\((static_cast<int64_t>\((?:k|k_1)\)) "
+                 r"\+ exg_war_used - 4\), 4\)",
                  r"(1u ^ exg::sm90::ring_parity((\1 + exg_war_used - 4), 4))", 2),),
            size=LONG_TF32),
     Mutant("wgmma_wait_removed", "gemm_tf32_sm90a", "gemm_tf32_sm90a",
@@ -188,8 +192,9 @@ MUTANTS = [
     Mutant("war_slot_off_by_one", "gemm_tf32_sm90a", "gemm_tf32_sm90a",
            "consumer frees ring element k+4 instead of k+3 (the slot it is still reading)",
            "wrong result or deadlock",
-           (Edit(r"(k_3|exg_floordiv\(K \+ 31, 32\)) \+ 3 \+ exg_war_used - 4",
-                 r"\1 + 4 + exg_war_used - 4", 2),), size=LONG_TF32),
+           (Edit(r"(k_3|static_cast<int32_t>\(\(static_cast<int64_t>\(K\) \+ 31\) / 32\)) "
+                 r"\+ 3\) \+ exg_war_used - 4",
+                 r"\1 + 4) + exg_war_used - 4", 2),), size=LONG_TF32),
     Mutant("setmaxnreg_past_pool", "gemm_tf32_sm90a", "gemm_tf32_sm90a",
            "consumer's setmaxnreg.inc raised from 232 to 256 (pool: 256*256 + 128*40 > 64K)",
            "register pool",

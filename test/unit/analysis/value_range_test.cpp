@@ -1,0 +1,162 @@
+// value_range_test.cpp - interval bounds hold every value, and are tight
+// where the CUDA backend relies on them (issue 31's 32-bit indices).
+#include "compiler/analysis/value_range.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+#include "compiler/ir/printer.h"
+#include "compiler/support/floor_div.h"
+
+namespace exgc::analysis {
+namespace {
+
+Expr c(int64_t v) { return IntImm::make(v); }
+Expr bin(BinOpKind op, Expr a, Expr b) { return BinOp::make(op, std::move(a), std::move(b)); }
+
+struct Names {
+  std::vector<Sym> syms{Sym::fresh("a"), Sym::fresh("b"), Sym::fresh("n")};
+  std::vector<Expr> vars;
+  std::map<uint32_t, IndexRange> ranges;
+  Names() {
+    for (const Sym &s : syms)
+      vars.push_back(Var::make(s, ValueType::Index));
+  }
+  RangeOf range_of() const {
+    return [this](const Var &v) -> std::optional<IndexRange> {
+      auto it = ranges.find(v.name.id);
+      return it == ranges.end() ? std::nullopt : std::optional<IndexRange>(it->second);
+    };
+  }
+};
+
+__int128 eval(const Expr &e, const std::map<uint32_t, int64_t> &env) {
+  if (const auto *i = e.as<IntImm>())
+    return i->value;
+  if (const auto *v = e.as<Var>())
+    return env.at(v->name.id);
+  if (const auto *u = e.as<UnOp>())
+    return -eval(u->a, env);
+  if (const auto *call = e.as<Call>()) {
+    if (call->func == "select")
+      return eval(call->args[0], env) < eval(call->args[1], env) ? eval(call->args[2], env)
+                                                                 : eval(call->args[3], env);
+    __int128 x = eval(call->args[0], env), y = eval(call->args[1], env);
+    return call->func == "min" ? std::min(x, y) : std::max(x, y);
+  }
+  const auto *b = e.as<BinOp>();
+  __int128 x = eval(b->a, env), y = eval(b->b, env);
+  switch (b->op) {
+  case BinOpKind::Add: return x + y;
+  case BinOpKind::Sub: return x - y;
+  case BinOpKind::Mul: return x * y;
+  case BinOpKind::Div: return floor_div(x, y);
+  case BinOpKind::Mod: return x - y * floor_div(x, y);
+  default: ADD_FAILURE() << "unexpected operator"; return 0;
+  }
+}
+
+TEST(ValueRange, TileCoordinatesOfA32BitSizeFitInt32) {
+  // for by in seq(0, (M + 127) / 128): for r in seq(0, 128): by * 128 + r
+  Names n;
+  Sym by = n.syms[0], r = n.syms[1], m = n.syms[2];
+  n.ranges[m.id] = {1, kMaxKernelSize};
+  auto hi = value_range(bin(BinOpKind::Div, bin(BinOpKind::Add, n.vars[2], c(127)), c(128)),
+                        n.range_of());
+  ASSERT_TRUE(hi);
+  EXPECT_EQ(hi->lo, 1);
+  EXPECT_EQ(hi->hi, int64_t(1) << 24);
+  n.ranges[by.id] = {0, hi->hi - 1};
+  n.ranges[r.id] = {0, 127};
+  auto row = value_range(bin(BinOpKind::Add, bin(BinOpKind::Mul, n.vars[0], c(128)), n.vars[1]),
+                         n.range_of());
+  ASSERT_TRUE(row);
+  EXPECT_EQ(row->hi, INT32_MAX);
+  EXPECT_TRUE(fits_int32(*row));
+  // One more row, or a product with the size, does not fit.
+  auto past = value_range(bin(BinOpKind::Add, n.vars[2], c(1)), n.range_of());
+  ASSERT_TRUE(past);
+  EXPECT_FALSE(fits_int32(*past));
+  auto offset = value_range(bin(BinOpKind::Mul, n.vars[0], n.vars[2]), n.range_of());
+  ASSERT_TRUE(offset);
+  EXPECT_FALSE(fits_int32(*offset));
+}
+
+TEST(ValueRange, UnknownNamesDivisorsAndOverflowGiveNone) {
+  Names n;
+  n.ranges[n.syms[0].id] = {-5, 5};
+  EXPECT_FALSE(value_range(bin(BinOpKind::Add, n.vars[0], n.vars[1]), n.range_of()));
+  EXPECT_FALSE(value_range(bin(BinOpKind::Div, c(7), n.vars[0]), n.range_of()));
+  EXPECT_FALSE(value_range(bin(BinOpKind::Mod, c(7), n.vars[0]), n.range_of()));
+  n.ranges[n.syms[1].id] = {0, INT64_MAX};
+  EXPECT_FALSE(value_range(bin(BinOpKind::Mul, n.vars[1], c(2)), n.range_of()));
+  EXPECT_FALSE(value_range(UnOp::make(UnOpKind::Not, n.vars[1]), n.range_of()));
+  auto neg = value_range(UnOp::make(UnOpKind::Neg, n.vars[0]), n.range_of());
+  ASSERT_TRUE(neg);
+  EXPECT_EQ(neg->lo, -5);
+  EXPECT_EQ(neg->hi, 5);
+}
+
+/// A random control expression over the three names and small constants.
+Expr random_expr(std::mt19937_64 &rng, const Names &n, int depth) {
+  std::uniform_int_distribution<int> pick(0, depth > 0 ? 9 : 1);
+  int k = pick(rng);
+  if (k == 0)
+    return c(std::uniform_int_distribution<int64_t>(-40, 40)(rng));
+  if (k == 1)
+    return n.vars[std::uniform_int_distribution<size_t>(0, 2)(rng)];
+  Expr a = random_expr(rng, n, depth - 1);
+  Expr b = random_expr(rng, n, depth - 1);
+  switch (k) {
+  case 2: return bin(BinOpKind::Add, a, b);
+  case 3: return bin(BinOpKind::Sub, a, b);
+  case 4: return bin(BinOpKind::Mul, a, b);
+  case 5: // divisors as the language has them: positive
+    return bin(BinOpKind::Div, a, c(std::uniform_int_distribution<int64_t>(1, 9)(rng)));
+  case 6: return bin(BinOpKind::Mod, a, bin(BinOpKind::Add, n.vars[2], c(1)));
+  case 7: return UnOp::make(UnOpKind::Neg, a);
+  case 8: return Call::make(std::uniform_int_distribution<int>(0, 1)(rng) ? "min" : "max", {a, b}, {});
+  default:
+    return Call::make("select",
+                      {a, b, random_expr(rng, n, depth - 1), random_expr(rng, n, depth - 1)}, {});
+  }
+}
+
+TEST(ValueRange, RandomExpressionsStayInTheirInterval) {
+  // Attack: 20,000 random expressions, each evaluated at 20 points drawn from
+  // its names' intervals (corners included); every value must lie inside.
+  std::mt19937_64 rng(31);
+  int checked = 0;
+  for (int round = 0; round < 20000; ++round) {
+    Names n;
+    for (size_t s = 0; s < 2; ++s) {
+      int64_t lo = std::uniform_int_distribution<int64_t>(-50, 50)(rng);
+      n.ranges[n.syms[s].id] = {lo, lo + std::uniform_int_distribution<int64_t>(0, 60)(rng)};
+    }
+    n.ranges[n.syms[2].id] = {0, std::uniform_int_distribution<int64_t>(0, 30)(rng)};
+    Expr e = random_expr(rng, n, 4);
+    auto r = value_range(e, n.range_of());
+    ASSERT_TRUE(r) << print_expr(e);
+    for (int point = 0; point < 20; ++point) {
+      std::map<uint32_t, int64_t> env;
+      for (const Sym &s : n.syms) {
+        const IndexRange &ir = n.ranges.at(s.id);
+        int corner = std::uniform_int_distribution<int>(0, 3)(rng);
+        env[s.id] = corner == 0   ? ir.lo
+                    : corner == 1 ? ir.hi
+                                  : std::uniform_int_distribution<int64_t>(ir.lo, ir.hi)(rng);
+      }
+      __int128 v = eval(e, env);
+      ASSERT_TRUE(v >= r->lo && v <= r->hi)
+          << print_expr(e) << " = " << static_cast<int64_t>(v) << " outside [" << r->lo << ", "
+          << r->hi << "]";
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 400000);
+}
+
+} // namespace
+} // namespace exgc::analysis
