@@ -107,6 +107,7 @@ private:
   DiagEngine &diag_;
   std::string backend_;
   bool failed_ = false;
+  bool all_wide_ = false; // inside ctrl_wide: names read as int64_t
   bool writing_ = false; // inside lvalue(): a guarded access sets guard_
   std::string guard_;
 };

@@ -48,7 +48,10 @@ ExprEmitter::CtrlValue ExprEmitter::ctrl_value(const Expr &e) {
   if (const auto *v = e.as<Var>()) {
     std::string text = ctrl_plain(e);
     const Binding *b = env_.lookup(v->name);
-    return {text, b && narrow_ctype(b->ctype)};
+    bool narrow = b && narrow_ctype(b->ctype);
+    if (narrow && all_wide_)
+      return {widen(text), false};
+    return {text, narrow};
   }
   if (const auto *op = e.as<BinOp>()) {
     switch (op->op) {
@@ -102,7 +105,7 @@ ExprEmitter::CtrlValue ExprEmitter::narrow_arith(const BinOp *op) {
   }
   // A quotient or remainder that fits, of a dividend that did not ((K + 31)
   // / 32): 32 bits from here on.
-  if (division && fits && !out.narrow)
+  if (division && fits && !out.narrow && !all_wide_)
     out = {"static_cast<int32_t>(" + out.text + ")", true, out.text};
   return out;
 }
@@ -134,7 +137,16 @@ ExprEmitter::CtrlValue ExprEmitter::narrow_call(const Expr &e) {
   return {integer ? widen(text) : text, false};
 }
 
-std::string ExprEmitter::ctrl_wide(const Expr &e) { return wide_text(ctrl_value(e)); }
+std::string ExprEmitter::ctrl_wide(const Expr &e) {
+  // Every name read as 64 bits, so the whole computation is: an address the
+  // loop advances stays one 64-bit induction variable for nvcc, where a
+  // 32-bit sum converted at the end would be recomputed and widened each time.
+  bool saved = all_wide_;
+  all_wide_ = true;
+  std::string text = wide_text(ctrl_value(e));
+  all_wide_ = saved;
+  return text;
+}
 
 ExprEmitter::CtrlValue ExprEmitter::index_value(const Binding &b, const Expr &e) {
   if (!narrow_index)

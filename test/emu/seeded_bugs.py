@@ -192,9 +192,9 @@ MUTANTS = [
     Mutant("war_slot_off_by_one", "gemm_tf32_sm90a", "gemm_tf32_sm90a",
            "consumer frees ring element k+4 instead of k+3 (the slot it is still reading)",
            "wrong result or deadlock",
-           (Edit(r"(k_3|static_cast<int32_t>\(\(static_cast<int64_t>\(K\) \+ 31\) / 32\)) "
-                 r"\+ 3\) \+ exg_war_used - 4",
-                 r"\1 + 4) + exg_war_used - 4", 2),), size=LONG_TF32),
+           (Edit(r"(static_cast<int64_t>\(k_3\)|\(static_cast<int64_t>\(K\) \+ 31\) / 32) "
+                 r"\+ 3 \+ exg_war_used - 4",
+                 r"\1 + 4 + exg_war_used - 4", 2),), size=LONG_TF32),
     Mutant("setmaxnreg_past_pool", "gemm_tf32_sm90a", "gemm_tf32_sm90a",
            "consumer's setmaxnreg.inc raised from 232 to 256 (pool: 256*256 + 128*40 > 64K)",
            "register pool",
