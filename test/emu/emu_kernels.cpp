@@ -208,6 +208,18 @@ void run_gemv_misaligned(const char *name, GemvFn fn, GemvRef ref, int64_t M, in
              std::to_string(line));
 }
 
+/// Kernels compute in 32 bits what sizes up to 2^31 - 1 allow (docs/abi.md):
+/// a size past that is refused before anything launches or is read.
+void run_gemv_too_large(const char *name, GemvFn fn) {
+  DeviceVec<float> da{64}, dx{64}, dy{64};
+  const int64_t past = int64_t(1) << 31; // a multiple of 4 and of 32: only the size check fails
+  cudaError_t rows = fn(nullptr, past, 32, da.ptr, dx.ptr, dy.ptr);
+  cudaError_t cols = fn(nullptr, 4, past, da.ptr, dx.ptr, dy.ptr);
+  record(rows == cudaErrorInvalidValue && cols == cudaErrorInvalidValue, name,
+         "M or K = 2^31: CUDA " + std::string(cudaGetErrorName(rows)) + ", " +
+             std::string(cudaGetErrorName(cols)));
+}
+
 /// y = a x + y: the kernel may fuse the multiply-add, the reference need not,
 /// so each element may differ by the rounding of one product.
 void run_saxpy(int64_t n) {
@@ -434,6 +446,7 @@ std::vector<Case> all_cases() {
                      run_gemv("gemv_f32x4", gemv_f32x4, ref_gemv_f32x4, 100, 64);
                      run_gemv("gemv_f32x4", gemv_f32x4, ref_gemv_f32x4, 36, 1024);
                      run_gemv_misaligned("gemv_f32x4", gemv_f32x4, ref_gemv_f32x4, 8, 32);
+                     run_gemv_too_large("gemv_f32x4", gemv_f32x4);
                    }});
   cases.push_back({"gemm_naive", [] {
                      run_gemm<float>("gemm_naive", gemm_naive, ref_gemm_naive, Elem::F32, 48, 32, 20);

@@ -136,7 +136,10 @@ TEST_F(Fixture, KernelCapturesWhatItUses) {
             std::string::npos)
       << cu;
   EXPECT_NE(cu.find("if (exg_t < 32) {"), std::string::npos) << cu; // 32 of 64 threads
-  EXPECT_NE(cu.find("x[t * 32 + u] = a;"), std::string::npos) << cu;
+  // An offset into global memory is 64-bit from each name on (docs/abi.md).
+  EXPECT_NE(cu.find("x[static_cast<int64_t>(t) * 32 + static_cast<int64_t>(u)] = a;"),
+            std::string::npos)
+      << cu;
   EXPECT_NE(cu.find("<<<exg_grid, 64, 0, exg_stream>>>(exg_ntasks, exg_lo, exg_n, x, a);"),
             std::string::npos)
       << cu;
