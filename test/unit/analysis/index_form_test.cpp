@@ -7,33 +7,15 @@
 #include <random>
 
 #include "compiler/ir/printer.h"
+#include "test/unit/index_eval.h"
 
 namespace exgc::analysis {
 namespace {
 
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
 /// The value of a control expression, with floor `/` and `%` (the language's).
 int64_t eval(const Expr &e, const std::map<std::string, int64_t> &env) {
-  if (const auto *i = e.as<IntImm>())
-    return i->value;
-  if (const auto *v = e.as<Var>())
-    return env.at(v->name.name);
-  if (const auto *u = e.as<UnOp>())
-    return -eval(u->a, env);
-  const auto *b = e.as<BinOp>();
-  int64_t x = eval(b->a, env), y = eval(b->b, env);
-  switch (b->op) {
-  case BinOpKind::Add: return x + y;
-  case BinOpKind::Sub: return x - y;
-  case BinOpKind::Mul: return x * y;
-  case BinOpKind::Div: return floor_div(x, y);
-  case BinOpKind::Mod: return x - y * floor_div(x, y);
-  default: ADD_FAILURE() << "unexpected operator"; return 0;
-  }
+  return static_cast<int64_t>(
+      exgc::testing::eval_index(e, [&](const Sym &s) -> __int128 { return env.at(s.name); }));
 }
 
 struct Vars {

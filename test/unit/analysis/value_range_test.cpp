@@ -8,7 +8,7 @@
 #include <random>
 
 #include "compiler/ir/printer.h"
-#include "compiler/support/floor_div.h"
+#include "test/unit/index_eval.h"
 
 namespace exgc::analysis {
 namespace {
@@ -32,31 +32,6 @@ struct Names {
   }
 };
 
-__int128 eval(const Expr &e, const std::map<uint32_t, int64_t> &env) {
-  if (const auto *i = e.as<IntImm>())
-    return i->value;
-  if (const auto *v = e.as<Var>())
-    return env.at(v->name.id);
-  if (const auto *u = e.as<UnOp>())
-    return -eval(u->a, env);
-  if (const auto *call = e.as<Call>()) {
-    if (call->func == "select")
-      return eval(call->args[0], env) < eval(call->args[1], env) ? eval(call->args[2], env)
-                                                                 : eval(call->args[3], env);
-    __int128 x = eval(call->args[0], env), y = eval(call->args[1], env);
-    return call->func == "min" ? std::min(x, y) : std::max(x, y);
-  }
-  const auto *b = e.as<BinOp>();
-  __int128 x = eval(b->a, env), y = eval(b->b, env);
-  switch (b->op) {
-  case BinOpKind::Add: return x + y;
-  case BinOpKind::Sub: return x - y;
-  case BinOpKind::Mul: return x * y;
-  case BinOpKind::Div: return floor_div(x, y);
-  case BinOpKind::Mod: return x - y * floor_div(x, y);
-  default: ADD_FAILURE() << "unexpected operator"; return 0;
-  }
-}
 
 TEST(ValueRange, TileCoordinatesOfA32BitSizeFitInt32) {
   // for by in seq(0, (M + 127) / 128): for r in seq(0, 128): by * 128 + r
@@ -148,7 +123,7 @@ TEST(ValueRange, RandomExpressionsStayInTheirInterval) {
                     : corner == 1 ? ir.hi
                                   : std::uniform_int_distribution<int64_t>(ir.lo, ir.hi)(rng);
       }
-      __int128 v = eval(e, env);
+      __int128 v = exgc::testing::eval_index(e, env);
       ASSERT_TRUE(v >= r->lo && v <= r->hi)
           << print_expr(e) << " = " << static_cast<int64_t>(v) << " outside [" << r->lo << ", "
           << r->hi << "]";

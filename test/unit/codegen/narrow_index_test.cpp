@@ -13,8 +13,8 @@
 
 #include "compiler/codegen/expr_emitter.h"
 #include "compiler/codegen/prelude.h"
-#include "compiler/support/floor_div.h"
 #include "compiler/support/source_manager.h"
+#include "test/unit/index_eval.h"
 
 namespace exgc::codegen {
 namespace {
@@ -81,30 +81,6 @@ TEST_F(NarrowFixture, FitsIn32BitsOrWidensWhereItMayNot) {
   EXPECT_EQ(ex.ctrl(bin(BinOpKind::Div, v(1), c(32))), "exg_floordiv(n, 32)");
 }
 
-__int128 eval(const Expr &e, const std::map<uint32_t, int64_t> &env) {
-  if (const auto *i = e.as<IntImm>())
-    return i->value;
-  if (const auto *v = e.as<Var>())
-    return env.at(v->name.id);
-  if (const auto *u = e.as<UnOp>())
-    return -eval(u->a, env);
-  if (const auto *call = e.as<Call>()) {
-    if (call->func == "select")
-      return eval(call->args[0], env) < eval(call->args[1], env) ? eval(call->args[2], env)
-                                                                 : eval(call->args[3], env);
-    __int128 x = eval(call->args[0], env), y = eval(call->args[1], env);
-    return call->func == "min" ? std::min(x, y) : std::max(x, y);
-  }
-  const auto *b = e.as<BinOp>();
-  __int128 x = eval(b->a, env), y = eval(b->b, env);
-  switch (b->op) {
-  case BinOpKind::Add: return x + y;
-  case BinOpKind::Sub: return x - y;
-  case BinOpKind::Mul: return x * y;
-  case BinOpKind::Div: return floor_div(x, y);
-  default: return x - y * floor_div(x, y);
-  }
-}
 
 /// Random index arithmetic of the kinds kernels compute: tile products,
 /// offsets, ceilings, floor division and remainders by positive constants.
@@ -176,7 +152,7 @@ TEST_F(NarrowFixture, RandomExpressionsComputeExactlyUnderUBSan) {
         at[syms[s].id] = x;
         args += std::string(s ? ", " : "") + i128(x);
       }
-      __int128 want = eval(e, at);
+      __int128 want = exgc::testing::eval_index(e, at);
       ASSERT_TRUE(want >= r->lo && want <= r->hi);
       calls << "  expect(f" << emitted << "(" << args << "), " << i128(want) << ", " << emitted
             << ", " << p << ");\n";
