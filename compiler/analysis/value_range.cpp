@@ -86,4 +86,54 @@ std::optional<IndexRange> value_range(const Expr &e, const RangeOf &range_of) {
   return std::nullopt;
 }
 
+namespace {
+
+void narrow_by(const Sym &s, const Expr &pred, IndexRange &r) {
+  const auto *op = pred.as<BinOp>();
+  if (!op)
+    return;
+  if (op->op == BinOpKind::And) {
+    narrow_by(s, op->a, r);
+    narrow_by(s, op->b, r);
+    return;
+  }
+  const auto *va = op->a.as<Var>(), *vb = op->b.as<Var>();
+  const auto *ca = op->a.as<IntImm>(), *cb = op->b.as<IntImm>();
+  // Name on the left: s op c; on the right, c op s reads as s (mirrored op) c.
+  BinOpKind k = op->op;
+  int64_t c = 0;
+  if (va && va->name == s && cb) {
+    c = cb->value;
+  } else if (vb && vb->name == s && ca) {
+    c = ca->value;
+    k = k == BinOpKind::Lt   ? BinOpKind::Gt
+        : k == BinOpKind::Le ? BinOpKind::Ge
+        : k == BinOpKind::Gt ? BinOpKind::Lt
+        : k == BinOpKind::Ge ? BinOpKind::Le
+                             : k;
+  } else {
+    return;
+  }
+  switch (k) {
+  case BinOpKind::Lt: r.hi = std::min<int64_t>(r.hi, c == INT64_MIN ? c : c - 1); break;
+  case BinOpKind::Le: r.hi = std::min(r.hi, c); break;
+  case BinOpKind::Gt: r.lo = std::max<int64_t>(r.lo, c == INT64_MAX ? c : c + 1); break;
+  case BinOpKind::Ge: r.lo = std::max(r.lo, c); break;
+  case BinOpKind::Eq: r.lo = std::max(r.lo, c), r.hi = std::min(r.hi, c); break;
+  default: break;
+  }
+}
+
+} // namespace
+
+IndexRange bounded_by_asserts(const Sym &s, IndexRange r, const std::vector<Expr> &preds) {
+  for (const Expr &p : preds)
+    narrow_by(s, p, r);
+  // Contradictory asserts leave an empty interval: no call gets past the
+  // entry, and any interval is then true of the values that reach a kernel.
+  if (r.lo > r.hi)
+    r.hi = r.lo;
+  return r;
+}
+
 } // namespace exgc::analysis

@@ -30,4 +30,9 @@ std::optional<IndexRange> value_range(const Expr &e, const RangeOf &range_of);
 /// `b`; nullopt for other operators and where value_range gives none.
 std::optional<IndexRange> combine_ranges(BinOpKind op, const IndexRange &a, const IndexRange &b);
 
+/// `r` narrowed by the proc's asserts that compare name `s` with a literal
+/// (`M <= 4096`, `8 <= K`, in either order, as an assert or a conjunct of
+/// one at its top level): the entry checks them before anything runs.
+IndexRange bounded_by_asserts(const Sym &s, IndexRange r, const std::vector<Expr> &preds);
+
 } // namespace exgc::analysis

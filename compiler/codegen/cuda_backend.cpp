@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "compiler/analysis/control_limits.h"
 #include "compiler/codegen/cuda_instr.h"
 #include "compiler/codegen/cuda_kernel.h"
 #include "compiler/gpu/device_calls.h"
@@ -189,15 +190,20 @@ private:
     bind_params(abi, ex);
     // Kernels take sizes as 32-bit values and compute in 32 bits what that
     // bounds (value_range.h): the entry refuses larger sizes, as an int
-    // dimension of cuBLAS would not hold them.
-    for (const Arg &a : p.args)
-      if (const Binding *b = ex.env().lookup(a.name);
-          b && b->kind == Binding::Kind::Scalar && a.type.kind == Type::Kind::Control &&
-          a.type.scalar == ValueType::Size) {
-        Binding sized = *b;
-        sized.range = analysis::IndexRange{1, analysis::kMaxKernelSize};
-        ex.env().bind(a.name, sized);
-      }
+    // dimension of cuBLAS would not hold them. Asserts comparing an argument
+    // with a literal, checked at entry too, narrow its interval further.
+    for (const Arg &a : p.args) {
+      const Binding *b = ex.env().lookup(a.name);
+      if (!b || b->kind != Binding::Kind::Scalar || a.type.kind != Type::Kind::Control ||
+          a.type.scalar == ValueType::Bool)
+        continue;
+      const int64_t max = a.type.scalar == ValueType::Size ? analysis::kMaxKernelSize
+                                                            : analysis::kMaxSize;
+      Binding bounded = *b;
+      bounded.range = analysis::bounded_by_asserts(
+          a.name, {a.type.scalar == ValueType::Size ? 1 : -analysis::kMaxSize, max}, p.preds);
+      ex.env().bind(a.name, bounded);
+    }
     std::string decls = param_decls(abi, true);
     w.line("// " + p.name);
     w.open("cudaError_t " + impl_.at(&p) + "([[maybe_unused]] cudaStream_t " + stream +

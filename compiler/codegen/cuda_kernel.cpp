@@ -202,8 +202,10 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
     if (hb->kind == Binding::Kind::Scalar) {
       kb.expr = knames.take(s.name);
       kb.writable = is_data(hb->type); // so that a write is reported as a host access
-      // A size the entry point checked against kMaxKernelSize travels as 32 bits.
-      bool narrow = hb->type == ValueType::Size && hb->range && analysis::fits_int32(*hb->range);
+      // A control argument the entry checked within 32 bits (a size against
+      // kMaxKernelSize, or an argument an assert bounds) travels as 32 bits.
+      bool narrow = is_control(hb->type) && hb->type != ValueType::Bool && hb->range &&
+                    analysis::fits_int32(*hb->range);
       kb.ctype = narrow ? "int32_t" : hb->ctype;
       kparams.push_back(kb.ctype + " " + kb.expr);
       kargs.push_back(narrow ? "static_cast<int32_t>(" + hb->expr + ")" : hb->expr);

@@ -465,19 +465,24 @@ template <int N> EXG_DEV void wgmma_exp2_rows(AccumF32<N> &s, const AccumF32<8> 
 
 /// `wgmma_mask_cols_f32`, `wgmma_mask_causal_f32`: -inf where column >= n_end,
 /// or where column > row + diag.
+/// The bound is clamped once to the tile's own range (columns 0..N-1, rows
+/// 0..63), so each element compares in 32 bits with the same outcome.
 template <int N> EXG_DEV void wgmma_mask_cols(AccumF32<N> &s, int64_t n_end) {
   uint32_t t = threadIdx.x % 128u;
+  const int end = n_end < 0 ? 0 : n_end > N ? N : int(n_end);
 #pragma unroll
   for (int i = 0; i < N / 2; ++i)
-    if (int64_t(accumulator_coord(t, uint32_t(i)).col) >= n_end)
+    if (int(accumulator_coord(t, uint32_t(i)).col) >= end)
       s.r[i] = -INFINITY;
 }
 template <int N> EXG_DEV void wgmma_mask_causal(AccumF32<N> &s, int64_t diag) {
   uint32_t t = threadIdx.x % 128u;
+  // col - row lies in [-63, N - 1]: a diag outside [-64, N] decides alike.
+  const int d = diag < -64 ? -64 : diag > N ? N : int(diag);
 #pragma unroll
   for (int i = 0; i < N / 2; ++i) {
     FragmentCoord at = accumulator_coord(t, uint32_t(i));
-    if (int64_t(at.col) > int64_t(at.row) + diag)
+    if (int(at.col) - int(at.row) > d)
       s.r[i] = -INFINITY;
   }
 }
