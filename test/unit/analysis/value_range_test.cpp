@@ -74,6 +74,37 @@ TEST(ValueRange, UnknownNamesDivisorsAndOverflowGiveNone) {
   EXPECT_EQ(neg->hi, 5);
 }
 
+TEST(ValueRange, AssertsComparingANameWithALiteralNarrowIt) {
+  Names n;
+  const Sym &d = n.syms[0];
+  const Expr &vd = n.vars[0], &other = n.vars[1];
+  auto cmp = [](BinOpKind k, Expr a, Expr b) { return bin(k, std::move(a), std::move(b)); };
+  const IndexRange wide{-(int64_t(1) << 40), int64_t(1) << 40};
+  // `d >= 0 and d < 2147483648`, as attention asserts: the int32 range exactly.
+  IndexRange r = bounded_by_asserts(
+      d, wide, {cmp(BinOpKind::And, cmp(BinOpKind::Ge, vd, c(0)), cmp(BinOpKind::Lt, vd, c(2147483648)))});
+  EXPECT_EQ(r.lo, 0);
+  EXPECT_EQ(r.hi, INT32_MAX);
+  EXPECT_TRUE(fits_int32(r));
+  // The literal on the left mirrors the comparison; == pins it.
+  r = bounded_by_asserts(d, wide, {cmp(BinOpKind::Lt, c(-5), vd), cmp(BinOpKind::Ge, c(9), vd)});
+  EXPECT_EQ(r.lo, -4);
+  EXPECT_EQ(r.hi, 9);
+  r = bounded_by_asserts(d, wide, {cmp(BinOpKind::Eq, vd, c(64))});
+  EXPECT_EQ(r.lo, 64);
+  EXPECT_EQ(r.hi, 64);
+  // Comparisons with other names, under `or`, or of other names say nothing.
+  r = bounded_by_asserts(d, wide,
+                         {cmp(BinOpKind::Le, vd, other),
+                          cmp(BinOpKind::Or, cmp(BinOpKind::Le, vd, c(3)), cmp(BinOpKind::Ge, vd, c(9))),
+                          cmp(BinOpKind::Le, other, c(3))});
+  EXPECT_EQ(r.lo, wide.lo);
+  EXPECT_EQ(r.hi, wide.hi);
+  // Contradictory asserts: no call passes the entry; the interval stays well formed.
+  r = bounded_by_asserts(d, wide, {cmp(BinOpKind::Lt, vd, c(0)), cmp(BinOpKind::Gt, vd, c(0))});
+  EXPECT_LE(r.lo, r.hi);
+}
+
 /// A random control expression over the three names and small constants.
 Expr random_expr(std::mt19937_64 &rng, const Names &n, int depth) {
   std::uniform_int_distribution<int> pick(0, depth > 0 ? 9 : 1);
