@@ -72,6 +72,11 @@ bool context_accepts(const std::string &context, const std::string &kwarg) {
   return false;
 }
 
+bool context_wants_literal(const std::string &kwarg) {
+  return kwarg == "blockDim" || kwarg == "clusterDim" || kwarg == "blocks_per_sm" ||
+         kwarg == "task_group";
+}
+
 bool is_instr_attr(const std::string &key) {
   static const std::vector<std::string> k = {"template",      "collective", "timeline",
                                              "out_of_order",  "out_of_bounds", "distributed",

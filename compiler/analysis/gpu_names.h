@@ -31,6 +31,9 @@ int unit_function_arity(const std::string &name);
 /// `with` contexts and their keyword parameters.
 bool is_context(const std::string &name);
 bool context_accepts(const std::string &context, const std::string &kwarg);
+/// A keyword of `CudaDeviceFunction` whose value must be a positive integer
+/// literal (its range is the GPU stage's, gpu/launch_config.h).
+bool context_wants_literal(const std::string &kwarg);
 
 /// `key` of an instr attribute line (`template`, `emit`, ...).
 bool is_instr_attr(const std::string &key);

@@ -24,60 +24,6 @@ constexpr int64_t kMaxStaticShared = 48 * 1024;
 /// What one CTA may have in all on sm_90 (227 KiB, after the opt-in).
 constexpr int64_t kMaxShared = 227 * 1024;
 
-struct DeviceConfig {
-  int64_t block_dim = 0;
-  int64_t blocks_per_sm = 1;
-  int64_t cluster_dim = 1;
-  int64_t task_group = 1; // rows of the task plane visited together (grouped order)
-};
-
-bool parse_config(const With *w, DiagEngine &diag, DeviceConfig &cfg) {
-  const auto *c = w->ctx.as<Call>();
-  if (!c || !c->args.empty())
-    return diag.report(w->ctx ? w->ctx->loc : w->loc, DiagKind::CodegenNotSupported,
-                       "this form of 'CudaDeviceFunction'", kCudaBackend);
-  bool have_block = false;
-  for (const KwArg &k : c->kwargs) {
-    int64_t v = 0;
-    bool is_int = k.value && k.value.as<IntImm>();
-    if (is_int)
-      v = k.value.as<IntImm>()->value;
-    SrcLoc loc = k.loc.valid() || !k.value ? k.loc : k.value->loc;
-    if (k.key == "blockDim") {
-      if (!is_int || v < 32 || v > 1024 || v % 32 != 0)
-        return diag.report(loc, DiagKind::BadDeviceFunctionParam, "blockDim",
-                           "a multiple of 32 from 32 to 1024");
-      cfg.block_dim = v;
-      have_block = true;
-    } else if (k.key == "blocks_per_sm") {
-      if (!is_int || v < 1 || v > 32)
-        return diag.report(loc, DiagKind::BadDeviceFunctionParam, "blocks_per_sm",
-                           "an integer from 1 to 32");
-      cfg.blocks_per_sm = v;
-    } else if (k.key == "task_group") {
-      if (!is_int || v < 1 || v > 65535)
-        return diag.report(loc, DiagKind::BadDeviceFunctionParam, "task_group",
-                           "an integer from 1 to 65535");
-      cfg.task_group = v;
-    } else if (k.key == "warps") {
-      have_block = true; // the GPU stage read the roles: blockDim is in its facts
-    } else if (k.key == "clusterDim") {
-      if (!is_int || v < 1 || v > 16 || (v & (v - 1)) != 0)
-        return diag.report(loc, DiagKind::BadDeviceFunctionParam, "clusterDim",
-                           "a power of 2 from 1 to 16");
-      cfg.cluster_dim = v;
-    } else {
-      return diag.report(loc, DiagKind::CodegenNotSupported,
-                         "'" + k.key + (k.value ? "=" + print_expr(k.value) : "") + "'",
-                         kCudaBackend);
-    }
-  }
-  if (!have_block)
-    return diag.report(w->ctx->loc, DiagKind::BadDeviceFunctionParam, "blockDim",
-                       "given, or warp roles with 'warps='");
-  return true;
-}
-
 /// Syms used by an expression.
 class SymFinder : public IRVisitor {
 public:
@@ -108,9 +54,6 @@ bool issues_wgmma(const Block &body, KernelContext &ctx) {
 
 bool emit_device_function(const With *w, KernelContext &ctx) {
   DiagEngine &diag = ctx.host_ex.diag();
-  DeviceConfig cfg;
-  if (!parse_config(w, diag, cfg))
-    return false;
 
   // The cuda_tasks nest: each loop alone in its parent's body.
   std::vector<const For *> tasks;
@@ -131,10 +74,6 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
     tasks.push_back((*body)[0].as<For>());
     body = &tasks.back()->body;
   }
-  if (cfg.task_group > 1 && tasks.size() < 2)
-    return diag.report(w->loc, DiagKind::BadDeviceFunctionParam, "task_group",
-                       "given with two or more nested 'cuda_tasks' loops (it groups the rows of "
-                       "the two innermost)");
   for (size_t k = 0; k < tasks.size(); ++k) {
     SymFinder sf;
     sf.visit(tasks[k]->lo);
@@ -252,7 +191,7 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
     return diag.report(w->loc, DiagKind::CodegenNotSupported,
                        "a device function the GPU semantics stage could not read", kCudaBackend);
   const gpu::KernelFacts &facts = *ctx.facts;
-  cfg.block_dim = facts.env.block_dim;
+  const gpu::LaunchConfig &cfg = facts.config; // read once, by the GPU stage
   Writer kbody;
   kbody.indent_ = 1;
   std::string tid = knames.take_internal("exg_t");

@@ -441,8 +441,7 @@ void Checker::check_context(const With &w) {
       diag_.report(k.loc.valid() ? k.loc : w.ctx->loc, DiagKind::UnknownKeyword, name, k.key);
       continue;
     }
-    if (k.key == "blockDim" || k.key == "clusterDim" || k.key == "blocks_per_sm" ||
-        k.key == "task_group") {
+    if (analysis::context_wants_literal(k.key)) {
       const auto *v = k.value.as<IntImm>();
       if (!v || v->value <= 0)
         diag_.report(k.value->loc, DiagKind::BuiltinArgs, name,

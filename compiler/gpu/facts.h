@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "compiler/gpu/collective.h"
+#include "compiler/gpu/launch_config.h"
 #include "compiler/ir/nodes.h"
 
 namespace exgc::gpu {
@@ -98,8 +99,8 @@ struct ArriveFacts {
 };
 
 struct KernelFacts {
-  DeviceEnv env;
-  int64_t blocks_per_sm = 1;
+  DeviceEnv env;       // block_dim and cluster_dim of config (blockDim from the roles)
+  LaunchConfig config; // the device function's keywords (launch_config.h)
   std::vector<WarpRole> roles; // empty when the device function gives blockDim
   std::map<const With *, WarpsBlockFacts> warps;
   // The collective that runs each Arrive: its arrivals() are an mbarrier's

@@ -16,45 +16,23 @@ namespace exgc::gpu {
 
 namespace {
 
-/// blockDim (given, or from the warp roles), clusterDim, blocks_per_sm and
-/// the roles of a `CudaDeviceFunction(...)`. False when they are not plain
-/// valid integers (codegen reports the configuration) or after reporting a
-/// bad role list.
-bool device_env(const With *w, DiagEngine &diag, KernelFacts &facts, bool &reported) {
-  DeviceEnv &env = facts.env;
-  const auto *c = w->ctx.as<Call>();
-  if (!c || c->func != "CudaDeviceFunction")
+/// The launch configuration of a `CudaDeviceFunction(...)` (launch_config.h)
+/// and its warp roles, with blockDim derived from the roles when they are
+/// given. False after reporting what is wrong.
+bool device_env(const With *w, DiagEngine &diag, KernelFacts &facts) {
+  LaunchConfig &cfg = facts.config;
+  if (!read_launch_config(w, diag, cfg))
     return false;
-  const Expr *warps = nullptr;
-  SrcLoc cluster_loc = w->ctx->loc;
-  for (const KwArg &k : c->kwargs) {
-    int64_t v = 0;
-    if (k.key == "blockDim" && k.value && int_literal(k.value, v))
-      env.block_dim = v;
-    else if (k.key == "clusterDim" && k.value && int_literal(k.value, v))
-      env.cluster_dim = v, cluster_loc = k.value->loc;
-    else if (k.key == "blocks_per_sm" && k.value && int_literal(k.value, v) && v >= 1)
-      facts.blocks_per_sm = v;
-    else if (k.key == "warps" && k.value)
-      warps = &k.value;
-  }
-  if (env.cluster_dim < 1 || env.cluster_dim > 16 || (env.cluster_dim & (env.cluster_dim - 1))) {
-    reported = true; // CATALOG.md A2; every later stage would only fail to read it
-    return diag.report(cluster_loc, DiagKind::BadDeviceFunctionParam, "clusterDim",
-                       "a power of 2 from 1 to 16");
-  }
-  if (warps) {
-    if (env.block_dim) {
-      reported = true;
+  if (cfg.warps) {
+    if (cfg.block_dim)
       return diag.report(w->ctx->loc, DiagKind::BadWarpRole,
                          "'blockDim' and 'warps' are both given; blockDim is 32 x the roles' warps");
-    }
-    if (!read_warp_roles(*warps, facts.blocks_per_sm, diag, facts.roles, env.block_dim)) {
-      reported = true;
+    if (!read_warp_roles(*cfg.warps, cfg.blocks_per_sm, diag, facts.roles, cfg.block_dim))
       return false;
-    }
   }
-  return env.block_dim >= 32 && env.block_dim <= 1024 && env.block_dim % 32 == 0;
+  facts.env.block_dim = cfg.block_dim;
+  facts.env.cluster_dim = cfg.cluster_dim;
+  return true;
 }
 
 /// How `d` narrows `parent`, for the sync lowering.
@@ -624,17 +602,25 @@ protected:
     if (!c || c->func != "CudaDeviceFunction")
       return IRVisitor::visit_node(w);
     KernelFacts facts;
-    bool reported = false;
-    if (!device_env(w, diag_, facts, reported)) {
-      ok = ok && !reported;
-      return; // else codegen reports the configuration
+    if (!device_env(w, diag_, facts)) {
+      ok = false;
+      return;
     }
     // The task body: the innermost of the nest of `cuda_tasks` loops, each
     // alone in its parent (codegen reports any other shape).
     const Block *body = &w->body;
+    size_t task_loops = 0;
     while (body->size() == 1 && (*body)[0].as<For>() &&
-           (*body)[0].as<For>()->mode.name == "cuda_tasks")
+           (*body)[0].as<For>()->mode.name == "cuda_tasks") {
       body = &(*body)[0].as<For>()->body;
+      ++task_loops;
+    }
+    if (facts.config.task_group > 1 && task_loops < 2) {
+      ok = diag_.report(w->loc, DiagKind::BadDeviceFunctionParam, "task_group",
+                        "given with two or more nested 'cuda_tasks' loops (it groups the rows "
+                        "of the two innermost)");
+      return;
+    }
     if (body == &w->body)
       return;
     KernelFacts &kf = out_.kernels[w] = facts;

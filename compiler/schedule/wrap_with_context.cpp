@@ -50,8 +50,7 @@ void check_context(Interpreter &in, const Expr &ctx, SrcLoc loc, std::string &na
   for (const KwArg &k : c->kwargs) {
     if (!analysis::context_accepts(name, k.key))
       in.fail(loc, DiagKind::UnknownKeyword, name, k.key);
-    if (k.key == "blockDim" || k.key == "clusterDim" || k.key == "blocks_per_sm" ||
-        k.key == "task_group") {
+    if (analysis::context_wants_literal(k.key)) {
       const auto *v = k.value.as<IntImm>();
       if (!v || v->value <= 0)
         in.fail(loc, DiagKind::BuiltinArgs, name,
