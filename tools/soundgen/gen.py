@@ -436,6 +436,10 @@ class ProcGen:
             choices += ["call_eqv"] * 3 + ["inline"] * 2
         if self.windows:
             choices += ["inline_window"]
+        if self.wide and self.allocs:
+            choices += ["set_memory"]
+        if self.wide and self.pairs:
+            choices += ["guard_unguard"]
         if self.only in choices:
             choices = [self.only]
         kind = rng.choice(choices)
@@ -579,6 +583,17 @@ class ProcGen:
             return 'inline(p, "%s(_)")' % rng.choice(self.calls)
         if kind == "inline_window":
             return 'inline_window(p, "%s = _")' % rng.choice(self.windows)
+        if kind == "set_memory":
+            # Places the elements only; a barrier mechanism is refused.
+            return 'set_memory(p, "%s", %s)' % (
+                rng.choice(self.allocs)[0], rng.choice(["DRAM", "CudaRmem", "DRAM", "CudaMbarrier"]))
+        if kind == "guard_unguard":
+            # A guard add_if proved harmless, then taken out unchecked: the
+            # pair must keep the meaning (a mismatch is a bug in either).
+            i, j = rng.choice(self.pairs)
+            cond = rng.choice(["n >= 1", "m >= 1", "n >= 2", "n + m >= 2", "m <= n"])
+            return ['add_if(p, "for %s in _: _", "%s")' % (rng.choice([i, j]), cond),
+                    'unsafe_remove_if(p, "if %s: _")' % cond]
         raise AssertionError(kind)
 
     def schedules(self, count, max_steps):
