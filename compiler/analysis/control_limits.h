@@ -15,6 +15,13 @@ constexpr int64_t kMaxSize = int64_t(1) << 40;
 /// kMaxSize as C++ source, for generated checks.
 inline const char *max_size_text() { return "(int64_t(1) << 40)"; }
 
+/// The largest size a CUDA entry point passes to its kernels: sizes there are
+/// 32-bit, as cuBLAS's dimensions are; the host function refuses larger ones
+/// (docs/abi.md), so kernels may compute in 32 bits what that bounds.
+constexpr int64_t kMaxKernelSize = INT32_MAX;
+/// kMaxKernelSize as C++ source, for generated checks.
+inline const char *max_kernel_size_text() { return "INT32_MAX"; }
+
 /// The alignment in bytes that every backend gives the start of a shared-memory
 /// allocation, and the most that `aligned(x, n)` may ask of a buffer's root:
 /// a root parameter's alignment is the caller's (checked at entry when an

@@ -2,8 +2,9 @@
 // Owns: bounding index arithmetic by intervals, so that the CUDA backend can
 // compute in 32 bits exactly where every value provably fits. Each name
 // brings the interval its binding knows (index_form.h's RangeOf: a size a
-// kernel receives lies in [1, kMaxKernelSize], an iterator between its
-// loop's bounds); an expression that reads a name without one has none.
+// kernel receives lies in [1, kMaxKernelSize] of control_limits.h, an
+// iterator between its loop's bounds); an expression that reads a name
+// without one has none.
 // Intervals are the exact hulls of the language's operators (floor `/` and
 // `%` by a positive divisor, min, max, select), computed in 128 bits; one
 // that leaves int64_t is not given.
@@ -11,13 +12,10 @@
 #include <cstdint>
 #include <optional>
 
+#include "compiler/analysis/control_limits.h"
 #include "compiler/analysis/index_form.h"
 
 namespace exgc::analysis {
-
-/// The largest size a CUDA entry point passes to its kernels: sizes there are
-/// 32-bit, as cuBLAS's dimensions are; the host function refuses larger ones.
-constexpr int64_t kMaxKernelSize = INT32_MAX;
 
 inline bool fits_int32(const IndexRange &r) { return r.lo >= INT32_MIN && r.hi <= INT32_MAX; }
 

@@ -175,6 +175,10 @@ std::string c_literal(double v, const std::string &ctype) {
   return ctype + "(" + c_int_literal(i) + ")";
 }
 
+bool is_digits(const std::string &s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
 std::string paren(const std::string &s) {
   bool atom = !s.empty();
   for (char c : s)

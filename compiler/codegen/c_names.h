@@ -72,6 +72,8 @@ std::string c_convert(const std::string &value, const std::string &from, const s
 /// A literal of C++ type `ctype` (one of c_type's results) with value v.
 std::string c_literal(double v, const std::string &ctype);
 std::string c_int_literal(int64_t v);
+/// True when s is a non-negative decimal literal (a constant stride, `0`).
+bool is_digits(const std::string &s);
 
 /// `(s)` unless s is already an identifier, a number or parenthesized.
 std::string paren(const std::string &s);

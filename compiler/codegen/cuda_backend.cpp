@@ -209,7 +209,8 @@ private:
     w.open("cudaError_t " + impl_.at(&p) + "([[maybe_unused]] cudaStream_t " + stream +
            (decls.empty() ? "" : ", " + decls) + ")");
     emit_preconditions(
-        p, ex, w, [](uint32_t) { return "return cudaErrorInvalidValue;"; }, "INT32_MAX");
+        p, ex, w, [](uint32_t) { return "return cudaErrorInvalidValue;"; },
+        analysis::max_kernel_size_text());
     int nkernels = 0;
     HostStmtEmitter se(ex, w, names, fx_, p, kernels, [&] {
       return impl_names_.take_internal(impl_.at(&p) + "_kernel" + std::to_string(nkernels++));

@@ -244,7 +244,7 @@ void DeviceStmtEmitter::emit_for(const For *f) {
 }
 
 std::string DeviceStmtEmitter::rank() const {
-  return "static_cast<int>(blockIdx.x % " + std::to_string(facts_.env.cluster_dim) + ")";
+  return "static_cast<int>(blockIdx.x % " + std::to_string(facts_.config.env.cluster_dim) + ")";
 }
 
 std::string DeviceStmtEmitter::guard_condition(const gpu::CollIndex &guarded,

@@ -30,7 +30,7 @@ public:
                     SyncLowering &sync, SmemAllocator &smem, std::string smem_name, int role)
       : StmtEmitter(ex, w, names, fx, proc), facts_(facts), tid_(std::move(tid)), sync_(sync),
         smem_(smem), smem_name_(std::move(smem_name)), role_(role) {
-    warps_hi_ = facts.env.block_dim / 32;
+    warps_hi_ = facts.config.env.block_dim / 32;
     if (role >= 0) {
       warps_lo_ = facts.roles[static_cast<size_t>(role)].lo;
       warps_hi_ = facts.roles[static_cast<size_t>(role)].hi;

@@ -160,7 +160,7 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
       kargs.push_back(hb->expr);
       for (size_t d = 0; d < hb->strides.size(); ++d) {
         const std::string &st = hb->strides[d];
-        if (st.find_first_not_of("0123456789") == std::string::npos)
+        if (is_digits(st))
           continue; // a constant stride stays a literal
         kb.strides[d] = knames.take_internal(kb.expr + "_s" + std::to_string(d));
         kparams.push_back("int64_t " + kb.strides[d]);
@@ -211,8 +211,8 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
   auto task_loop = [&](int role) {
     std::string task = knames.take_internal("exg_task");
     // One task per cluster: its CTAs share the task (the grid is whole clusters).
-    std::string cd = std::to_string(cfg.cluster_dim);
-    kbody.open(cfg.cluster_dim > 1
+    std::string cd = std::to_string(cfg.env.cluster_dim);
+    kbody.open(cfg.env.cluster_dim > 1
                    ? "for (int64_t " + task + " = blockIdx.x / " + cd + "; " + task + " < " +
                          ntasks_k + "; " + task + " += gridDim.x / " + cd + ")"
                    : "for (int64_t " + task + " = blockIdx.x; " + task + " < " + ntasks_k + "; " +
@@ -228,10 +228,10 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
       Binding b;
       b.sym = tasks[k]->iter;
       b.type = ValueType::Index;
-      // The task loop's bounds are host values; their intervals are the host's.
-      b.ctype = hx.iterator_ctype(tasks[k]->lo, tasks[k]->hi, &b.range);
-      if (b.range && analysis::fits_int32(*b.range))
-        b.ctype = "int32_t";
+      // The task loop's bounds are host values; their intervals are the
+      // host's. The iterator is computed, not counted: its values must fit.
+      hx.iterator_ctype(tasks[k]->lo, tasks[k]->hi, &b.range);
+      b.ctype = b.range && analysis::fits_int32(*b.range) ? "int32_t" : "int64_t";
       b.expr = knames.take(tasks[k]->iter.name);
       b.in_device = true;
       std::string v = klo[k] + " + " + value;
@@ -319,7 +319,7 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
     args += (args.empty() ? "" : ", ") + a;
   Writer &kw = ctx.kernels;
   kw.line("// " + ctx.proc.name + ": " + print_expr(w->ctx));
-  kw.line("__global__ void __launch_bounds__(" + std::to_string(cfg.block_dim) + ", " +
+  kw.line("__global__ void __launch_bounds__(" + std::to_string(cfg.env.block_dim) + ", " +
           std::to_string(cfg.blocks_per_sm) + ")");
   kw.line(ctx.kernel_name + "(" + params + ") {");
   if (dynamic_shared)
@@ -344,25 +344,25 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
   h.line("int " + grid + " = 1;");
   // Persistent: as many CTAs as fit at once and have a task (a task takes a
   // whole cluster), rounded down to whole clusters.
-  std::string ctas = cfg.cluster_dim > 1 ? ntasks_h + " * " + std::to_string(cfg.cluster_dim)
+  std::string ctas = cfg.env.cluster_dim > 1 ? ntasks_h + " * " + std::to_string(cfg.env.cluster_dim)
                                          : ntasks_h;
   // Without a cluster, also as many as the occupancy query finds room for.
-  std::string occupancy = cfg.cluster_dim > 1 ? "" : ", " + ctx.kernel_name + ", " +
-                                                         std::to_string(cfg.block_dim) + ", " + bytes;
+  std::string occupancy = cfg.env.cluster_dim > 1 ? "" : ", " + ctx.kernel_name + ", " +
+                                                         std::to_string(cfg.env.block_dim) + ", " + bytes;
   h.line("if (cudaError_t exg_err = exg::persistent_grid(&" + grid + ", " +
          std::to_string(cfg.blocks_per_sm) + ", " + ctas + occupancy + ")) " + ctx.error_return);
-  if (cfg.cluster_dim > 1) {
-    std::string cd = std::to_string(cfg.cluster_dim);
+  if (cfg.env.cluster_dim > 1) {
+    std::string cd = std::to_string(cfg.env.cluster_dim);
     // Clusters above 8 CTAs are not portable: sm_90 launches them only
     // after the kernel opts in (CUDA programming guide, thread block clusters).
-    if (cfg.cluster_dim > 8)
+    if (cfg.env.cluster_dim > 8)
       h.line("if (cudaError_t exg_err = cudaFuncSetAttribute(" + ctx.kernel_name +
              ", cudaFuncAttributeNonPortableClusterSizeAllowed, 1)) " + ctx.error_return);
     h.line(grid + " = " + grid + " < " + cd + " ? " + cd + " : " + grid + " / " + cd + " * " + cd +
            ";");
     h.line("cudaLaunchConfig_t exg_cfg = {};");
     h.line("exg_cfg.gridDim = dim3(" + grid + ");");
-    h.line("exg_cfg.blockDim = dim3(" + std::to_string(cfg.block_dim) + ");");
+    h.line("exg_cfg.blockDim = dim3(" + std::to_string(cfg.env.block_dim) + ");");
     h.line("exg_cfg.dynamicSmemBytes = " + bytes + ";");
     h.line("exg_cfg.stream = " + ctx.stream + ";");
     h.line("cudaLaunchAttribute exg_attr[1];");
@@ -375,7 +375,7 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
     h.line("if (cudaError_t exg_err = cudaLaunchKernelEx(&exg_cfg, " + ctx.kernel_name + ", " +
            args + ")) " + ctx.error_return);
   } else {
-    h.line(ctx.kernel_name + "<<<" + grid + ", " + std::to_string(cfg.block_dim) + ", " + bytes +
+    h.line(ctx.kernel_name + "<<<" + grid + ", " + std::to_string(cfg.env.block_dim) + ", " + bytes +
            ", " + ctx.stream + ">>>(" + args + ");");
   }
   h.line("if (cudaError_t exg_err = cudaGetLastError()) " + ctx.error_return);

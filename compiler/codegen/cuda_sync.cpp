@@ -145,7 +145,7 @@ void SyncLowering::emit_setup(Writer &w, const std::string &tid, const std::stri
   }
   w.line("exg::sm90::fence_mbarrier_init();");
   w.close();
-  if (facts_.env.cluster_dim <= 1)
+  if (facts_.config.env.cluster_dim <= 1)
     return void(w.line("__syncthreads();"));
   // Neighbours arrive on and multicast into this CTA's barriers: they must
   // all be initialised before any CTA of the cluster runs a task.

@@ -401,7 +401,6 @@ bool ExprEmitter::view_of(const Expr &e, Binding &out) {
     return unsupported(e->loc, "a window of '" + buf.name + "' with " +
                                    std::to_string(w->idx.size()) + " coordinates");
   std::vector<std::string> origin;
-  std::vector<CtrlValue> tma_origin; // TMA coordinates are 32-bit (PTX ISA)
   out = *b;
   out.strides.clear();
   out.in_lo.clear();
@@ -412,11 +411,16 @@ bool ExprEmitter::view_of(const Expr &e, Binding &out) {
   bool seen_slice = false;
   for (size_t d = 0; d < w->idx.size(); ++d) {
     const WindowIdx &wi = w->idx[d];
+    // TMA coordinates are 32-bit (PTX ISA): a tensor map's origin may be too.
     CtrlValue o = !wi.lo          ? CtrlValue{"0", true}
                   : b->tensor_map ? ctrl_value(wi.lo)
                                   : index_value(*b, wi.lo);
     origin.push_back(o.text);
-    tma_origin.push_back(o);
+    // A window of a tensor map moves the origin TMA loads from.
+    if (b->tensor_map && o.text != "0")
+      out.tma_coord[d] = b->tma_coord[d] == "0"
+                             ? o.text
+                             : paren(b->tma_coord[d]) + " + " + paren(wide_text(o));
     if (known && wi.is_slice) {
       // The guard's bounds are differences: 64-bit, whatever the origin's type.
       std::string wo = paren(wide_text(o));
@@ -436,15 +440,8 @@ bool ExprEmitter::view_of(const Expr &e, Binding &out) {
       out.dense = false;
     }
   }
-  if (b->tensor_map) {
-    // A window of a tensor map moves the origin TMA loads from.
-    for (size_t d = 0; d < origin.size(); ++d)
-      out.tma_coord[d] = origin[d] == "0"            ? b->tma_coord[d]
-                         : b->tma_coord[d] == "0" ? origin[d]
-                                                  : paren(b->tma_coord[d]) + " + " +
-                                                        paren(wide_text(tma_origin[d]));
+  if (b->tensor_map)
     return !failed_;
-  }
   out.expr = view_address(*b, origin);
   if (b->swizzle_bytes != 0)
     out.swizzle_origin = view_origin_offset(*b, origin);

@@ -130,7 +130,7 @@ ExprEmitter::CtrlValue ExprEmitter::narrow_call(const Expr &e) {
   }
   std::string text = ctrl_plain(e);
   if (f == "stride") // an int64_t kernel parameter, or a constant's literal
-    return {text, text.find_first_not_of("0123456789") == std::string::npos};
+    return {text, is_digits(text)};
   // Anything else of integer value is made 64-bit: its operands may be
   // 32-bit texts, whatever the function computes them in.
   bool integer = is_control(e->type) && e->type != ValueType::Bool;
@@ -162,8 +162,7 @@ ExprEmitter::CtrlValue ExprEmitter::index_value(const Binding &b, const Expr &e)
 std::string ExprEmitter::wide_text(const CtrlValue &v) {
   if (!v.wide.empty())
     return v.wide;
-  bool literal = v.text.find_first_not_of("0123456789") == std::string::npos;
-  return v.narrow && !literal ? widen(v.text) : v.text;
+  return v.narrow && !is_digits(v.text) ? widen(v.text) : v.text;
 }
 
 } // namespace exgc::codegen

@@ -62,20 +62,20 @@ std::string ring_indices(const Expr &bar) {
 } // namespace
 
 bool ClusterBarriers::report(const Alloc &a, SrcLoc loc, const std::string &why) {
-  diag_.report(loc, DiagKind::ClusterBarrierShard, a.name.name, facts_.env.cluster_dim, why)
+  diag_.report(loc, DiagKind::ClusterBarrierShard, a.name.name, facts_.config.env.cluster_dim, why)
       .note(a.loc, "'" + a.name.name + "' is allocated here");
   return false;
 }
 
 bool ClusterBarriers::alloc(const Alloc *a) {
-  if (facts_.env.cluster_dim <= 1 || a->type.kind != Type::Kind::Barrier || !is_mbarrier(*a))
+  if (facts_.config.env.cluster_dim <= 1 || a->type.kind != Type::Kind::Barrier || !is_mbarrier(*a))
     return true;
   int64_t c = 0;
   if (a->type.shape.size() < 2 || !int_literal(a->type.shape[0], c) ||
-      c != facts_.env.cluster_dim) {
-    diag_.report(a->loc, DiagKind::ClusterBarrierShard, a->name.name, facts_.env.cluster_dim,
+      c != facts_.config.env.cluster_dim) {
+    diag_.report(a->loc, DiagKind::ClusterBarrierShard, a->name.name, facts_.config.env.cluster_dim,
                  "each element lives in one CTA's shared memory, so dimension 0 must be the CTA "
-                 "(extent " + std::to_string(facts_.env.cluster_dim) + "), before the ring dimension");
+                 "(extent " + std::to_string(facts_.config.env.cluster_dim) + "), before the ring dimension");
     return false;
   }
   allocs_[a->name.id] = a;
@@ -105,8 +105,8 @@ bool ClusterBarriers::cta_index(const Alloc &a, const Expr *first, SrcLoc loc,
                                 const ThreadIters &iters) {
   const auto *v = first ? first->as<Var>() : nullptr;
   auto it = v ? iters.find(v->name.id) : iters.end();
-  if (it != iters.end() && it->second.pitch == facts_.env.block_dim &&
-      it->second.tile_count == facts_.env.cluster_dim)
+  if (it != iters.end() && it->second.pitch == facts_.config.env.block_dim &&
+      it->second.tile_count == facts_.config.env.cluster_dim)
     return true;
   return report(a, loc,
                 "dimension 0 is the CTA holding the element; index it with the iterator of a "
@@ -141,7 +141,7 @@ bool ClusterBarriers::arrive(const Arrive *a, const ThreadIters &iters) {
                   "an Arrive must name its own CTA's element (`" + bar->name.name +
                       "[cta, ...]`); `>> " + bar->name.name +
                       "[:, ...]` then adds every CTA's element");
-  int64_t ctas = remote ? facts_.env.cluster_dim : 1;
+  int64_t ctas = remote ? facts_.config.env.cluster_dim : 1;
   ClusterBarrierFacts &f = facts_.cluster_barriers[bar->name.id];
   auto [seen, fresh] = first_arrive_.try_emplace(bar->name.id, a->loc);
   if (!fresh && f.arriving_ctas != ctas)
@@ -152,7 +152,7 @@ bool ClusterBarriers::arrive(const Arrive *a, const ThreadIters &iters) {
                       "; an mbarrier counts the same arrivals in every phase");
   f.arriving_ctas = ctas;
   if (remote)
-    for (int64_t r = 0; r < facts_.env.cluster_dim; ++r)
+    for (int64_t r = 0; r < facts_.config.env.cluster_dim; ++r)
       facts_.remote_arrives[a].push_back(r);
   return true;
 }
@@ -169,13 +169,13 @@ bool ClusterBarriers::call(const CallStmt *c, const ProcNode &instr, const Tilin
   bool multicast = barrier_over_units(instr);
   if (multicast) {
     std::string err;
-    std::optional<MulticastGroup> g = cta_group(t, facts_.env.block_dim, err);
-    if (g && (g->ncta != facts_.env.cluster_dim || g->stride != 1))
+    std::optional<MulticastGroup> g = cta_group(t, facts_.config.env.block_dim, err);
+    if (g && (g->ncta != facts_.config.env.cluster_dim || g->stride != 1))
       err = "its collective spans " + std::to_string(g->ncta) + " CTA(s) " +
             std::to_string(g->stride) +
             " rank(s) apart; only a multicast to the whole cluster is supported";
     if (!err.empty()) {
-      diag_.report(c->loc, DiagKind::ClusterMulticast, instr.name, facts_.env.cluster_dim, err);
+      diag_.report(c->loc, DiagKind::ClusterMulticast, instr.name, facts_.config.env.cluster_dim, err);
       return false;
     }
     facts_.multicasts[c] = *g;

@@ -99,7 +99,6 @@ struct ArriveFacts {
 };
 
 struct KernelFacts {
-  DeviceEnv env;       // block_dim and cluster_dim of config (blockDim from the roles)
   LaunchConfig config; // the device function's keywords (launch_config.h)
   std::vector<WarpRole> roles; // empty when the device function gives blockDim
   std::map<const With *, WarpsBlockFacts> warps;

@@ -24,14 +24,12 @@ bool device_env(const With *w, DiagEngine &diag, KernelFacts &facts) {
   if (!read_launch_config(w, diag, cfg))
     return false;
   if (cfg.warps) {
-    if (cfg.block_dim)
+    if (cfg.env.block_dim)
       return diag.report(w->ctx->loc, DiagKind::BadWarpRole,
                          "'blockDim' and 'warps' are both given; blockDim is 32 x the roles' warps");
-    if (!read_warp_roles(*cfg.warps, cfg.blocks_per_sm, diag, facts.roles, cfg.block_dim))
+    if (!read_warp_roles(*cfg.warps, cfg.blocks_per_sm, diag, facts.roles, cfg.env.block_dim))
       return false;
   }
-  facts.env.block_dim = cfg.block_dim;
-  facts.env.cluster_dim = cfg.cluster_dim;
   return true;
 }
 
@@ -52,9 +50,9 @@ class KernelChecker {
 public:
   KernelChecker(DiagEngine &diag, const CalleeLookup &callee, KernelFacts &facts,
                 const std::map<NodeId, CallSite> &inlined)
-      : diag_(diag), callee_(callee), facts_(facts), inlined_(inlined), shards_(diag, facts.env, facts.shards),
+      : diag_(diag), callee_(callee), facts_(facts), inlined_(inlined), shards_(diag, facts.config.env, facts.shards),
         cluster_barriers_(diag, facts),
-        tiling_(Tiling::device(facts.env)), one_thread_(scope_type("standalone_thread")),
+        tiling_(Tiling::device(facts.config.env)), one_thread_(scope_type("standalone_thread")),
         warpgroup_(scope_type("cuda_warpgroup")) {
     for (const auto &[name, scope] : {std::pair{"standalone_thread", FenceScope::Thread},
                                       std::pair{"cuda_warp", FenceScope::Warp},
@@ -121,8 +119,8 @@ private:
   /// A unit of the table, aligned for scope checks under this device.
   std::optional<CollType> scope_type(const char *unit) const {
     std::string err;
-    std::optional<CollUnit> u = named_unit(unit, facts_.env);
-    return u ? unpack_aligned(*u, facts_.env, err) : std::nullopt;
+    std::optional<CollUnit> u = named_unit(unit, facts_.config.env);
+    return u ? unpack_aligned(*u, facts_.config.env, err) : std::nullopt;
   }
 
   /// A statement inlined from a call in device code: what is found inside
@@ -270,7 +268,7 @@ private:
     if (enclosing_warps_ || (facts_.roles.empty() && tiling_.depth != 0))
       return nested_warps_block(w, c);
     WarpsBlockFacts wf;
-    if (!read_warps_block(c, facts_.roles, facts_.env.block_dim / 32, diag_, wf))
+    if (!read_warps_block(c, facts_.roles, facts_.config.env.block_dim / 32, diag_, wf))
       return void(fail());
     if (tiling_.depth != 0) {
       diag_.report(w->loc, DiagKind::WarpsNotAtTaskScope, scope_words(tiling_));
@@ -328,8 +326,8 @@ private:
 
   /// The tiling of warps [lo, hi) of the current collective run together.
   std::optional<Derived> derive_warps(int64_t lo, int64_t hi, std::string &err) {
-    std::optional<CollUnit> warp = named_unit("cuda_warp", facts_.env);
-    std::optional<CollType> raw = warp ? unpack_raw(*warp, facts_.env, err) : std::nullopt;
+    std::optional<CollUnit> warp = named_unit("cuda_warp", facts_.config.env);
+    std::optional<CollType> raw = warp ? unpack_raw(*warp, facts_.config.env, err) : std::nullopt;
     return raw ? derive(tiling_, 0, "CudaWarps", *raw, lo, hi, false, err) : std::nullopt;
   }
 
@@ -373,10 +371,10 @@ private:
     std::string err;
     std::optional<CollUnit> unit;
     if (const Expr *u = f->mode.kwarg("unit"); u && *u)
-      unit = eval_unit(*u, facts_.env, err);
+      unit = eval_unit(*u, facts_.config.env, err);
     else
-      unit = named_unit("cuda_thread", facts_.env);
-    std::optional<CollType> raw = unit ? unpack_raw(*unit, facts_.env, err) : std::nullopt;
+      unit = named_unit("cuda_thread", facts_.config.env);
+    std::optional<CollType> raw = unit ? unpack_raw(*unit, facts_.config.env, err) : std::nullopt;
     if (!raw) {
       const Expr *u = f->mode.kwarg("unit");
       diag_.report(u && *u ? (*u)->loc : f->loc, DiagKind::BadCollectiveUnit, err);
@@ -425,7 +423,7 @@ private:
     // checked for clusters of several CTAs, whose barriers are sharded.
     const InstrAttr *bar = callee->attr("barrier");
     if (bar && (bar->values.size() != 1 ||
-                (!bar->values[0].as<Var>() && facts_.env.cluster_dim <= 1))) {
+                (!bar->values[0].as<Var>() && facts_.config.env.cluster_dim <= 1))) {
       diag_.report(c->loc, DiagKind::GpuCheckNotSupported,
                    "a call of '" + callee->name + "', an instruction with 'barrier:' over units");
       return void(fail());
@@ -446,12 +444,12 @@ private:
     const InstrAttr *coll = callee->attr("collective");
     std::optional<CollUnit> unit;
     if (coll && coll->values.size() == 1)
-      unit = eval_unit(bind_params(*callee, *c, coll->values[0]), facts_.env, err);
+      unit = eval_unit(bind_params(*callee, *c, coll->values[0]), facts_.config.env, err);
     else if (!coll)
-      unit = named_unit("standalone_thread", facts_.env);
+      unit = named_unit("standalone_thread", facts_.config.env);
     else
       err = "'collective:' names one unit";
-    std::optional<CollType> want = unit ? unpack_aligned(*unit, facts_.env, err) : std::nullopt;
+    std::optional<CollType> want = unit ? unpack_aligned(*unit, facts_.config.env, err) : std::nullopt;
     if (!want) {
       diag_.report(c->loc, DiagKind::InstrCollectiveUnit, callee->name, err);
       return void(fail());
@@ -515,8 +513,8 @@ private:
       std::string err;
       int64_t n = 0;
       Expr extent = u < param.type.shape.size() ? bind_params(instr, c, param.type.shape[u]) : Expr();
-      std::optional<CollUnit> unit = eval_unit(units[u], facts_.env, err);
-      std::optional<CollType> raw = unit ? unpack_raw(*unit, facts_.env, err) : std::nullopt;
+      std::optional<CollUnit> unit = eval_unit(units[u], facts_.config.env, err);
+      std::optional<CollType> raw = unit ? unpack_raw(*unit, facts_.config.env, err) : std::nullopt;
       Sym it = Sym::fresh(param.name.name + "." + std::to_string(u));
       std::optional<Derived> d =
           raw && extent && int_literal(extent, n)

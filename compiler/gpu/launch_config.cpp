@@ -9,7 +9,7 @@ namespace {
 
 struct Limit {
   const char *key;
-  int64_t LaunchConfig::*field;
+  int64_t &(*field)(LaunchConfig &);
   int64_t lo, hi;
   const char *range; // for the message
   bool power_of_two = false;
@@ -17,10 +17,14 @@ struct Limit {
 };
 
 const Limit kLimits[] = {
-    {"blockDim", &LaunchConfig::block_dim, 32, 1024, "a multiple of 32 from 32 to 1024", false, 32},
-    {"blocks_per_sm", &LaunchConfig::blocks_per_sm, 1, 32, "an integer from 1 to 32"},
-    {"task_group", &LaunchConfig::task_group, 1, 65535, "an integer from 1 to 65535"},
-    {"clusterDim", &LaunchConfig::cluster_dim, 1, 16, "a power of 2 from 1 to 16", true},
+    {"blockDim", [](LaunchConfig &c) -> int64_t & { return c.env.block_dim; }, 32, 1024,
+     "a multiple of 32 from 32 to 1024", false, 32},
+    {"blocks_per_sm", [](LaunchConfig &c) -> int64_t & { return c.blocks_per_sm; }, 1, 32,
+     "an integer from 1 to 32"},
+    {"task_group", [](LaunchConfig &c) -> int64_t & { return c.task_group; }, 1, 65535,
+     "an integer from 1 to 65535"},
+    {"clusterDim", [](LaunchConfig &c) -> int64_t & { return c.env.cluster_dim; }, 1, 16,
+     "a power of 2 from 1 to 16", true},
 };
 
 } // namespace
@@ -43,10 +47,10 @@ bool read_launch_config(const With *w, DiagEngine &diag, LaunchConfig &cfg) {
       if (!ok)
         return diag.report(k.loc.valid() || !k.value ? k.loc : k.value->loc,
                            DiagKind::BadDeviceFunctionParam, l.key, l.range);
-      cfg.*l.field = v;
+      l.field(cfg) = v;
     }
   }
-  if (!cfg.block_dim && !cfg.warps)
+  if (!cfg.env.block_dim && !cfg.warps)
     return diag.report(w->ctx->loc, DiagKind::BadDeviceFunctionParam, "blockDim",
                        "given, or warp roles with 'warps='");
   return true;

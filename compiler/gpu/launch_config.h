@@ -6,15 +6,16 @@
 #pragma once
 #include <cstdint>
 
+#include "compiler/gpu/collective.h"
 #include "compiler/ir/nodes.h"
 #include "compiler/support/diagnostics.h"
 
 namespace exgc::gpu {
 
 struct LaunchConfig {
-  int64_t block_dim = 0;     // given; with warp roles, the GPU stage derives it
+  // blockDim (given; with warp roles, the GPU stage derives it) and clusterDim.
+  DeviceEnv env;
   int64_t blocks_per_sm = 1; // __launch_bounds__'s minimum CTAs per SM
-  int64_t cluster_dim = 1;   // CTAs per cluster
   int64_t task_group = 1;    // rows of the task plane visited together (grouped order)
   const Expr *warps = nullptr; // `warps=[warp_role(...), ...]`, read by warp_roles.h
 };

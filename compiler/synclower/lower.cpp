@@ -452,7 +452,7 @@ private:
     // In a cluster, the GPU stage checked that dimension 0 of an mbarrier is
     // the CTA holding each element (its shard), so `bar[cta, k]` is CTA
     // cta's element and an Arrive's `>> bar[:, k]` arrives on every CTA's.
-    if (kernel_ && kernel_->env.cluster_dim > 1 && mname == "CudaMbarrier" &&
+    if (kernel_ && kernel_->config.env.cluster_dim > 1 && mname == "CudaMbarrier" &&
         !kernel_->cluster_barriers.count(a->name.id))
       return void(unsupported(a->loc, "an mbarrier the GPU stage did not shard over the cluster"));
     auto b = make(sync::StmtKind::Barrier, a->loc);
@@ -611,9 +611,9 @@ private:
       return void(unsupported(w->loc, "this device function"));
     kernel_ = &k->second;
     auto d = make(sync::StmtKind::Device, w->loc);
-    if (kernel_->env.cluster_dim > 1)
-      d->ints.push_back(kernel_->env.cluster_dim);
-    d->ints.push_back(kernel_->env.block_dim);
+    if (kernel_->config.env.cluster_dim > 1)
+      d->ints.push_back(kernel_->config.env.cluster_dim);
+    d->ints.push_back(kernel_->config.env.block_dim);
     emit_with_body(std::move(d), w->body);
     kernel_ = nullptr;
     // The kernel's end: its threads join; the stream orders what follows.

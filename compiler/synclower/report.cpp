@@ -82,15 +82,15 @@ std::string threads_in_words(const sync::ThreadSet &t, const gpu::KernelFacts *k
     return "the CPU";
   if (!kernel || t.empty() || t.intervals().size() != 1)
     return "threads " + t.str();
-  const uint64_t per_task = static_cast<uint64_t>(kernel->env.threads());
-  const uint64_t block = static_cast<uint64_t>(kernel->env.block_dim);
+  const uint64_t per_task = static_cast<uint64_t>(kernel->config.env.threads());
+  const uint64_t block = static_cast<uint64_t>(kernel->config.env.block_dim);
   const uint64_t lo = t.min() % per_task, n = t.size();
   if (lo + n > per_task)
     return "threads " + t.str();
   std::string who;
   const uint64_t in_cta = lo % block;
   if (n == per_task)
-    return kernel->env.cluster_dim > 1 ? "the whole cluster" : "the whole CTA";
+    return kernel->config.env.cluster_dim > 1 ? "the whole cluster" : "the whole CTA";
   if (n == 1)
     who = "thread " + std::to_string(in_cta);
   else if (n == 32 && in_cta % 32 == 0)
@@ -101,7 +101,7 @@ std::string threads_in_words(const sync::ThreadSet &t, const gpu::KernelFacts *k
     who = "all threads";
   else
     who = "threads " + std::to_string(in_cta) + ".." + std::to_string(in_cta + n - 1);
-  if (kernel->env.cluster_dim > 1)
+  if (kernel->config.env.cluster_dim > 1)
     who += " of CTA " + std::to_string(lo / block) + " of the cluster";
   const int64_t warp = static_cast<int64_t>(in_cta / 32),
                 last = static_cast<int64_t>((in_cta + n - 1) / 32);
@@ -149,7 +149,7 @@ void report_hazard(const sync::Hazard &h, const Lowered &lowered, const std::str
     if (!h.tensor.empty())
       what += " on '" + element(h) + "'";
     std::string msg = h.message.empty() ? "executed by " + who : h.message;
-    const bool cluster = kernel && kernel->env.cluster_dim > 1;
+    const bool cluster = kernel && kernel->config.env.cluster_dim > 1;
     const bool barrier_words = h.need_quals == sync::bit(sync::Qual::Mbar);
     if (h.kind == HazardKind::FreeWithoutSync && barrier_words)
       // The persistent kernel's next task reuses the mbarrier and its phases.

@@ -52,7 +52,7 @@ TEST(AccessQuals, UntrackedAndImpossiblePairs) {
 
 TEST(ThreadsInWords, NamesThreadsWarpsAndWarpgroups) {
   gpu::KernelFacts k;
-  k.env.block_dim = 256;
+  k.config.env.block_dim = 256;
   EXPECT_EQ(threads_in_words(sync::ThreadSet::all(), &k), "the CPU");
   EXPECT_EQ(threads_in_words(sync::ThreadSet::single(5), &k), "thread 5");
   EXPECT_EQ(threads_in_words(sync::ThreadSet::range(32, 64), &k), "warp 1");
@@ -71,7 +71,7 @@ TEST(ThreadsInWords, NamesThreadsWarpsAndWarpgroups) {
   EXPECT_EQ(threads_in_words(sync::ThreadSet::range(32, 64), &k), "warp 1 (producer)");
   EXPECT_EQ(threads_in_words(sync::ThreadSet::range(128, 256), &k), "warpgroup 1 (consumer)");
   k.roles.clear();
-  k.env.cluster_dim = 2;
+  k.config.env.cluster_dim = 2;
   EXPECT_EQ(threads_in_words(sync::ThreadSet::range(256 + 64, 256 + 96), &k),
             "warp 2 of CTA 1 of the cluster");
 }
