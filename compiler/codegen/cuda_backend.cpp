@@ -2,12 +2,12 @@
 #include "compiler/codegen/cuda_backend.h"
 
 #include <map>
+#include <memory>
 
 #include "compiler/analysis/control_limits.h"
 #include "compiler/codegen/cuda_instr.h"
 #include "compiler/codegen/cuda_kernel.h"
-#include "compiler/gpu/device_calls.h"
-#include "compiler/gpu/gpu_check.h"
+#include "compiler/gpu/gpu_stage.h"
 #include "compiler/ir/printer.h"
 
 namespace exgc {
@@ -55,11 +55,6 @@ protected:
     const std::string &mode = f->mode.name;
     if (mode == "seq")
       return seq_for(f, "");
-    if (mode == "cuda_tasks" || mode == "cuda_threads") {
-      ok_ = false;
-      ex_.diag().report(f->loc, DiagKind::LoopModeOutsideDevice, mode, f->iter.name);
-      return;
-    }
     fail(f->loc, "'" + mode + "' loops");
   }
   void emit_call(const CallStmt *c) override {
@@ -71,7 +66,7 @@ protected:
   void emit_with(const With *w) override {
     const auto *c = w->ctx.as<Call>();
     std::string name = c ? c->func : w->ctx ? print_expr(w->ctx) : "with";
-    if (name != "CudaDeviceFunction")
+    if (name != "CudaDeviceFunction") // the GPU stage refused CudaWarps here
       return void(fail(w->loc, "'" + name + "' in host code"));
     KernelContext ctx{ex_, w_, kernels_, names_, fx_, proc_, kernel_name_(), stream,
                       "return exg_err;", facts_.kernel(w), uses_sm90};
@@ -95,9 +90,19 @@ private:
 
 class CudaBackend {
 public:
-  CudaBackend(const Program &program, DiagEngine &diag, const EntryNaming &entries)
-      : program_(program), diag_(diag), fx_(program, diag, kCudaBackend), entries_(entries) {
+  CudaBackend(const Program &program, DiagEngine &diag, const EntryNaming &entries,
+              gpu::GpuStage *stage)
+      : program_(program), diag_(diag), fx_(program, diag, kCudaBackend), entries_(entries),
+        stage_(stage) {
     fx_.set_device_calls_inlined();
+    if (!stage_) {
+      own_stage_ = std::make_unique<gpu::GpuStage>(
+          [&program](const ProcNode *from, const std::string &name) {
+            return program.lookup_from(from, name);
+          },
+          diag);
+      stage_ = own_stage_.get();
+    }
   }
 
   bool run(const std::vector<Proc> &procs, const std::string &header_name, std::ostream &cu,
@@ -110,31 +115,25 @@ public:
     std::vector<Proc> all;
     if (!fx_.collect_procs(procs, all))
       return false;
-    // A proc called in device code is emitted as its body at the call
-    // (docs/gpu.md): analysed and emitted in the caller's collective.
-    for (Proc &p : all) {
-      DiagEngine::InProc in_proc(diag_, p->name);
-      std::optional<gpu::InlinedDeviceCalls> in = gpu::inline_device_calls(
-          p, [&](const ProcNode *from, const std::string &name) { return fx_.callee(from, name); },
-          diag_);
-      if (!in)
-        return false;
-      impl_[p.get()] = impl_names_.take(p->name);
-      facts_.inlined_from.insert(in->call_site.begin(), in->call_site.end());
-      if (in->proc != p) {
-        fx_.alias(in->proc.get(), p.get());
-        impl_[in->proc.get()] = impl_.at(p.get());
-        p = in->proc;
-      }
-    }
-    // The GPU semantics stage first: nothing is emitted for a proc whose
-    // parallel reading it rejects, and kernels are emitted from its facts.
+    // The GPU stage first (once per proc of the compilation): nothing is
+    // emitted for a proc whose parallel reading it rejects, and kernels are
+    // emitted from its facts. A proc called in device code is emitted as its
+    // body at the call (docs/gpu.md), as the stage inlined it.
     bool checked = true;
-    for (const Proc &p : all)
-      checked = gpu::check_gpu_semantics(
-                    *p, [&](const std::string &name) { return fx_.callee(p.get(), name); },
-                    diag_, facts_) &&
-                checked;
+    for (Proc &p : all) {
+      const gpu::GpuStage::Result *r = stage_->run(p);
+      if (!r) {
+        checked = false;
+        continue;
+      }
+      impl_[p.get()] = impl_names_.take(p->name);
+      if (r->inlined != p) {
+        fx_.alias(r->inlined.get(), p.get());
+        impl_[r->inlined.get()] = impl_.at(p.get());
+        p = r->inlined;
+      }
+      facts_[p.get()] = &r->facts;
+    }
     if (!checked)
       return false;
     bool ok = true;
@@ -175,17 +174,15 @@ private:
       return false;
     Env env;
     ExprEmitter ex(env, diag_, kCudaBackend);
+    // The GPU stage refused host accesses of device memory.
     ex.on_access = [&](const Binding &b, SrcLoc loc, bool) -> bool {
       if (b.kind == Binding::Kind::Scalar)
         return true; // scalars are host values
       const analysis::MemoryInfo *m = memory_of(b);
-      std::string mname = m ? m->name : analysis::memory_name(b.mem);
       if (m && m->space == analysis::MemSpace::Host)
         return true;
-      if (m && m->space == analysis::MemSpace::DeviceGlobal)
-        return diag_.report(loc, DiagKind::HostAccessesDeviceMemory, p.name, b.sym.name,
-                                 mname);
-      return ex.unsupported(loc, "'" + mname + "' in host code");
+      return ex.unsupported(loc, "'" + (m ? m->name : analysis::memory_name(b.mem)) +
+                                     "' in host code");
     };
     bind_params(abi, ex);
     // Kernels take sizes as 32-bit values and compute in 32 bits what that
@@ -214,7 +211,7 @@ private:
     int nkernels = 0;
     HostStmtEmitter se(ex, w, names, fx_, p, kernels, [&] {
       return impl_names_.take_internal(impl_.at(&p) + "_kernel" + std::to_string(nkernels++));
-    }, facts_);
+    }, *facts_.at(&p));
     se.stream = stream;
     se.uses_sm90 = &uses_sm90_;
     // Qualified: argument-dependent lookup on cudaStream_t would also find
@@ -253,7 +250,9 @@ private:
   const Program &program_;
   DiagEngine &diag_;
   Effects fx_;
-  gpu::GpuFacts facts_;
+  gpu::GpuStage *stage_;
+  std::unique_ptr<gpu::GpuStage> own_stage_; // when the caller gives none
+  std::map<const ProcNode *, const gpu::GpuFacts *> facts_; // by the emitted (inlined) proc
   NameScope impl_names_;
   std::map<const ProcNode *, std::string> impl_;
   bool uses_sm90_ = false;
@@ -264,8 +263,8 @@ private:
 
 bool emit_cuda(const Program &program, const std::vector<Proc> &procs,
                const std::string &header_name, std::ostream &cu, std::ostream &h,
-               DiagEngine &diag, const EntryNaming &entries) {
-  return CudaBackend(program, diag, entries).run(procs, header_name, cu, h);
+               DiagEngine &diag, const EntryNaming &entries, gpu::GpuStage *stage) {
+  return CudaBackend(program, diag, entries, stage).run(procs, header_name, cu, h);
 }
 
 } // namespace exgc

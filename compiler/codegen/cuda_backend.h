@@ -14,15 +14,19 @@
 
 #include "compiler/codegen/c_names.h"
 #include "compiler/frontend/program.h"
+#include "compiler/gpu/gpu_stage.h"
 #include "compiler/support/diagnostics.h"
 
 namespace exgc {
 
 /// Writes k.cu to `cu` (it includes `header_name` and exg/runtime.h) and k.h
-/// to `h`, the host functions named and declared as `entries` says.
+/// to `h`, the host functions named and declared as `entries` says. Kernels
+/// are emitted from the GPU stage's results: `stage`'s (the compilation's,
+/// shared with the sync checks) or, when null, the backend's own.
 /// Returns false after reporting; the streams are then unspecified.
 bool emit_cuda(const Program &program, const std::vector<Proc> &procs,
                const std::string &header_name, std::ostream &cu, std::ostream &h,
-               DiagEngine &diag, const codegen::EntryNaming &entries = {});
+               DiagEngine &diag, const codegen::EntryNaming &entries = {},
+               gpu::GpuStage *stage = nullptr);
 
 } // namespace exgc

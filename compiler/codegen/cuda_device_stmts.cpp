@@ -6,6 +6,7 @@
 #include "compiler/codegen/cuda_kernel.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/support/check.h"
 
 #include <algorithm>
 
@@ -27,50 +28,43 @@ std::vector<std::string> owner_strides(const std::vector<Expr> &shape, size_t ow
 
 } // namespace
 
-bool DeviceStmtEmitter::constant_count(const Alloc *a, size_t first, DiagKind kind,
-                                       int64_t &count) {
-  count = 1;
-  for (size_t d = first; d < a->type.shape.size(); ++d) {
-    const Expr &e = a->type.shape[d];
-    int64_t c;
-    if (!const_int(e, c) || c < 1 || count * c > 65536) {
-      ok_ = false;
-      ex_.diag().report(e->loc.valid() ? e->loc : a->loc, kind, a->name.name);
-      return false;
-    }
-    count *= c;
-  }
-  return true;
+int64_t DeviceStmtEmitter::elements(const Alloc *a) const {
+  auto it = facts_.shared.elements.find(a);
+  EXGC_CHECK(it != facts_.shared.elements.end()) << "an array the GPU stage did not size";
+  return it->second;
 }
 
-bool DeviceStmtEmitter::shared_alloc(const Alloc *a, Binding &b) {
+int64_t DeviceStmtEmitter::offset(const Alloc *a) const {
+  auto it = facts_.shared.offset.find(a);
+  EXGC_CHECK(it != facts_.shared.offset.end()) << "shared memory the GPU stage did not place";
+  return it->second;
+}
+
+void DeviceStmtEmitter::shared_alloc(const Alloc *a, Binding &b) {
   // One array per CTA: the GPU stage checked that the whole CTA allocates it.
-  int64_t count = 1;
-  if (!constant_count(a, 0, DiagKind::SharedShapeNotConstant, count))
-    return false;
+  const int64_t count = elements(a);
   std::string name = names_.take(a->name.name);
   b.expr = name;
   if (role_ >= 0) {
     // Each warp role has its own copy of the task body: a `__shared__`
-    // declaration in each would give each role its own array. The dynamic
-    // allocator places the allocation node once, so every role sees one.
-    int64_t off = smem_.place(a, count * element_bytes(a->type.scalar), 16);
+    // declaration in each would give each role its own array. The GPU stage
+    // placed the allocation node once in the dynamic pool, so every role
+    // sees one.
     std::string at = "reinterpret_cast<" + b.ctype + " *>(" + smem_name_ + " + " +
-                     std::to_string(off) + ")";
+                     std::to_string(offset(a)) + ")";
     if (!a->type.is_tensor()) {
       w_.line("[[maybe_unused]] " + b.ctype + " &" + name + " = *" + at + "; // " +
               print_type(a->type));
       b.writable = true;
-      return true;
+      return;
     }
     w_.line("[[maybe_unused]] " + b.ctype + " *const " + name + " = " + at + "; // " +
             print_type(a->type));
   } else {
-    shared_bytes_ += count * element_bytes(a->type.scalar);
     if (!a->type.is_tensor()) {
       w_.line("__shared__ " + b.ctype + " " + name + ";");
       b.writable = true;
-      return true;
+      return;
     }
     w_.line("__shared__ __align__(" + std::to_string(analysis::kAllocAlignBytes) + ") " +
             b.ctype + " " + name + "[" + std::to_string(count) + "];");
@@ -78,7 +72,6 @@ bool DeviceStmtEmitter::shared_alloc(const Alloc *a, Binding &b) {
   b.kind = Binding::Kind::View;
   b.dense = true;
   b.strides = dense_strides(a->type.shape, ex_);
-  return true;
 }
 
 void DeviceStmtEmitter::emit_alloc(const Alloc *a) {
@@ -95,11 +88,6 @@ void DeviceStmtEmitter::emit_alloc(const Alloc *a) {
   b.in_device = true;
   const analysis::MemoryInfo *m = memory_of(b);
   std::string mname = m ? m->name : analysis::memory_name(t.mem);
-  if (m && m->space == analysis::MemSpace::Host) {
-    ok_ = false;
-    ex_.diag().report(a->loc, DiagKind::DeviceAccessesHostMemory, a->name.name, mname);
-    return;
-  }
   bool hopper = mname == "Sm90_SmemSwizzled" || mname == "Sm90_RmemMatrixD" ||
                 mname == "Sm90_RmemMatrixA";
   if (!m || (mname != "CudaRmem" && mname != "CudaSmemLinear" && !hopper))
@@ -112,8 +100,7 @@ void DeviceStmtEmitter::emit_alloc(const Alloc *a) {
   if (hopper)
     return hopper_alloc(a, b, mname);
   if (mname == "CudaSmemLinear") {
-    if (!shared_alloc(a, b))
-      b.strides.assign(t.shape.size(), "0"); // bound anyway: later uses report nothing more
+    shared_alloc(a, b);
     ex_.env().bind(a->name, b);
     return;
   }
@@ -125,16 +112,10 @@ void DeviceStmtEmitter::emit_alloc(const Alloc *a) {
     ex_.env().bind(a->name, b);
     return;
   }
-  // Bound even when rejected, so later uses of the name report nothing more.
   b.kind = Binding::Kind::View;
   auto it = facts_.shards.find(a->name.id);
   size_t owned = it == facts_.shards.end() ? 0 : it->second.distributed;
-  int64_t count = 1;
-  if (!constant_count(a, owned, DiagKind::RegisterShapeNotConstant, count)) {
-    b.strides.assign(t.shape.size(), "0");
-    ex_.env().bind(a->name, b);
-    return;
-  }
+  const int64_t count = elements(a);
   b.strides = owner_strides(t.shape, owned, ex_);
   b.dense = owned == 0;
   if (owned)
@@ -157,11 +138,8 @@ void DeviceStmtEmitter::hopper_alloc(const Alloc *a, Binding &b, const std::stri
   size_t owned = shard == facts_.shards.end() ? 0 : shard->second.distributed;
   if (mem == "Sm90_SmemSwizzled") {
     // TMA and wgmma swizzle by address bits: a buffer starts on a 1024-byte
-    // repeat of the 128-byte swizzle (docs/hopper.md).
-    int64_t count = 1;
-    if (!constant_count(a, owned, DiagKind::SharedShapeNotConstant, count))
-      return ex_.env().bind(a->name, b);
-    int64_t off = smem_.place(a, count * element_bytes(t.scalar), 1024);
+    // repeat of the 128-byte swizzle (docs/hopper.md); the GPU stage placed it.
+    const int64_t off = offset(a);
     b.dense = owned == 0;
     b.strides = owner_strides(t.shape, owned, ex_);
     const auto *sw = t.mem.as<Call>();
@@ -234,12 +212,6 @@ void DeviceStmtEmitter::emit_for(const For *f) {
   }
   if (mode == "cuda_threads")
     return threads_loop(f);
-  if (mode == "cuda_tasks") {
-    ok_ = false;
-    ex_.diag().report(f->loc, DiagKind::TaskNestShape,
-                      "'cuda_tasks' loop '" + f->iter.name + "' inside a task");
-    return;
-  }
   fail(f->loc, "'" + mode + "' loops");
 }
 
@@ -295,11 +267,6 @@ void DeviceStmtEmitter::emit_call(const CallStmt *c) {
 void DeviceStmtEmitter::emit_with(const With *w) {
   const auto *c = w->ctx.as<Call>();
   std::string name = c ? c->func : w->ctx ? print_expr(w->ctx) : "with";
-  if (name == "CudaDeviceFunction") {
-    ok_ = false;
-    ex_.diag().report(w->loc, DiagKind::DeviceFunctionNested);
-    return;
-  }
   auto found = facts_.warps.find(w);
   if (name != "CudaWarps" || found == facts_.warps.end())
     return void(fail(w->loc, "'" + name + "'"));

@@ -27,18 +27,15 @@ public:
   /// is (-1 without roles); `smem` names the dynamic shared memory.
   DeviceStmtEmitter(ExprEmitter &ex, Writer &w, NameScope &names, Effects &fx,
                     const ProcNode &proc, const gpu::KernelFacts &facts, std::string tid,
-                    SyncLowering &sync, SmemAllocator &smem, std::string smem_name, int role)
+                    SyncLowering &sync, std::string smem_name, int role)
       : StmtEmitter(ex, w, names, fx, proc), facts_(facts), tid_(std::move(tid)), sync_(sync),
-        smem_(smem), smem_name_(std::move(smem_name)), role_(role) {
+        smem_name_(std::move(smem_name)), role_(role) {
     warps_hi_ = facts.config.env.block_dim / 32;
     if (role >= 0) {
       warps_lo_ = facts.roles[static_cast<size_t>(role)].lo;
       warps_hi_ = facts.roles[static_cast<size_t>(role)].hi;
     }
   }
-
-  /// Bytes of `__shared__` arrays declared so far.
-  int64_t shared_bytes() const { return shared_bytes_; }
 
 protected:
   void emit_alloc(const Alloc *a) override;
@@ -57,19 +54,19 @@ private:
   /// ("" when none is left).
   std::string guard_condition(const gpu::CollIndex &guarded, std::optional<int64_t> lo,
                               std::optional<int64_t> hi) const;
-  /// `__shared__ T name[n];` for a CudaSmemLinear allocation; false when refused.
-  bool shared_alloc(const Alloc *a, Binding &b);
-  /// The C array length of an allocation's shape from dimension `first` on;
-  /// reports `kind` at a dimension that is not a positive constant.
-  bool constant_count(const Alloc *a, size_t first, DiagKind kind, int64_t &count);
+  /// `__shared__ T name[n];` for a CudaSmemLinear allocation, or its place
+  /// in the dynamic pool.
+  void shared_alloc(const Alloc *a, Binding &b);
+  /// The C array length of an array one owner stores, and the offset of a
+  /// dynamic shared-memory one (gpu/shared_layout.h).
+  int64_t elements(const Alloc *a) const;
+  int64_t offset(const Alloc *a) const;
   /// Sm90_SmemSwizzled, Sm90_RmemMatrixD and Sm90_RmemMatrixA allocations.
   void hopper_alloc(const Alloc *a, Binding &b, const std::string &mem);
 
   const gpu::KernelFacts &facts_;
   std::string tid_; // the C name of threadIdx.x
-  int64_t shared_bytes_ = 0;
   SyncLowering &sync_;
-  SmemAllocator &smem_;
   std::string smem_name_;
   int role_;
   // The CTA's warps that may run the statement being emitted: the role's, or

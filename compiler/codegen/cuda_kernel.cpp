@@ -7,6 +7,7 @@
 #include "compiler/codegen/cuda_sync.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/support/check.h"
 
 namespace exgc::codegen {
 
@@ -17,21 +18,6 @@ const analysis::MemoryInfo *memory_of(const Binding &b) {
 }
 
 namespace {
-
-/// What a kernel may declare in static `__shared__` arrays (48 KiB; more
-/// needs dynamic shared memory and an opt-in the backend does not make yet).
-constexpr int64_t kMaxStaticShared = 48 * 1024;
-/// What one CTA may have in all on sm_90 (227 KiB, after the opt-in).
-constexpr int64_t kMaxShared = 227 * 1024;
-
-/// Syms used by an expression.
-class SymFinder : public IRVisitor {
-public:
-  std::vector<Sym> syms;
-
-protected:
-  void visit_node(const Var *op) override { syms.push_back(op->name); }
-};
 
 /// Does `body` call an instruction on the wgmma_async timeline?
 bool issues_wgmma(const Block &body, KernelContext &ctx) {
@@ -55,35 +41,13 @@ bool issues_wgmma(const Block &body, KernelContext &ctx) {
 bool emit_device_function(const With *w, KernelContext &ctx) {
   DiagEngine &diag = ctx.host_ex.diag();
 
-  // The cuda_tasks nest: each loop alone in its parent's body.
-  std::vector<const For *> tasks;
-  const Block *body = &w->body;
-  auto is_tasks = [](const Stmt &s) {
-    return s.as<For>() && s.as<For>()->mode.name == "cuda_tasks";
-  };
-  if (w->body.empty() || !is_tasks(w->body[0]))
-    return diag.report(w->body.empty() ? w->loc : w->body[0]->loc, DiagKind::TaskNestShape,
-                       "this statement is not a 'cuda_tasks' loop");
-  if (w->body.size() > 1)
-    return diag.report(w->body[1]->loc, DiagKind::TaskNestShape,
-                       "a statement after the 'cuda_tasks' loop '" +
-                           w->body[0].as<For>()->iter.name + "'");
-  // Deeper levels: a task loop alone in its parent's body continues the nest;
-  // one among other statements is reported where the task body meets it.
-  while (body->size() == 1 && is_tasks((*body)[0])) {
-    tasks.push_back((*body)[0].as<For>());
-    body = &tasks.back()->body;
-  }
-  for (size_t k = 0; k < tasks.size(); ++k) {
-    SymFinder sf;
-    sf.visit(tasks[k]->lo);
-    sf.visit(tasks[k]->hi);
-    for (const Sym &s : sf.syms)
-      for (size_t j = 0; j < k; ++j)
-        if (s == tasks[j]->iter)
-          return diag.report(tasks[k]->loc, DiagKind::TaskBoundsDependOnTask,
-                             tasks[k]->iter.name, s.name);
-  }
+  // The GPU stage read every device function of a proc it accepted: its
+  // launch configuration and `cuda_tasks` nest are facts.
+  EXGC_CHECK(ctx.facts) << "a device function without GPU facts";
+  const gpu::KernelFacts &facts = *ctx.facts;
+  const gpu::LaunchConfig &cfg = facts.config;
+  const std::vector<const For *> &tasks = facts.tasks.loops;
+  const Block *body = facts.tasks.body;
 
   // Host: task ranges.
   ExprEmitter &hx = ctx.host_ex;
@@ -178,8 +142,8 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
       return true;
     if (b.kind == Binding::Kind::Scalar && !write)
       return true; // a host scalar is passed by value
-    if (m && m->space == analysis::MemSpace::Host)
-      return diag.report(loc, DiagKind::DeviceAccessesHostMemory, b.sym.name, mname);
+    if (m && m->space == analysis::MemSpace::Host) // the GPU stage refused the accesses it sees
+      return kx.unsupported(loc, "'" + b.sym.name + "' in host memory '" + mname + "' in device code");
     if (b.kind == Binding::Kind::Scalar)
       return kx.unsupported(loc, "writing the host scalar '" + b.sym.name + "'");
     if (m && m->space == analysis::MemSpace::DeviceGlobal)
@@ -187,23 +151,16 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
     return kx.unsupported(loc, "'" + mname + "' in device code");
   };
 
-  if (!ctx.facts)
-    return diag.report(w->loc, DiagKind::CodegenNotSupported,
-                       "a device function the GPU semantics stage could not read", kCudaBackend);
-  const gpu::KernelFacts &facts = *ctx.facts;
-  const gpu::LaunchConfig &cfg = facts.config; // read once, by the GPU stage
   Writer kbody;
   kbody.indent_ = 1;
   std::string tid = knames.take_internal("exg_t");
   std::string smem = knames.take_internal("exg_smem");
   kbody.line("[[maybe_unused]] const int " + tid + " = static_cast<int>(threadIdx.x);");
-  SmemAllocator alloc;
-  SyncLowering sync(kx, knames, facts, alloc);
+  SyncLowering sync(kx, knames, facts);
   if (!sync.plan(*body))
     return false;
   sync.emit_setup(kbody, tid, smem);
   bool ok = true;
-  int64_t static_shared = 0;
   const bool uses_wgmma = issues_wgmma(*body, ctx);
   // One copy of the task loop per warp role, each under its role's warp
   // range and setmaxnreg (reference: deviceMainLoop); the task body's
@@ -274,12 +231,11 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
       *ctx.uses_sm90 = true;
       kbody.line("exg::sm90::wgmma_fence(); // before this task's first wgmma (PTX ISA, wgmma.fence)");
     }
-    DeviceStmtEmitter de(kx, kbody, knames, ctx.fx, ctx.proc, facts, tid, sync, alloc, smem, role);
+    DeviceStmtEmitter de(kx, kbody, knames, ctx.fx, ctx.proc, facts, tid, sync, smem, role);
     de.block(*body);
     sync.emit_task_end(kbody);
     kbody.close();
     ok = ok && de.ok();
-    static_shared = std::max(static_shared, de.shared_bytes());
   };
   if (facts.roles.empty()) {
     task_loop(-1);
@@ -303,12 +259,8 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
   }
   if (!ok || kx.failed())
     return false;
-  if (static_shared > kMaxStaticShared)
-    return diag.report(w->loc, DiagKind::SharedMemoryTooLarge, static_shared, kMaxStaticShared);
-  int64_t dynamic_shared = alloc.total();
-  if (static_shared + dynamic_shared > kMaxShared)
-    return diag.report(w->loc, DiagKind::SharedMemoryTooLarge, static_shared + dynamic_shared,
-                       kMaxShared);
+  // Laid out, and checked against the limits, by the GPU stage.
+  const int64_t dynamic_shared = facts.shared.dynamic_bytes;
   if (dynamic_shared || sync.uses_sm90())
     *ctx.uses_sm90 = true;
 
@@ -323,7 +275,7 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
           std::to_string(cfg.blocks_per_sm) + ")");
   kw.line(ctx.kernel_name + "(" + params + ") {");
   if (dynamic_shared)
-    kw.line("  extern __shared__ __align__(" + std::to_string(alloc.align()) + ") unsigned char " +
+    kw.line("  extern __shared__ __align__(" + std::to_string(facts.shared.align) + ") unsigned char " +
             smem + "[]; // " + std::to_string(dynamic_shared) + " bytes");
   if (!tensor_maps.empty()) {
     // The first TMA of each map would otherwise wait for the map's fetch.
@@ -338,7 +290,7 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
   h.open("if (" + ntasks_h + " > 0)");
   std::string grid = ctx.host_names.take_internal("exg_grid");
   std::string bytes = std::to_string(dynamic_shared);
-  if (dynamic_shared > kMaxStaticShared)
+  if (dynamic_shared > gpu::kMaxStaticShared)
     h.line("if (cudaError_t exg_err = cudaFuncSetAttribute(" + ctx.kernel_name +
            ", cudaFuncAttributeMaxDynamicSharedMemorySize, " + bytes + ")) " + ctx.error_return);
   h.line("int " + grid + " = 1;");

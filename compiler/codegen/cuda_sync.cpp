@@ -6,18 +6,9 @@
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/sync/quals.h"
+#include "compiler/support/check.h"
 
 namespace exgc::codegen {
-
-int64_t SmemAllocator::place(const Alloc *a, int64_t bytes, int64_t align) {
-  auto it = at_.find(a);
-  if (it != at_.end())
-    return it->second;
-  int64_t off = (top_ + align - 1) / align * align;
-  top_ = off + bytes;
-  align_ = std::max(align_, align);
-  return at_[a] = off;
-}
 
 namespace {
 
@@ -103,7 +94,9 @@ bool SyncLowering::plan(const Block &task_body) {
                                     "' by collectives of different sizes");
         r.arrive_count = n->second.arrivals() * r.arriving_ctas;
       }
-      r.offset = smem_.place(a, 8 * r.ring, 8);
+      auto at = facts_.shared.offset.find(a);
+      EXGC_CHECK(at != facts_.shared.offset.end()) << "an mbarrier ring the GPU stage did not place";
+      r.offset = at->second;
     } else if (r.mech != "Sm90_WgmmaCommitGroup" && r.mech != "Sm90_TmaCommitGroup" &&
                r.mech != "CudaClusterSync") {
       return fail(mem ? mem->loc : a->loc, "'" + r.mech + "' barriers");

@@ -1,9 +1,8 @@
 // cuda_sync.h - barriers and sync statements of one kernel ------------------//
-// Owns: the kernel's dynamic shared memory (one allocator: every swizzled
-// buffer and mbarrier at a constant offset of `exg_smem`, swizzled buffers on
-// 1024 bytes because TMA and wgmma swizzle by address bits), and the lowering
-// of barriers: `CudaMbarrier` rings (R mbarriers per CTA; logical element j =
-// index + used - pre_arrive lives in slot j mod R and completes with parity
+// Owns: the lowering of barriers: `CudaMbarrier` rings (R mbarriers per CTA,
+// at the offset of `exg_smem` the GPU stage laid out, gpu/shared_layout.h;
+// logical element j = index + used - pre_arrive lives in slot j mod R and
+// completes with parity
 // (j / R) mod 2; `used` advances by extent - pre_arrive per task; an Await of
 // j < 0 is a pre-arrived element and does not wait), `Sm90_WgmmaCommitGroup`
 // (commit / wait_group N), `Sm90_TmaCommitGroup` (bulk commit / wait_group.read N), `CudaClusterSync` (split cluster barrier), and the
@@ -20,24 +19,10 @@
 
 namespace exgc::codegen {
 
-/// Offsets in the kernel's dynamic shared memory, one per allocation node
-/// (a task body emitted once per warp role places each allocation once).
-class SmemAllocator {
-public:
-  int64_t place(const Alloc *a, int64_t bytes, int64_t align);
-  int64_t total() const { return top_; }
-  int64_t align() const { return align_; }
-
-private:
-  std::map<const Alloc *, int64_t> at_;
-  int64_t top_ = 0, align_ = 16;
-};
-
 class SyncLowering {
 public:
-  SyncLowering(ExprEmitter &ex, NameScope &names, const gpu::KernelFacts &facts,
-               SmemAllocator &smem)
-      : ex_(ex), names_(names), facts_(facts), smem_(smem) {}
+  SyncLowering(ExprEmitter &ex, NameScope &names, const gpu::KernelFacts &facts)
+      : ex_(ex), names_(names), facts_(facts) {}
 
   /// Plans the barriers allocated in a task body (before any statement of it
   /// is emitted). False after reporting.
@@ -82,7 +67,6 @@ private:
   ExprEmitter &ex_;
   NameScope &names_;
   const gpu::KernelFacts &facts_;
-  SmemAllocator &smem_;
   std::map<uint32_t, Ring> rings_; // by Sym id; also commit groups and cluster syncs
   std::vector<uint32_t> order_;
   bool uses_sm90_ = false;

@@ -1,6 +1,7 @@
 // facts.h - what the GPU semantics stage tells codegen ----------------------//
 // Owns: the results of compiler/gpu/ for one proc: per device function, its
-// blockDim and clusterDim, each `cuda_threads` loop's iterator and guard as
+// launch configuration and task nest, its arrays' sizes and shared-memory
+// layout, each `cuda_threads` loop's iterator and guard as
 // index arithmetic on the thread index, the scope of each Fence, and how many
 // leading dimensions of each device allocation are distributed over threads
 // (CTAs for shared memory), the warp roles and each `CudaWarps` block's warps,
@@ -16,6 +17,8 @@
 
 #include "compiler/gpu/collective.h"
 #include "compiler/gpu/launch_config.h"
+#include "compiler/gpu/shared_layout.h"
+#include "compiler/gpu/task_nest.h"
 #include "compiler/ir/nodes.h"
 
 namespace exgc::gpu {
@@ -100,6 +103,7 @@ struct ArriveFacts {
 
 struct KernelFacts {
   LaunchConfig config; // the device function's keywords (launch_config.h)
+  TaskNest tasks;      // its `cuda_tasks` loops and the task body (task_nest.h)
   std::vector<WarpRole> roles; // empty when the device function gives blockDim
   std::map<const With *, WarpsBlockFacts> warps;
   // The collective that runs each Arrive: its arrivals() are an mbarrier's
@@ -108,6 +112,7 @@ struct KernelFacts {
   std::map<const For *, ThreadLoopFacts> loops;
   std::map<const Fence *, FenceScope> fences;
   std::map<uint32_t, ShardFacts> shards; // by the allocation's Sym id
+  SharedLayout shared; // every array's stored elements, shared memory's offsets
   // Clusters of several CTAs only: mbarrier arrays by Sym id; each Arrive
   // that reaches other CTAs, with the cluster ranks each of its threads
   // arrives on (its own included); each call of a multicast instruction.

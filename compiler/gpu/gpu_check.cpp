@@ -3,6 +3,7 @@
 
 #include "compiler/analysis/effects.h"
 #include "compiler/gpu/cluster_barriers.h"
+#include "compiler/gpu/host_code.h"
 #include "compiler/analysis/memories.h"
 #include "compiler/gpu/sharding.h"
 #include "compiler/gpu/units.h"
@@ -153,6 +154,11 @@ private:
       exprs(f->hi);
       if (f->mode.name == "cuda_threads")
         return threads_loop(f);
+      if (is_task_loop(s)) {
+        diag_.report(f->loc, DiagKind::TaskNestShape,
+                     "'cuda_tasks' loop '" + f->iter.name + "' inside a task");
+        return void(fail());
+      }
       return block(f->body);
     }
     if (const auto *i = s.as<If>()) {
@@ -166,7 +172,11 @@ private:
       const auto *c = w->ctx.as<Call>();
       if (c && c->func == "CudaWarps")
         return warps_block(w, *c);
-      return; // a nested CudaDeviceFunction is codegen's error
+      if (c && c->func == "CudaDeviceFunction") {
+        diag_.report(w->loc, DiagKind::DeviceFunctionNested);
+        return void(fail());
+      }
+      return; // codegen says what it cannot emit
     }
     if (const auto *f = s.as<Fence>())
       return fence(f);
@@ -587,60 +597,30 @@ private:
   bool ok_ = true;
 };
 
-/// Finds the device functions of a proc; host statements are not checked here.
-class DeviceFunctions : public IRVisitor {
-public:
-  DeviceFunctions(const CalleeLookup &callee, DiagEngine &diag, GpuFacts &out)
-      : callee_(callee), diag_(diag), out_(out) {}
-  bool ok = true;
-
-protected:
-  void visit_node(const With *w) override {
-    const auto *c = w->ctx.as<Call>();
-    if (!c || c->func != "CudaDeviceFunction")
-      return IRVisitor::visit_node(w);
-    KernelFacts facts;
-    if (!device_env(w, diag_, facts)) {
-      ok = false;
-      return;
-    }
-    // The task body: the innermost of the nest of `cuda_tasks` loops, each
-    // alone in its parent (codegen reports any other shape).
-    const Block *body = &w->body;
-    size_t task_loops = 0;
-    while (body->size() == 1 && (*body)[0].as<For>() &&
-           (*body)[0].as<For>()->mode.name == "cuda_tasks") {
-      body = &(*body)[0].as<For>()->body;
-      ++task_loops;
-    }
-    if (facts.config.task_group > 1 && task_loops < 2) {
-      ok = diag_.report(w->loc, DiagKind::BadDeviceFunctionParam, "task_group",
-                        "given with two or more nested 'cuda_tasks' loops (it groups the rows "
-                        "of the two innermost)");
-      return;
-    }
-    if (body == &w->body)
-      return;
-    KernelFacts &kf = out_.kernels[w] = facts;
-    KernelChecker k(diag_, callee_, kf, out_.inlined_from);
-    k.block(*body);
-    ok = ok && k.ok();
-  }
-
-private:
-  const CalleeLookup &callee_;
-  DiagEngine &diag_;
-  GpuFacts &out_;
-};
+/// Checks one device function and records its facts in `out`.
+bool check_device_function(const With *w, const CalleeLookup &callee, DiagEngine &diag,
+                           GpuFacts &out) {
+  KernelFacts facts;
+  if (!device_env(w, diag, facts) || !read_task_nest(w, diag, facts.tasks))
+    return false;
+  if (facts.config.task_group > 1 && facts.tasks.loops.size() < 2)
+    return diag.report(w->loc, DiagKind::BadDeviceFunctionParam, "task_group",
+                       "given with two or more nested 'cuda_tasks' loops (it groups the rows "
+                       "of the two innermost)");
+  KernelFacts &kf = out.kernels[w] = facts;
+  KernelChecker k(diag, callee, kf, out.inlined_from);
+  k.block(*kf.tasks.body);
+  return k.ok() && lay_out_arrays(w, kf, diag);
+}
 
 } // namespace
 
 bool check_gpu_semantics(const ProcNode &proc, const CalleeLookup &callee, DiagEngine &diag,
                          GpuFacts &out) {
   DiagEngine::InProc in(diag, proc.name);
-  DeviceFunctions d(callee, diag, out);
-  d.visit(proc.body);
-  return d.ok;
+  return check_host_code(proc, diag, [&](const With *w) {
+    return check_device_function(w, callee, diag, out);
+  });
 }
 
 } // namespace exgc::gpu

@@ -8,8 +8,11 @@
 // distributed memory (registers per thread, shared memory per CTA) is indexed
 // so that every logical element has one owner. Runs after typecheck and
 // schedules, before codegen, which takes its facts (facts.h).
-// The kernel's structure (`cuda_tasks` nest, blockDim) is still checked by
-// codegen; a kernel this stage cannot read is left to codegen's errors.
+// The kernel's structure is checked here too (launch_config.h, task_nest.h):
+// every device function of a proc it accepts has its KernelFacts, with its
+// arrays sized and its shared memory laid out (shared_layout.h), and what
+// host and device code may touch (host_code.h). The backend only says what
+// it cannot emit.
 #pragma once
 #include <functional>
 #include <string>

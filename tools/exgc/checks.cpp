@@ -4,19 +4,15 @@
 #include <chrono>
 #include <cstdio>
 #include <set>
-#include <sstream>
 
-#include "compiler/codegen/cuda_backend.h"
-#include "compiler/gpu/device_calls.h"
-#include "compiler/gpu/gpu_check.h"
-#include "compiler/ir/visitor.h"
 #include "compiler/synclower/derived_sizes.h"
 #include "tools/exgc/progress.h"
 
 namespace exgc {
 
-SyncChecks::SyncChecks(const Program &prog, const DriverOptions &opts, DiagEngine &diag)
-    : prog_(prog), opts_(opts), diag_(diag) {
+SyncChecks::SyncChecks(const Program &prog, const DriverOptions &opts, gpu::GpuStage &stage,
+                       DiagEngine &diag)
+    : prog_(prog), opts_(opts), stage_(stage), diag_(diag) {
   std::set<std::string> replaced;
   for (const DriverOptions::CheckSize &c : opts.check_sizes)
     replaced.insert(c.proc);
@@ -31,28 +27,6 @@ SyncChecks::SyncChecks(const Program &prog, const DriverOptions &opts, DiagEngin
   }
 }
 
-const gpu::GpuFacts *SyncChecks::facts(const Proc &p) {
-  auto it = facts_.find(p.get());
-  if (it == facts_.end()) {
-    auto f = std::make_unique<gpu::GpuFacts>();
-    std::optional<gpu::InlinedDeviceCalls> in = gpu::inline_device_calls(
-        p, [&](const ProcNode *from, const std::string &name) {
-          return prog_.lookup_from(from, name);
-        },
-        diag_);
-    bool ok = in.has_value();
-    if (ok) {
-      inlined_[p.get()] = in->proc;
-      f->inlined_from = std::move(in->call_site);
-      ok = gpu::check_gpu_semantics(
-          *in->proc, [&](const std::string &name) { return prog_.lookup_from(p.get(), name); },
-          diag_, *f);
-    }
-    it = facts_.emplace(p.get(), ok ? std::move(f) : nullptr).first;
-  }
-  return it->second.get();
-}
-
 bool SyncChecks::run_all(std::string *sync_text) {
   bool ok = true;
   for (const synclower::CheckRequest &r : requests_) {
@@ -62,8 +36,8 @@ bool SyncChecks::run_all(std::string *sync_text) {
                         DiagKind::CheckUnknownProc, r.proc);
       continue;
     }
-    const gpu::GpuFacts *f = facts(p);
-    if (!f || !structure_ok(p, *f)) {
+    const gpu::GpuStage::Result *f = stage_.run(p);
+    if (!f) {
       ok = false;
       continue;
     }
@@ -73,7 +47,7 @@ bool SyncChecks::run_all(std::string *sync_text) {
       ok = false;
       continue;
     }
-    for (const synclower::CheckRequest &d : synclower::derived_checks(*inlined_.at(p.get()), r))
+    for (const synclower::CheckRequest &d : synclower::derived_checks(*f->inlined, r))
       if (!run_one(p, d, *f, sync_text)) {
         ok = false;
         break;
@@ -82,42 +56,8 @@ bool SyncChecks::run_all(std::string *sync_text) {
   return ok;
 }
 
-namespace {
-/// Whether some device function of a body has no kernel facts.
-struct DeviceFunctionWithoutFacts : IRVisitor {
-  explicit DeviceFunctionWithoutFacts(const gpu::GpuFacts &f) : facts(f) {}
-  const gpu::GpuFacts &facts;
-  bool found = false;
-  void visit_node(const With *w) override {
-    const auto *c = w->ctx.as<Call>();
-    found |= c && c->func == "CudaDeviceFunction" && !facts.kernels.count(w);
-    IRVisitor::visit_node(w);
-  }
-};
-} // namespace
-
-bool SyncChecks::structure_ok(const Proc &p, const gpu::GpuFacts &f) {
-  auto it = structure_.find(p.get());
-  if (it != structure_.end())
-    return it->second;
-  DeviceFunctionWithoutFacts v(f);
-  v.visit(inlined_.at(p.get())->body);
-  bool ok = true;
-  if (v.found) {
-    // The backend's text is dropped; only its diagnostics matter here.
-    unsigned errors = diag_.num_errors();
-    size_t first = diag_.diagnostics().size();
-    std::ostringstream cu, h;
-    emit_cuda(prog_, {p}, "check.h", cu, h, diag_);
-    ok = diag_.num_errors() == errors;
-    if (!ok && on_backend_errors)
-      on_backend_errors(first, p->name);
-  }
-  return structure_[p.get()] = ok;
-}
-
 bool SyncChecks::run_one(const Proc &p, const synclower::CheckRequest &r,
-                         const gpu::GpuFacts &f, std::string *sync_text) {
+                         const gpu::GpuStage::Result &stage, std::string *sync_text) {
   sync::CheckOptions copts;
   copts.budget = opts_.check_budget;
   CheckProgress progress(opts_.progress, opts_.diag_format);
@@ -126,7 +66,7 @@ bool SyncChecks::run_one(const Proc &p, const synclower::CheckRequest &r,
   auto start = std::chrono::steady_clock::now();
   sync::RunStats stats;
   bool passed = synclower::run_check(
-      *inlined_.at(p.get()), r, f,
+      *stage.inlined, r, stage.facts,
       [&](const std::string &name) { return prog_.lookup_from(p.get(), name); }, copts,
       diag_.sources(), diag_, sync_text, &stats);
   progress.end();
@@ -147,6 +87,17 @@ bool SyncChecks::run_one(const Proc &p, const synclower::CheckRequest &r,
   }
   passed_.push_back(line);
   return true;
+}
+
+std::vector<Proc> SyncChecks::checked_procs() const {
+  std::vector<Proc> out;
+  std::set<const ProcNode *> seen;
+  for (const synclower::CheckRequest &r : requests_) {
+    Proc p = prog_.main().find_proc(r.proc);
+    if (p && !p->is_instr && seen.insert(p.get()).second)
+      out.push_back(p);
+  }
+  return out;
 }
 
 bool SyncChecks::has_check(const std::string &name) const {

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -64,6 +65,7 @@ public:
   }
   const std::atomic<bool> *cancel = nullptr;
   size_t steps = 0;
+  std::optional<size_t> gpu_procs; // procs the GPU stage ran on, when it ran
   void print(std::ostream &os) const {
     Stage total{"total", 0, 0, 0};
     os << "exgc stats (wall seconds; solver queries, and how many a cache answered):\n";
@@ -71,6 +73,8 @@ public:
       std::string extra;
       if (std::string(s.name) == "schedules")
         extra = " (" + std::to_string(steps) + " primitive steps)";
+      if (std::string(s.name) == "GPU semantics" && gpu_procs)
+        extra = " (" + std::to_string(*gpu_procs) + " procs, each once)";
       line(os, s, extra);
       total.seconds += s.seconds;
       total.queries += s.queries;
@@ -497,20 +501,52 @@ void explain_implicit_selection(const Program &prog, const DriverOptions &opts,
   }
 }
 
-/// The CUDA backend into memory. It also checks what no earlier stage does
-/// (the kernel's task nest, blockDim, host and device memories, shapes), so
-/// --verify runs it too and drops the text.
+/// The CUDA backend into memory. It also says what it cannot emit, which no
+/// earlier stage knows, so --verify runs it too and drops the text.
 bool generate_cuda(const Program &prog, const DriverOptions &opts, const std::vector<Proc> &procs,
                    schedule::Interpreter &interp, const std::string &h_name, std::ostream &cu,
                    std::ostream &h, DiagEngine &diag, Stats &stats,
-                   const codegen::EntryNaming &entries = {}) {
+                   gpu::GpuStage &stage, const codegen::EntryNaming &entries = {}) {
   size_t first = diag.diagnostics().size();
   bool emitted = attributed(interp, diag, [&] {
-    return emit_cuda(prog, procs, h_name, cu, h, diag, entries);
+    return emit_cuda(prog, procs, h_name, cu, h, diag, entries, &stage);
   });
   explain_implicit_selection(prog, opts, procs, diag, first);
   stats.stage("CUDA code generation");
   return emitted;
+}
+
+/// The GPU stage of one compilation: the sync checks and the CUDA backend
+/// share its results (gpu/gpu_stage.h). --print-stats counts the procs it
+/// ran on when the compilation ends.
+struct CompilationGpuStage {
+  CompilationGpuStage(const Program &prog, DiagEngine &diag, Stats &stats)
+      : stage([&prog](const ProcNode *from,
+                      const std::string &name) { return prog.lookup_from(from, name); },
+              diag),
+        stats(stats) {}
+  ~CompilationGpuStage() { stats.gpu_procs = stage.runs(); }
+  gpu::GpuStage stage;
+  Stats &stats;
+};
+
+/// The GPU stage on every proc compiled (`procs`) or checked, first, so that
+/// its errors get their notes here, once; the checks and the backend reuse
+/// its results. False after errors.
+bool run_gpu_stage(const Program &prog, const DriverOptions &opts, const std::vector<Proc> &procs,
+                   const SyncChecks &checks, gpu::GpuStage &stage,
+                   schedule::Interpreter &interp, DiagEngine &diag) {
+  size_t first = diag.diagnostics().size();
+  bool ok = attributed(interp, diag, [&] {
+    bool all = true;
+    for (const Proc &p : procs)
+      all = stage.run(p) && all;
+    for (const Proc &p : checks.checked_procs())
+      all = stage.run(p) && all;
+    return all;
+  });
+  explain_implicit_selection(prog, opts, procs, diag, first);
+  return ok;
 }
 
 /// --verify: every check that exists, on the procs that would be compiled
@@ -521,15 +557,11 @@ int verify(const Program &prog, const DriverOptions &opts, schedule::Interpreter
   std::vector<Proc> procs;
   if (!select_procs(prog, opts, diag, procs))
     return 1;
-  SyncChecks checks(prog, opts, diag);
-  checks.on_backend_errors = [&](size_t first, const std::string &) {
-    schedule::note_schedule_provenance(interp, diag, first);
-  };
-  attributed(interp, diag, [&] {
-    for (const Proc &p : procs)
-      checks.facts(p);
-    return check_kernel_calls(prog, procs, diag);
-  });
+  CompilationGpuStage gpu(prog, diag, stats);
+  gpu::GpuStage &stage = gpu.stage;
+  SyncChecks checks(prog, opts, stage, diag);
+  run_gpu_stage(prog, opts, procs, checks, stage, interp, diag);
+  attributed(interp, diag, [&] { return check_kernel_calls(prog, procs, diag); });
   stats.stage("GPU semantics");
   checks.run_all(nullptr);
   stats.stage("synchronization checks");
@@ -548,7 +580,7 @@ int verify(const Program &prog, const DriverOptions &opts, schedule::Interpreter
   }
   if (!diag.has_errors() && !gpu_procs.empty()) {
     std::ostringstream cu, h;
-    generate_cuda(prog, opts, gpu_procs, interp, "verify.h", cu, h, diag, stats);
+    generate_cuda(prog, opts, gpu_procs, interp, "verify.h", cu, h, diag, stats, stage);
   }
   warn_unverified(procs, checks, opts, diag);
   if (opts.report_checks)
@@ -623,8 +655,11 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   }
   if (opts.emit == EmitKind::Sync) {
     std::string text;
-    SyncChecks checks(*prog, opts, diag);
-    bool passed = checks.run_all(&text);
+    CompilationGpuStage gpu(*prog, diag, stats);
+    gpu::GpuStage &stage = gpu.stage;
+    SyncChecks checks(*prog, opts, stage, diag);
+    bool passed = run_gpu_stage(*prog, opts, {}, checks, stage, interp, diag);
+    passed = checks.run_all(&text) && passed;
     stats.stage("synchronization checks");
     out.add(text_output(opts), text);
     return passed ? 0 : 1;
@@ -670,18 +705,20 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
       return 1;
   } else {
     // Nothing unchecked is written: every `check` passes first.
-    SyncChecks checks(*prog, opts, diag);
-    checks.on_backend_errors = [&](size_t first, const std::string &) {
-      schedule::note_schedule_provenance(interp, diag, first);
-    };
-    bool checks_passed = checks.run_all(nullptr);
+    CompilationGpuStage gpu(*prog, diag, stats);
+    gpu::GpuStage &stage = gpu.stage;
+    SyncChecks checks(*prog, opts, stage, diag);
+    bool checks_passed = run_gpu_stage(*prog, opts, procs, checks, stage, interp, diag);
+    stats.stage("GPU semantics");
+    checks_passed = checks.run_all(nullptr) && checks_passed;
     checks_passed =
         attributed(interp, diag, [&] { return check_kernel_calls(*prog, procs, diag); }) &&
         checks_passed;
     stats.stage("synchronization checks");
     if (!checks_passed)
       return 1;
-    if (!generate_cuda(*prog, opts, procs, interp, h_name, code, h, diag, stats, opts.entries))
+    if (!generate_cuda(*prog, opts, procs, interp, h_name, code, h, diag, stats, stage,
+                       opts.entries))
       return 1;
     if (!warn_unverified(procs, checks, opts, diag))
       return 1;
