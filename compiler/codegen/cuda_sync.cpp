@@ -12,11 +12,9 @@ namespace exgc::codegen {
 
 namespace {
 
-/// Every Arrive of a task body, by the barrier allocation it names, and the
-/// second sync-timelines of the Awaits of each.
-class ArriveFinder : public IRVisitor {
+/// The second sync-timelines of the Awaits on each barrier of a task body.
+class AwaitFinder : public IRVisitor {
 public:
-  std::map<uint32_t, std::vector<const Arrive *>> arrives;
   std::map<uint32_t, sync::SyncTl> await_second;
 
 protected:
@@ -28,14 +26,6 @@ protected:
     sync::SyncTl &acc = await_second[s->id];
     acc.full |= tl->full;
     acc.temp |= tl->temp;
-  }
-  void visit_node(const Arrive *a) override {
-    for (const Expr &b : a->barriers)
-      if (const Sym *s = named_buffer(b)) {
-        std::vector<const Arrive *> &list = arrives[s->id];
-        if (list.empty() || list.back() != a) // `>> raw[cta, k] >> raw[:, k]`: one Arrive
-          list.push_back(a);
-      }
   }
 };
 
@@ -53,58 +43,33 @@ const Sym *barrier_sym(const Expr &bar, std::vector<Expr> &idx) {
 } // namespace
 
 bool SyncLowering::plan(const Block &task_body) {
-  ArriveFinder af;
+  AwaitFinder af;
   for (const Stmt &s : task_body)
     af.visit(s);
-  for (const Stmt &s : task_body) {
-    const auto *a = s.as<Alloc>();
-    if (!a || a->type.kind != Type::Kind::Barrier)
-      continue;
+  std::map<uint32_t, const Alloc *> allocs;
+  for (const Stmt &s : task_body)
+    if (const auto *a = s.as<Alloc>())
+      allocs[a->name.id] = a;
+  // The GPU stage read each barrier: its mechanism, ring and arrive count.
+  for (uint32_t id : facts_.top_barriers) {
+    const Alloc *a = allocs.at(id);
     Ring r;
     r.sym = a->name;
-    const Expr &mem = a->type.mem;
-    const auto *call = mem ? mem.as<Call>() : nullptr;
-    r.mech = call ? call->func : analysis::memory_name(mem);
-    if (r.mech == "CudaMbarrier") {
-      // In a cluster, dimension 0 is the CTA holding the element (the GPU
-      // stage checked it): each CTA keeps the ring of its own elements.
-      auto sharded = facts_.cluster_barriers.find(a->name.id);
-      r.cta_dims = sharded == facts_.cluster_barriers.end() ? 0 : 1;
-      size_t ring_dim = r.cta_dims;
-      if (a->type.shape.size() != ring_dim + 1 || a->type.ring.size() != ring_dim + 1 ||
-          !a->type.ring[ring_dim] || !const_int(a->type.ring[ring_dim], r.ring) || r.ring < 1)
-        return fail(a->loc, "an mbarrier other than one ring dimension `barrier[(n) @ ring(R)]` "
-                            "(after the CTA dimension in a cluster)");
-      r.extent = a->type.shape[ring_dim];
-      if (sharded != facts_.cluster_barriers.end())
-        r.arriving_ctas = sharded->second.arriving_ctas;
-      if (call)
-        for (const KwArg &k : call->kwargs)
-          if (k.key == "pre_arrive" && (!k.value || !const_int(k.value, r.pre_arrive)))
-            return fail(a->loc, "a non-constant 'pre_arrive'");
-      const std::vector<const Arrive *> &arrs = af.arrives[a->name.id];
-      if (arrs.empty())
-        return fail(a->loc, "an mbarrier no Arrive completes");
-      for (const Arrive *arr : arrs) {
-        auto n = facts_.arrives.find(arr);
-        if (n == facts_.arrives.end())
-          return fail(arr->loc, "an Arrive the GPU semantics stage did not analyse");
-        if (r.arrive_count && n->second.arrivals() * r.arriving_ctas != r.arrive_count)
-          return fail(arr->loc, "Arrives on '" + a->name.name +
-                                    "' by collectives of different sizes");
-        r.arrive_count = n->second.arrivals() * r.arriving_ctas;
-      }
+    r.plan = &facts_.barriers.at(id);
+    if (r.is(gpu::BarrierKind::CommitGroup))
+      return fail(a->type.mem ? a->type.mem->loc : a->loc,
+                  std::string("'") + r.plan->mechanism + "' barriers");
+    if (const Arrive *mixed = r.plan->mixed_arrivals)
+      return fail(mixed->loc, "Arrives on '" + a->name.name + "' by collectives of different sizes");
+    if (r.is(gpu::BarrierKind::Mbarrier)) {
       auto at = facts_.shared.offset.find(a);
       EXGC_CHECK(at != facts_.shared.offset.end()) << "an mbarrier ring the GPU stage did not place";
       r.offset = at->second;
-    } else if (r.mech != "Sm90_WgmmaCommitGroup" && r.mech != "Sm90_TmaCommitGroup" &&
-               r.mech != "CudaClusterSync") {
-      return fail(mem ? mem->loc : a->loc, "'" + r.mech + "' barriers");
     }
-    r.await_second = af.await_second[a->name.id];
+    r.await_second = af.await_second[id];
     uses_sm90_ = true;
-    rings_[a->name.id] = r;
-    order_.push_back(a->name.id);
+    rings_[id] = r;
+    order_.push_back(id);
   }
   return true;
 }
@@ -113,15 +78,15 @@ void SyncLowering::emit_setup(Writer &w, const std::string &tid, const std::stri
   bool any = false;
   for (uint32_t id : order_) {
     Ring &r = rings_.at(id);
-    if (r.mech != "CudaMbarrier")
+    if (!r.is(gpu::BarrierKind::Mbarrier))
       continue;
     any = true;
     r.base = names_.take_internal("exg_" + r.sym.name + "_bar");
     r.used = names_.take_internal("exg_" + r.sym.name + "_used");
-    w.line("// '" + r.sym.name + "': " + std::to_string(r.ring) + " mbarrier(s) at byte " +
-           std::to_string(r.offset) + ", " + std::to_string(r.arrive_count) +
-           " arrival(s) per phase; element j is slot j % " + std::to_string(r.ring) +
-           ", parity (j / " + std::to_string(r.ring) + ") & 1");
+    w.line("// '" + r.sym.name + "': " + std::to_string(r.plan->ring) + " mbarrier(s) at byte " +
+           std::to_string(r.offset) + ", " + std::to_string(r.plan->arrive_count) +
+           " arrival(s) per phase; element j is slot j % " + std::to_string(r.plan->ring) +
+           ", parity (j / " + std::to_string(r.plan->ring) + ") & 1");
     w.line("const uint32_t " + r.base + " = exg::sm90::smem_addr(" + smem + " + " +
            std::to_string(r.offset) + ");");
     w.line("int64_t " + r.used + " = 0; // elements of earlier tasks");
@@ -131,10 +96,10 @@ void SyncLowering::emit_setup(Writer &w, const std::string &tid, const std::stri
   w.open("if (" + tid + " == 0)");
   for (uint32_t id : order_) {
     const Ring &r = rings_.at(id);
-    if (r.mech != "CudaMbarrier")
+    if (!r.is(gpu::BarrierKind::Mbarrier))
       continue;
-    w.line("for (uint32_t s = 0; s < " + std::to_string(r.ring) + "; ++s) exg::sm90::mbarrier_init(" +
-           r.base + " + 8 * s, " + std::to_string(r.arrive_count) + ");");
+    w.line("for (uint32_t s = 0; s < " + std::to_string(r.plan->ring) + "; ++s) exg::sm90::mbarrier_init(" +
+           r.base + " + 8 * s, " + std::to_string(r.plan->arrive_count) + ");");
   }
   w.line("exg::sm90::fence_mbarrier_init();");
   w.close();
@@ -149,14 +114,14 @@ void SyncLowering::emit_setup(Writer &w, const std::string &tid, const std::stri
 void SyncLowering::emit_task_end(Writer &w) {
   for (uint32_t id : order_) {
     const Ring &r = rings_.at(id);
-    if (r.mech == "CudaMbarrier")
-      w.line(r.used + " += " + ex_.ctrl_wide(r.extent) + " - " + std::to_string(r.pre_arrive) + ";");
+    if (r.is(gpu::BarrierKind::Mbarrier))
+      w.line(r.used + " += " + ex_.ctrl_wide(r.plan->extent) + " - " + std::to_string(r.plan->pre_arrive) + ";");
   }
 }
 
 bool SyncLowering::alloc(const Alloc *a) {
   if (!rings_.count(a->name.id))
-    return fail(a->loc, "a barrier allocated outside the task body");
+    return fail(a->loc, "a barrier allocated below the top of the task body");
   Binding b;
   b.kind = Binding::Kind::Barrier;
   b.sym = a->name;
@@ -175,15 +140,15 @@ const SyncLowering::Ring *SyncLowering::ring_of(const Expr &bar, std::string &in
     return nullptr;
   }
   const Ring &r = it->second;
-  if (r.mech == "CudaMbarrier") {
-    if (idx.size() != static_cast<size_t>(r.cta_dims) + 1 || !idx.back()) {
+  if (r.is(gpu::BarrierKind::Mbarrier)) {
+    if (idx.size() != static_cast<size_t>(r.plan->cta_dims) + 1 || !idx.back()) {
       fail(bar->loc, "this barrier expression");
       return nullptr;
     }
     // The logical element, counted over every task so far. The CTA index (a
     // cluster's dimension 0) selects whose ring: this CTA's own, or a remote
     // one the Arrive reaches through the cluster address of the same slot.
-    index = "(" + ex_.ctrl_wide(idx.back()) + " + " + r.used + " - " + std::to_string(r.pre_arrive) + ")";
+    index = "(" + ex_.ctrl_wide(idx.back()) + " + " + r.used + " - " + std::to_string(r.plan->pre_arrive) + ")";
   }
   return &r;
 }
@@ -192,7 +157,7 @@ const SyncLowering::Ring *SyncLowering::ring_of(const Expr &bar, std::string &in
 // bounds check proved its index at least 0; earlier tasks' count is), and the
 // _nonneg forms let the compiler see it: bit operations for a ring of 2^n.
 std::string SyncLowering::ring_fn(const Ring &r, const std::string &name) {
-  return r.pre_arrive == 0 ? name + "_nonneg" : name;
+  return r.plan->pre_arrive == 0 ? name + "_nonneg" : name;
 }
 
 std::string SyncLowering::slot_address(const Expr &bar) {
@@ -200,12 +165,12 @@ std::string SyncLowering::slot_address(const Expr &bar) {
   const Ring *r = ring_of(bar, j);
   if (!r)
     return "";
-  if (r->mech != "CudaMbarrier") {
-    fail(bar->loc, "a trailing '" + r->mech + "' barrier");
+  if (!r->is(gpu::BarrierKind::Mbarrier)) {
+    fail(bar->loc, std::string("a trailing '") + r->plan->mechanism + "' barrier");
     return "";
   }
   return r->base + " + 8 * exg::sm90::" + ring_fn(*r, "ring_slot") + "(" + j + ", " +
-         std::to_string(r->ring) + ")";
+         std::to_string(r->plan->ring) + ")";
 }
 
 void SyncLowering::emit_proxy_fence(Writer &w) {
@@ -264,11 +229,11 @@ bool SyncLowering::stmt(const Stmt &s, Writer &w) {
       if (!r)
         return false;
       std::string text = "Arrive(" + a->timeline + ") >> " + print_expr(bar);
-      if (r->mech == "Sm90_WgmmaCommitGroup")
+      if (r->is(gpu::BarrierKind::WgmmaCommitGroup))
         w.line("exg::sm90::wgmma_commit_group(); // " + text);
-      else if (r->mech == "Sm90_TmaCommitGroup")
+      else if (r->is(gpu::BarrierKind::TmaCommitGroup))
         w.line("exg::sm90::bulk_commit_group(); // " + text);
-      else if (r->mech == "CudaClusterSync")
+      else if (r->is(gpu::BarrierKind::ClusterSync))
         w.line("exg::sm90::cluster_arrive(); // " + text);
       else
         w.line("exg::sm90::mbarrier_arrive" + per + "(" + slot_address(bar) + "); // " + text);
@@ -283,13 +248,13 @@ bool SyncLowering::stmt(const Stmt &s, Writer &w) {
   std::string text = "Await(" + print_expr(aw->bar) + ", " + aw->timeline + ", " +
                      print_expr(aw->n) + ")";
   int64_t n = 0;
-  if (r->mech == "Sm90_WgmmaCommitGroup") {
+  if (r->is(gpu::BarrierKind::WgmmaCommitGroup)) {
     if (!const_int(aw->n, n) || n < 0 || n > 7)
       return fail(aw->n->loc, "a wgmma wait count other than 0 to 7");
     w.line("exg::sm90::wgmma_wait_group<" + std::to_string(n) + ">(); // " + text);
     return true;
   }
-  if (r->mech == "Sm90_TmaCommitGroup") {
+  if (r->is(gpu::BarrierKind::TmaCommitGroup)) {
     // `.read`: the stores' shared memory may be reused; their global writes
     // complete by the kernel's end, which is all the sync check grants them.
     if (!const_int(aw->n, n) || n < 0 || n > 63)
@@ -301,19 +266,19 @@ bool SyncLowering::stmt(const Stmt &s, Writer &w) {
     w.line("__syncwarp(); // the other lanes wait for the issuing lane's wait");
     return true;
   }
-  if (r->mech == "CudaClusterSync") {
+  if (r->is(gpu::BarrierKind::ClusterSync)) {
     w.line("exg::sm90::cluster_wait(); // " + text);
     return true;
   }
   if (!const_int(aw->n, n) || n != 0)
     return fail(aw->n->loc, "an mbarrier Await with a skip count");
-  std::string ring = std::to_string(r->ring);
+  std::string ring = std::to_string(r->plan->ring);
   std::string wait = "exg::sm90::mbarrier_wait_parity(" + slot_address(aw->bar) +
                      ", exg::sm90::" + ring_fn(*r, "ring_parity") + "(" + j + ", " + ring +
                      ")); // " + text;
   // Pre-arrived elements (j < 0) count as complete: no wait (ring_fn: j < 0
   // only with pre-arrived elements).
-  if (r->pre_arrive == 0) {
+  if (r->plan->pre_arrive == 0) {
     w.line(wait);
     return true;
   }

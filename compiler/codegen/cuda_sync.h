@@ -48,16 +48,14 @@ public:
   void require_sm90() { uses_sm90_ = true; }
 
 private:
+  /// A barrier the GPU stage planned (gpu/barrier_plan.h), as emitted.
   struct Ring {
     Sym sym;
-    std::string mech;
-    int64_t ring = 1, pre_arrive = 0, arrive_count = 0;
-    int64_t offset = 0;
-    Expr extent;
+    const gpu::BarrierPlan *plan = nullptr;
+    int64_t offset = 0;     // an mbarrier ring's, in the dynamic pool
     std::string base, used; // C names: slot 0's shared address, the counter
     sync::SyncTl await_second; // every Await's second sync-tl, together
-    int cta_dims = 0;          // 1 in a cluster: dimension 0 is the CTA
-    int64_t arriving_ctas = 1; // CTAs whose Arrives reach one element
+    bool is(gpu::BarrierKind k) const { return plan->kind == k; }
   };
   const Ring *ring_of(const Expr &bar, std::string &index);
   /// exg::sm90's `name` (ring_slot or ring_parity) for the ring's elements.

@@ -1,7 +1,7 @@
 // facts.h - what the GPU semantics stage tells codegen ----------------------//
 // Owns: the results of compiler/gpu/ for one proc: per device function, its
-// launch configuration and task nest, its arrays' sizes and shared-memory
-// layout, each `cuda_threads` loop's iterator and guard as
+// launch configuration and task nest, its barriers, its arrays' sizes and
+// shared-memory layout, each `cuda_threads` loop's iterator and guard as
 // index arithmetic on the thread index, the scope of each Fence, and how many
 // leading dimensions of each device allocation are distributed over threads
 // (CTAs for shared memory), the warp roles and each `CudaWarps` block's warps,
@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/gpu/barrier_plan.h"
 #include "compiler/gpu/collective.h"
 #include "compiler/gpu/launch_config.h"
 #include "compiler/gpu/shared_layout.h"
@@ -113,6 +114,10 @@ struct KernelFacts {
   std::map<const Fence *, FenceScope> fences;
   std::map<uint32_t, ShardFacts> shards; // by the allocation's Sym id
   SharedLayout shared; // every array's stored elements, shared memory's offsets
+  // Every barrier allocated in the task body, by Sym id (barrier_plan.h);
+  // those at the body's top level in order.
+  std::map<uint32_t, BarrierPlan> barriers;
+  std::vector<uint32_t> top_barriers;
   // Clusters of several CTAs only: mbarrier arrays by Sym id; each Arrive
   // that reaches other CTAs, with the cluster ranks each of its threads
   // arrives on (its own included); each call of a multicast instruction.

@@ -610,7 +610,7 @@ bool check_device_function(const With *w, const CalleeLookup &callee, DiagEngine
   KernelFacts &kf = out.kernels[w] = facts;
   KernelChecker k(diag, callee, kf, out.inlined_from);
   k.block(*kf.tasks.body);
-  return k.ok() && lay_out_arrays(w, kf, diag);
+  return k.ok() && plan_barriers(*kf.tasks.body, kf, diag) && lay_out_arrays(w, kf, diag);
 }
 
 } // namespace

@@ -35,21 +35,14 @@ public:
 
   /// The mbarrier rings of the task body's top level: 8 bytes a slot.
   void rings(const Block &body) {
-    for (const Stmt &s : body) {
-      const auto *a = s.as<Alloc>();
-      if (!a || a->type.kind != Type::Kind::Barrier)
-        continue;
-      const auto *call = a->type.mem.as<Call>();
-      std::string mech = call ? call->func : analysis::memory_name(a->type.mem);
-      if (mech != "CudaMbarrier")
-        continue;
-      // In a cluster, dimension 0 is the CTA holding the element.
-      size_t ring_dim = facts_.cluster_barriers.count(a->name.id) ? 1 : 0;
-      int64_t ring = 0; // the backend refuses any other form
-      if (a->type.shape.size() == ring_dim + 1 && a->type.ring.size() == ring_dim + 1 &&
-          a->type.ring[ring_dim] && analysis::const_int(a->type.ring[ring_dim], ring) &&
-          ring >= 1)
-        place(a, 8 * ring, 8);
+    std::map<uint32_t, const Alloc *> allocs;
+    for (const Stmt &s : body)
+      if (const auto *a = s.as<Alloc>())
+        allocs[a->name.id] = a;
+    for (uint32_t id : facts_.top_barriers) {
+      const BarrierPlan &p = facts_.barriers.at(id);
+      if (p.kind == BarrierKind::Mbarrier)
+        place(allocs.at(id), 8 * p.ring, 8);
     }
   }
 

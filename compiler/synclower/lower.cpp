@@ -447,41 +447,40 @@ private:
       return declare_data(a->name, a->type, a->loc);
     if (a->type.kind != Type::Kind::Barrier)
       return;
-    analysis::MemoryRef mech = analysis::resolve_memory(a->type.mem);
-    std::string mname = mech ? mech.info->name : "";
+    // The GPU stage read the barrier (gpu/barrier_plan.h), as codegen does.
+    auto planned = kernel_ ? kernel_->barriers.find(a->name.id) : decltype(kernel_->barriers.end()){};
+    if (!kernel_ || planned == kernel_->barriers.end())
+      return void(unsupported(a->loc, "a barrier outside the task body of a device function"));
+    const gpu::BarrierPlan &plan = planned->second;
     // In a cluster, the GPU stage checked that dimension 0 of an mbarrier is
     // the CTA holding each element (its shard), so `bar[cta, k]` is CTA
     // cta's element and an Arrive's `>> bar[:, k]` arrives on every CTA's.
-    if (kernel_ && kernel_->config.env.cluster_dim > 1 && mname == "CudaMbarrier" &&
+    if (kernel_->config.env.cluster_dim > 1 && plan.kind == gpu::BarrierKind::Mbarrier &&
         !kernel_->cluster_barriers.count(a->name.id))
       return void(unsupported(a->loc, "an mbarrier the GPU stage did not shard over the cluster"));
     auto b = make(sync::StmtKind::Barrier, a->loc);
     b->name = names_.bind(a->name);
     for (const Expr &e : a->type.shape)
       b->dims.push_back(control(e));
-    if (mname == "CudaMbarrier") {
+    switch (plan.kind) {
+    case gpu::BarrierKind::Mbarrier:
       b->one_shot_arrive = true;
       b->checked = true;
+      b->pre_arrive = static_cast<int>(plan.pre_arrive);
       mbarriers_.insert(a->name.id);
-      if (const Expr *pre = mech.kwarg("pre_arrive"); pre && *pre) {
-        const auto *i = pre->as<IntImm>();
-        if (!i)
-          return void(unsupported(a->loc, "a pre_arrive count that is not an integer literal"));
-        b->pre_arrive = static_cast<int>(i->value);
-      }
-    } else if (mname == "CudaClusterSync") {
+      break;
+    case gpu::BarrierKind::ClusterSync:
       b->one_shot_arrive = b->one_shot_await = true;
-    } else if (mname.find("CommitGroup") == std::string::npos) {
-      return void(unsupported(a->loc, "the barrier mechanism '" + mname + "'"));
+      break;
+    case gpu::BarrierKind::WgmmaCommitGroup:
+    case gpu::BarrierKind::TmaCommitGroup:
+    case gpu::BarrierKind::CommitGroup:
+      break;
     }
-    for (size_t d = 0; d < a->type.ring.size(); ++d)
-      if (const Expr &r = a->type.ring[d]) {
-        const auto *i = r.as<IntImm>();
-        if (!i || b->ring_dim >= 0)
-          return void(unsupported(a->loc, "a barrier ring that is not one integer-literal depth"));
-        b->ring_dim = static_cast<int>(d);
-        b->ring_depth = static_cast<int>(i->value);
-      }
+    if (plan.ring_dim >= 0) {
+      b->ring_dim = plan.ring_dim;
+      b->ring_depth = static_cast<int>(plan.ring);
+    }
     barriers_[a->name.id] = b->name;
     emit(std::move(b));
   }

@@ -1,0 +1,138 @@
+// barrier_plan.cpp - the barriers of a kernel, read once --------------------//
+#include "compiler/gpu/barrier_plan.h"
+
+#include <optional>
+
+#include "compiler/analysis/const_int.h"
+#include "compiler/analysis/memories.h"
+#include "compiler/gpu/facts.h"
+#include "compiler/ir/visitor.h"
+#include "compiler/support/check.h"
+
+namespace exgc::gpu {
+
+namespace {
+
+std::optional<BarrierKind> kind_of(const std::string &mechanism) {
+  if (mechanism == "CudaMbarrier")
+    return BarrierKind::Mbarrier;
+  if (mechanism == "CudaClusterSync")
+    return BarrierKind::ClusterSync;
+  if (mechanism == "Sm90_WgmmaCommitGroup")
+    return BarrierKind::WgmmaCommitGroup;
+  if (mechanism == "Sm90_TmaCommitGroup")
+    return BarrierKind::TmaCommitGroup;
+  if (mechanism == "CudaCommitGroup" || mechanism == "Sm80_CommitGroup")
+    return BarrierKind::CommitGroup;
+  return std::nullopt;
+}
+
+/// Every barrier allocation of a task body, and every Arrive on each.
+class Barriers : public IRVisitor {
+public:
+  std::vector<const Alloc *> allocs;
+  std::map<uint32_t, std::vector<const Arrive *>> arrives; // by Sym id
+
+protected:
+  void visit_node(const Alloc *a) override {
+    if (a->type.kind == Type::Kind::Barrier)
+      allocs.push_back(a);
+    IRVisitor::visit_node(a);
+  }
+  void visit_node(const Arrive *a) override {
+    for (const Expr &b : a->barriers)
+      if (const Sym *s = named_buffer(b)) {
+        std::vector<const Arrive *> &list = arrives[s->id];
+        if (list.empty() || list.back() != a) // `>> raw[cta, k] >> raw[:, k]`: one Arrive
+          list.push_back(a);
+      }
+    IRVisitor::visit_node(a);
+  }
+};
+
+class Planner {
+public:
+  Planner(KernelFacts &facts, DiagEngine &diag) : facts_(facts), diag_(diag) {}
+
+  bool plan(const Alloc *a, const std::vector<const Arrive *> &arrives, BarrierPlan &p) {
+    const analysis::MemoryRef mech = analysis::resolve_memory(a->type.mem);
+    std::optional<BarrierKind> kind = mech ? kind_of(mech.info->name) : std::nullopt;
+    EXGC_CHECK(kind) << "barrier '" << a->name.name << "' of a memory typecheck admits as none";
+    p.kind = *kind;
+    p.mechanism = mech.info->name;
+    for (size_t d = 0; d < a->type.ring.size(); ++d) {
+      if (!a->type.ring[d])
+        continue;
+      if (p.ring_dim >= 0)
+        return diag_.report(a->loc, DiagKind::BadBarrierPlan, a->name.name,
+                            "has two ring dimensions; a barrier has at most one");
+      p.ring_dim = static_cast<int>(d);
+      analysis::const_int(a->type.ring[d], p.ring); // typecheck: a positive literal
+    }
+    return p.kind != BarrierKind::Mbarrier || mbarrier(a, mech, arrives, p);
+  }
+
+private:
+  bool mbarrier(const Alloc *a, const analysis::MemoryRef &mech,
+                const std::vector<const Arrive *> &arrives, BarrierPlan &p) {
+    // In a cluster, dimension 0 is the CTA holding the element (the stage
+    // checked it): each CTA keeps the ring of its own elements.
+    auto sharded = facts_.cluster_barriers.find(a->name.id);
+    if (sharded != facts_.cluster_barriers.end()) {
+      p.cta_dims = 1;
+      p.arriving_ctas = sharded->second.arriving_ctas;
+    }
+    const size_t ring_dim = static_cast<size_t>(p.cta_dims);
+    if (a->type.shape.size() != ring_dim + 1 || p.ring_dim != static_cast<int>(ring_dim))
+      return diag_.report(a->loc, DiagKind::BadBarrierPlan, a->name.name,
+                          std::string("must be 'barrier[") + (p.cta_dims ? "ncta, " : "") +
+                              "(n) @ ring(R)]' (a ring of R mbarriers per CTA" +
+                              (p.cta_dims ? ", after the dimension of the cluster's CTAs)"
+                                          : ")"));
+    p.extent = a->type.shape[ring_dim];
+    if (const Expr *pre = mech.kwarg("pre_arrive"); pre && *pre)
+      analysis::const_int(*pre, p.pre_arrive); // typecheck: a non-negative literal
+    if (arrives.empty())
+      return diag_.report(a->loc, DiagKind::BadBarrierPlan, a->name.name,
+                          "has no Arrive: an Await on it would wait forever");
+    for (const Arrive *arr : arrives) {
+      auto n = facts_.arrives.find(arr);
+      if (n == facts_.arrives.end())
+        continue; // outside the checked body: the checker reported it
+      const int64_t count = n->second.arrivals() * p.arriving_ctas;
+      if (p.arrive_count && count != p.arrive_count) {
+        p.mixed_arrivals = arr;
+        break;
+      }
+      p.arrive_count = count;
+    }
+    return true;
+  }
+
+  KernelFacts &facts_;
+  DiagEngine &diag_;
+};
+
+} // namespace
+
+bool plan_barriers(const Block &task_body, KernelFacts &facts, DiagEngine &diag) {
+  Barriers found;
+  for (const Stmt &s : task_body)
+    found.visit(s);
+  Planner planner(facts, diag);
+  bool ok = true;
+  for (const Alloc *a : found.allocs) {
+    BarrierPlan p;
+    if (!planner.plan(a, found.arrives[a->name.id], p)) {
+      ok = false;
+      continue;
+    }
+    facts.barriers[a->name.id] = p;
+  }
+  for (const Stmt &s : task_body)
+    if (const auto *a = s.as<Alloc>(); a && facts.barriers.count(a->name.id))
+      facts.top_barriers.push_back(a->name.id);
+  return ok;
+}
+
+} // namespace exgc::gpu
