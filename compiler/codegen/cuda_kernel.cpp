@@ -142,8 +142,9 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
       return true;
     if (b.kind == Binding::Kind::Scalar && !write)
       return true; // a host scalar is passed by value
-    if (m && m->space == analysis::MemSpace::Host) // the GPU stage refused the accesses it sees
-      return kx.unsupported(loc, "'" + b.sym.name + "' in host memory '" + mname + "' in device code");
+    if (m && m->space == analysis::MemSpace::Host) // the GPU stage refused those it sees
+      return kx.unsupported(loc, "'" + b.sym.name + "' in host memory '" + mname +
+                                     "' in device code");
     if (b.kind == Binding::Kind::Scalar)
       return kx.unsupported(loc, "writing the host scalar '" + b.sym.name + "'");
     if (m && m->space == analysis::MemSpace::DeviceGlobal)
@@ -275,7 +276,8 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
           std::to_string(cfg.blocks_per_sm) + ")");
   kw.line(ctx.kernel_name + "(" + params + ") {");
   if (dynamic_shared)
-    kw.line("  extern __shared__ __align__(" + std::to_string(facts.shared.align) + ") unsigned char " +
+    kw.line("  extern __shared__ __align__(" + std::to_string(facts.shared.align) +
+            ") unsigned char " +
             smem + "[]; // " + std::to_string(dynamic_shared) + " bytes");
   if (!tensor_maps.empty()) {
     // The first TMA of each map would otherwise wait for the map's fetch.

@@ -60,10 +60,11 @@ bool SyncLowering::plan(const Block &task_body) {
       return fail(a->type.mem ? a->type.mem->loc : a->loc,
                   std::string("'") + r.plan->mechanism + "' barriers");
     if (const Arrive *mixed = r.plan->mixed_arrivals)
-      return fail(mixed->loc, "Arrives on '" + a->name.name + "' by collectives of different sizes");
+      return fail(mixed->loc,
+                  "Arrives on '" + a->name.name + "' by collectives of different sizes");
     if (r.is(gpu::BarrierKind::Mbarrier)) {
       auto at = facts_.shared.offset.find(a);
-      EXGC_CHECK(at != facts_.shared.offset.end()) << "an mbarrier ring the GPU stage did not place";
+      EXGC_CHECK(at != facts_.shared.offset.end()) << "a ring the GPU stage did not place";
       r.offset = at->second;
     }
     r.await_second = af.await_second[id];
@@ -98,7 +99,8 @@ void SyncLowering::emit_setup(Writer &w, const std::string &tid, const std::stri
     const Ring &r = rings_.at(id);
     if (!r.is(gpu::BarrierKind::Mbarrier))
       continue;
-    w.line("for (uint32_t s = 0; s < " + std::to_string(r.plan->ring) + "; ++s) exg::sm90::mbarrier_init(" +
+    w.line("for (uint32_t s = 0; s < " + std::to_string(r.plan->ring) +
+           "; ++s) exg::sm90::mbarrier_init(" +
            r.base + " + 8 * s, " + std::to_string(r.plan->arrive_count) + ");");
   }
   w.line("exg::sm90::fence_mbarrier_init();");
@@ -115,7 +117,8 @@ void SyncLowering::emit_task_end(Writer &w) {
   for (uint32_t id : order_) {
     const Ring &r = rings_.at(id);
     if (r.is(gpu::BarrierKind::Mbarrier))
-      w.line(r.used + " += " + ex_.ctrl_wide(r.plan->extent) + " - " + std::to_string(r.plan->pre_arrive) + ";");
+      w.line(r.used + " += " + ex_.ctrl_wide(r.plan->extent) + " - " +
+             std::to_string(r.plan->pre_arrive) + ";");
   }
 }
 
@@ -148,7 +151,8 @@ const SyncLowering::Ring *SyncLowering::ring_of(const Expr &bar, std::string &in
     // The logical element, counted over every task so far. The CTA index (a
     // cluster's dimension 0) selects whose ring: this CTA's own, or a remote
     // one the Arrive reaches through the cluster address of the same slot.
-    index = "(" + ex_.ctrl_wide(idx.back()) + " + " + r.used + " - " + std::to_string(r.plan->pre_arrive) + ")";
+    index = "(" + ex_.ctrl_wide(idx.back()) + " + " + r.used + " - " +
+            std::to_string(r.plan->pre_arrive) + ")";
   }
   return &r;
 }

@@ -1,10 +1,10 @@
 // task_nest.h - the `cuda_tasks` nest of a device function -----------------//
 // Owns: the shape every kernel has, checked once in the GPU stage: the body of
 // `with CudaDeviceFunction` is a nest of `cuda_tasks` loops, each alone in its
-// parent's body, whose bounds are host values (the task space is a box), and
-// nothing in the task body launches tasks or kernels again; outside device
-// functions there are no `cuda_tasks` or `cuda_threads` loops. The CUDA
-// backend launches the grid from the nest it records.
+// parent's body, whose bounds are host values (the task space is a box). The
+// CUDA backend launches the grid from the nest it records. (The KernelChecker
+// refuses task loops and device functions inside the task body; host_code.h
+// refuses GPU loops outside device functions.)
 #pragma once
 #include <vector>
 

@@ -448,8 +448,9 @@ private:
     if (a->type.kind != Type::Kind::Barrier)
       return;
     // The GPU stage read the barrier (gpu/barrier_plan.h), as codegen does.
-    auto planned = kernel_ ? kernel_->barriers.find(a->name.id) : decltype(kernel_->barriers.end()){};
-    if (!kernel_ || planned == kernel_->barriers.end())
+    const std::map<uint32_t, gpu::BarrierPlan> *plans = kernel_ ? &kernel_->barriers : nullptr;
+    auto planned = plans ? plans->find(a->name.id) : decltype(plans->end()){};
+    if (!plans || planned == plans->end())
       return void(unsupported(a->loc, "a barrier outside the task body of a device function"));
     const gpu::BarrierPlan &plan = planned->second;
     // In a cluster, the GPU stage checked that dimension 0 of an mbarrier is
