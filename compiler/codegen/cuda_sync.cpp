@@ -46,13 +46,9 @@ bool SyncLowering::plan(const Block &task_body) {
   AwaitFinder af;
   for (const Stmt &s : task_body)
     af.visit(s);
-  std::map<uint32_t, const Alloc *> allocs;
-  for (const Stmt &s : task_body)
-    if (const auto *a = s.as<Alloc>())
-      allocs[a->name.id] = a;
   // The GPU stage read each barrier: its mechanism, ring and arrive count.
-  for (uint32_t id : facts_.top_barriers) {
-    const Alloc *a = allocs.at(id);
+  for (const Alloc *a : facts_.top_barriers) {
+    const uint32_t id = a->name.id;
     Ring r;
     r.sym = a->name;
     r.plan = &facts_.barriers.at(id);

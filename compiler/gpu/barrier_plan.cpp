@@ -131,7 +131,7 @@ bool plan_barriers(const Block &task_body, KernelFacts &facts, DiagEngine &diag)
   }
   for (const Stmt &s : task_body)
     if (const auto *a = s.as<Alloc>(); a && facts.barriers.count(a->name.id))
-      facts.top_barriers.push_back(a->name.id);
+      facts.top_barriers.push_back(a);
   return ok;
 }
 

@@ -117,7 +117,7 @@ struct KernelFacts {
   // Every barrier allocated in the task body, by Sym id (barrier_plan.h);
   // those at the body's top level in order.
   std::map<uint32_t, BarrierPlan> barriers;
-  std::vector<uint32_t> top_barriers;
+  std::vector<const Alloc *> top_barriers;
   // Clusters of several CTAs only: mbarrier arrays by Sym id; each Arrive
   // that reaches other CTAs, with the cluster ranks each of its threads
   // arrives on (its own included); each call of a multicast instruction.

@@ -9,7 +9,6 @@ const GpuStage::Result *GpuStage::run(const Proc &p) {
   auto it = results_.find(p.get());
   if (it != results_.end())
     return it->second.get();
-  ++runs_;
   DiagEngine::InProc in_proc(diag_, p->name);
   size_t first = diag_.diagnostics().size();
   auto r = std::make_unique<Result>();

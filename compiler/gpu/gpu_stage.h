@@ -32,13 +32,12 @@ public:
   /// notes of where the code came from.
   std::function<void(size_t first, const std::string &proc)> on_errors;
   /// How many times the stage ran: once per proc asked for.
-  size_t runs() const { return runs_; }
+  size_t runs() const { return results_.size(); }
 
 private:
   ScopedLookup lookup_;
   DiagEngine &diag_;
   std::map<const ProcNode *, std::unique_ptr<Result>> results_; // null: errors
-  size_t runs_ = 0;
 };
 
 } // namespace exgc::gpu

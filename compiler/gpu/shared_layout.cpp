@@ -34,15 +34,11 @@ public:
   bool ok = true;
 
   /// The mbarrier rings of the task body's top level: 8 bytes a slot.
-  void rings(const Block &body) {
-    std::map<uint32_t, const Alloc *> allocs;
-    for (const Stmt &s : body)
-      if (const auto *a = s.as<Alloc>())
-        allocs[a->name.id] = a;
-    for (uint32_t id : facts_.top_barriers) {
-      const BarrierPlan &p = facts_.barriers.at(id);
+  void rings() {
+    for (const Alloc *a : facts_.top_barriers) {
+      const BarrierPlan &p = facts_.barriers.at(a->name.id);
       if (p.kind == BarrierKind::Mbarrier)
-        place(allocs.at(id), 8 * p.ring, 8);
+        place(a, 8 * p.ring, 8);
     }
   }
 
@@ -124,7 +120,7 @@ private:
 bool lay_out_arrays(const With *w, KernelFacts &facts, DiagEngine &diag) {
   Layout layout(facts, diag);
   const Block &body = *facts.tasks.body;
-  layout.rings(body);
+  layout.rings();
   if (facts.roles.empty()) {
     layout.block(body, 0, facts.config.env.block_dim / 32, false);
   } else {
