@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "compiler/ir/nodes.h"
+
 namespace exgc::analysis {
 
 namespace {
@@ -34,9 +36,7 @@ const std::vector<std::string> &instr_timelines() {
 bool is_sync_timeline(const std::string &name) { return contains(sync_timelines(), name); }
 bool is_instr_timeline(const std::string &name) { return contains(instr_timelines(), name); }
 
-bool is_loop_mode(const std::string &name) {
-  return name == "seq" || name == "cuda_tasks" || name == "cuda_threads";
-}
+bool is_loop_mode(const std::string &name) { return loop_kind(name).has_value(); }
 
 bool loop_mode_accepts(const std::string &mode, const std::string &kwarg) {
   return (mode == "seq" && kwarg == "unroll") || (mode == "cuda_threads" && kwarg == "unit");
@@ -59,9 +59,7 @@ int unit_function_arity(const std::string &name) {
   return -1;
 }
 
-bool is_context(const std::string &name) {
-  return name == "CudaDeviceFunction" || name == "CudaWarps";
-}
+bool is_context(const std::string &name) { return context_kind(name).has_value(); }
 
 bool context_accepts(const std::string &context, const std::string &kwarg) {
   if (context == "CudaDeviceFunction")

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "compiler/analysis/const_int.h"
 #include "compiler/codegen/c_names.h"
 #include "compiler/codegen/expr_emitter.h"
+#include "compiler/ir/fold.h"
 
 namespace exgc::codegen {
 
@@ -77,7 +77,6 @@ void set_extents(Binding &b, const std::vector<Expr> &shape, ExprEmitter &ex);
 /// products of the later extents (folded when constant) for the others.
 std::vector<std::string> dense_strides(const std::vector<Expr> &shape, ExprEmitter &ex);
 
-using analysis::const_int; // analysis/const_int.h
 /// `exg::sm90::Swizzle`'s enumerator for a swizzle of `bytes` (0, 32, 64 or
 /// 128), else null.
 const char *swizzle_enumerator(int64_t bytes);

@@ -52,10 +52,9 @@ protected:
     StmtEmitter::emit_window(w);
   }
   void emit_for(const For *f) override {
-    const std::string &mode = f->mode.name;
-    if (mode == "seq")
+    if (f->mode.kind() == LoopKind::Seq)
       return seq_for(f, "");
-    fail(f->loc, "'" + mode + "' loops");
+    fail(f->loc, "'" + f->mode.name + "' loops"); // the GPU stage refused them here
   }
   void emit_call(const CallStmt *c) override {
     Proc callee = fx_.callee(&proc_, c->callee);
@@ -64,10 +63,8 @@ protected:
     StmtEmitter::emit_call(c);
   }
   void emit_with(const With *w) override {
-    const auto *c = w->ctx.as<Call>();
-    std::string name = c ? c->func : w->ctx ? print_expr(w->ctx) : "with";
-    if (name != "CudaDeviceFunction") // the GPU stage refused CudaWarps here
-      return void(fail(w->loc, "'" + name + "' in host code"));
+    if (w->context() != ContextKind::CudaDeviceFunction) // the GPU stage refused CudaWarps here
+      return void(fail(w->loc, "'" + w->context_name() + "' in host code"));
     KernelContext ctx{ex_, w_, kernels_, names_, fx_, proc_, kernel_name_(), stream,
                       "return exg_err;", facts_.kernel(w), uses_sm90};
     if (!emit_device_function(w, ctx))

@@ -199,8 +199,8 @@ void DeviceStmtEmitter::emit_window(const WindowStmt *w) {
 }
 
 void DeviceStmtEmitter::emit_for(const For *f) {
-  const std::string &mode = f->mode.name;
-  if (mode == "seq") {
+  switch (f->mode.kind()) {
+  case LoopKind::Seq: {
     std::string pragma;
     if (const Expr *u = f->mode.kwarg("unroll")) {
       int64_t k;
@@ -210,9 +210,10 @@ void DeviceStmtEmitter::emit_for(const For *f) {
     }
     return seq_for(f, pragma);
   }
-  if (mode == "cuda_threads")
-    return threads_loop(f);
-  fail(f->loc, "'" + mode + "' loops");
+  case LoopKind::CudaThreads: return threads_loop(f);
+  case LoopKind::CudaTasks: // the GPU stage allows them only in the task nest, not emitted here
+    return void(fail(f->loc, "'cuda_tasks' loops"));
+  }
 }
 
 std::string DeviceStmtEmitter::rank() const {
@@ -265,11 +266,9 @@ void DeviceStmtEmitter::emit_call(const CallStmt *c) {
 }
 
 void DeviceStmtEmitter::emit_with(const With *w) {
-  const auto *c = w->ctx.as<Call>();
-  std::string name = c ? c->func : w->ctx ? print_expr(w->ctx) : "with";
   auto found = facts_.warps.find(w);
-  if (name != "CudaWarps" || found == facts_.warps.end())
-    return void(fail(w->loc, "'" + name + "'"));
+  if (w->context() != ContextKind::CudaWarps || found == facts_.warps.end())
+    return void(fail(w->loc, "'" + w->context_name() + "'"));
   if (found->second.nested) {
     // Warps of the enclosing collective, in whichever role's copy it is.
     const gpu::WarpsBlockFacts &n = found->second;

@@ -87,8 +87,7 @@ protected:
     IRVisitor::visit_node(op);
   }
   void visit_node(const With *op) override {
-    const auto *c = op->ctx.as<Call>();
-    if (!skip_device_ || !c || c->func != "CudaDeviceFunction")
+    if (!skip_device_ || op->context() != ContextKind::CudaDeviceFunction)
       IRVisitor::visit_node(op);
   }
 

@@ -12,8 +12,8 @@
 
 #include "compiler/analysis/effects.h"
 #include "compiler/analysis/gpu_names.h"
-#include "compiler/analysis/simplify.h"
 #include "compiler/frontend/typecheck_internal.h"
+#include "compiler/ir/fold.h"
 #include "compiler/ir/instr_args.h"
 #include "compiler/ir/printer.h"
 
@@ -53,9 +53,9 @@ std::optional<std::string> memory_param_mismatch(const CallStmt &c, const ProcNo
   bool differs = want.params.size() != got.params.size();
   std::string text;
   for (size_t i = 0; i < want.params.size(); ++i) {
-    Expr w = analysis::simplify_expr(analysis::substitute(want.params[i], values));
+    Expr w = fold_constants(analysis::substitute(want.params[i], values));
     const auto *wi = w.as<IntImm>();
-    const auto *gi = i < got.params.size() ? analysis::simplify_expr(got.params[i]).as<IntImm>()
+    const auto *gi = i < got.params.size() ? fold_constants(got.params[i]).as<IntImm>()
                                            : nullptr;
     differs |= wi && gi && wi->value != gi->value;
     text += (i ? ", " : "") + print_expr(w);
@@ -434,8 +434,9 @@ void Checker::check_context(const With &w) {
     diag_.report(w.ctx->loc, DiagKind::UnknownContext, name.empty() ? show(w.ctx) : name);
     return;
   }
-  if (!c)
-    return;
+  if (!c) // every later stage reads a context's arguments from the call
+    return void(diag_.report(w.ctx->loc, DiagKind::BuiltinArgs, name,
+                             "is written as a call: '" + name + "(...)'"));
   for (const KwArg &k : c->kwargs) {
     if (!analysis::context_accepts(name, k.key)) {
       diag_.report(k.loc.valid() ? k.loc : w.ctx->loc, DiagKind::UnknownKeyword, name, k.key);

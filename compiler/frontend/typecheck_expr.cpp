@@ -9,6 +9,7 @@
 
 #include "compiler/analysis/control_limits.h"
 #include "compiler/frontend/typecheck_internal.h"
+#include "compiler/ir/fold.h"
 #include "compiler/ir/math_functions.h"
 
 namespace exgc::tc {
@@ -17,43 +18,11 @@ namespace {
 
 bool is_control_use(Use u) { return u != Use::Data; }
 
-/// The integer value of a literal-only expression.
-bool const_value(const Expr &e, int64_t &out) {
-  if (const auto *i = e.as<IntImm>()) {
-    out = i->value;
-    return true;
-  }
-  if (const auto *u = e.as<UnOp>()) {
-    if (u->op != UnOpKind::Neg || !const_value(u->a, out))
-      return false;
-    out = -out;
-    return true;
-  }
-  const auto *b = e.as<BinOp>();
-  int64_t x, y;
-  if (!b || !const_value(b->a, x) || !const_value(b->b, y))
-    return false;
-  switch (b->op) {
-  case BinOpKind::Add: out = x + y; return true;
-  case BinOpKind::Sub: out = x - y; return true;
-  case BinOpKind::Mul: out = x * y; return true;
-  case BinOpKind::Div:
-  case BinOpKind::Mod:
-    if (y <= 0)
-      return false;
-    out = b->op == BinOpKind::Div ? (x >= 0 ? x / y : -((-x + y - 1) / y))
-                                  : x - y * (x >= 0 ? x / y : -((-x + y - 1) / y));
-    return true;
-  default:
-    return false;
-  }
-}
-
 } // namespace
 
 bool Checker::is_constant(const Expr &e) const {
   int64_t v;
-  if (const_value(e, v))
+  if (const_int(e, v))
     return true;
   // Template parameters of an instr are compile-time constants.
   if (const auto *var = e.as<Var>()) {
@@ -209,7 +178,7 @@ ValueType Checker::check_expr(const Expr &e, Use use) {
     }
     if (b->op == BinOpKind::Div || b->op == BinOpKind::Mod) {
       int64_t c = 0;
-      bool ok = const_value(b->b, c) ? c > 0 : is_constant(b->b);
+      bool ok = const_int(b->b, c) ? c > 0 : is_constant(b->b);
       if (!ok) {
         diag_.report(b->b->loc, DiagKind::BadIndexDivisor, op, show(e));
         return ValueType::Meta;

@@ -3,9 +3,9 @@
 
 #include <optional>
 
-#include "compiler/analysis/const_int.h"
 #include "compiler/analysis/memories.h"
 #include "compiler/gpu/facts.h"
+#include "compiler/ir/fold.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/support/check.h"
 
@@ -67,7 +67,7 @@ public:
         return diag_.report(a->loc, DiagKind::BadBarrierPlan, a->name.name,
                             "has two ring dimensions; a barrier has at most one");
       p.ring_dim = static_cast<int>(d);
-      analysis::const_int(a->type.ring[d], p.ring); // typecheck: a positive literal
+      const_int(a->type.ring[d], p.ring); // typecheck: a positive literal
     }
     return p.kind != BarrierKind::Mbarrier || mbarrier(a, mech, arrives, p);
   }
@@ -91,7 +91,7 @@ private:
                                           : ")"));
     p.extent = a->type.shape[ring_dim];
     if (const Expr *pre = mech.kwarg("pre_arrive"); pre && *pre)
-      analysis::const_int(*pre, p.pre_arrive); // typecheck: a non-negative literal
+      const_int(*pre, p.pre_arrive); // typecheck: a non-negative literal
     if (arrives.empty())
       return diag_.report(a->loc, DiagKind::BadBarrierPlan, a->name.name,
                           "has no Arrive: an Await on it would wait forever");

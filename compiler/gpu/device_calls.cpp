@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <vector>
 
+#include "compiler/ir/copy.h"
+#include "compiler/ir/inliner.h"
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/printer.h"
-#include "compiler/schedule/inliner.h"
-#include "compiler/schedule/loop_support.h"
 
 namespace exgc::gpu {
 
@@ -17,15 +17,14 @@ class DeviceCallInliner : public IRMutator {
 public:
   DeviceCallInliner(const Proc &p, const ScopedLookup &lookup, DiagEngine &diag,
                     InlinedDeviceCalls &out)
-      : lookup_(lookup), diag_(diag), out_(out), taken_(schedule::declared_names(*p)) {
+      : lookup_(lookup), diag_(diag), out_(out), taken_(declared_names(*p)) {
     from_.push_back(p.get());
   }
   bool ok = true;
 
 protected:
   Block mutate_node(const With *op, const Stmt &self) override {
-    const auto *c = op->ctx.as<Call>();
-    bool device = c && c->func == "CudaDeviceFunction";
+    bool device = op->context() == ContextKind::CudaDeviceFunction;
     device_ += device;
     Block r = IRMutator::mutate_node(op, self);
     device_ -= device;
@@ -42,11 +41,11 @@ protected:
       ok = false;
       return {self};
     }
-    schedule::Inliner m;
+    Inliner m;
     if (!bind(*op, *callee, m))
       return {self};
     // Fresh statements and names: each call's copy has facts of its own.
-    Block body = schedule::copy_block(m.mutate(callee->body), {}, true, &taken_);
+    Block body = copy_block(m.mutate(callee->body), {}, true, &taken_);
     from_.push_back(callee.get());
     body = mutate(body); // the callee's own calls, in its module
     from_.pop_back();
@@ -60,7 +59,7 @@ protected:
 private:
   /// Binds each parameter of `callee` to its argument (schedule `inline`'s
   /// rules); false after reporting a parameter that cannot be bound.
-  bool bind(const CallStmt &c, const ProcNode &callee, schedule::Inliner &m) {
+  bool bind(const CallStmt &c, const ProcNode &callee, Inliner &m) {
     for (size_t i = 0; i < callee.args.size() && i < c.args.size(); ++i) {
       const Arg &a = callee.args[i];
       const Expr &actual = c.args[i];

@@ -152,7 +152,7 @@ private:
     if (const auto *f = s.as<For>()) {
       exprs(f->lo);
       exprs(f->hi);
-      if (f->mode.name == "cuda_threads")
+      if (f->mode.kind() == LoopKind::CudaThreads)
         return threads_loop(f);
       if (is_task_loop(s)) {
         diag_.report(f->loc, DiagKind::TaskNestShape,
@@ -169,14 +169,12 @@ private:
     if (const auto *c = s.as<CallStmt>())
       return call(c);
     if (const auto *w = s.as<With>()) {
-      const auto *c = w->ctx.as<Call>();
-      if (c && c->func == "CudaWarps")
-        return warps_block(w, *c);
-      if (c && c->func == "CudaDeviceFunction") {
+      switch (w->context()) {
+      case ContextKind::CudaWarps: return warps_block(w, *w->ctx.as<Call>());
+      case ContextKind::CudaDeviceFunction:
         diag_.report(w->loc, DiagKind::DeviceFunctionNested);
         return void(fail());
       }
-      return; // codegen says what it cannot emit
     }
     if (const auto *f = s.as<Fence>())
       return fence(f);

@@ -101,24 +101,21 @@ public:
 
 protected:
   void visit_node(const For *f) override {
-    const std::string &mode = f->mode.name;
-    if (mode == "cuda_tasks" || mode == "cuda_threads")
-      ok = diag_.report(f->loc, DiagKind::LoopModeOutsideDevice, mode, f->iter.name);
-    else
-      IRVisitor::visit_node(f);
+    if (f->mode.kind() == LoopKind::Seq)
+      return IRVisitor::visit_node(f);
+    ok = diag_.report(f->loc, DiagKind::LoopModeOutsideDevice, f->mode.name, f->iter.name);
   }
   void visit_node(const With *w) override {
-    const auto *c = w->ctx.as<Call>();
-    if (c && c->func == "CudaDeviceFunction") {
+    switch (w->context()) {
+    case ContextKind::CudaDeviceFunction: {
       if (!device_function_(w))
         return void(ok = false);
       DeviceCode d(diag_, places_);
       d.visit(w->body);
       ok = d.ok && ok;
-    } else if (c && c->func == "CudaWarps") {
-      ok = diag_.report(w->loc, DiagKind::WarpsOutsideDevice);
-    } else {
-      IRVisitor::visit_node(w); // the backend says what it cannot emit
+      return;
+    }
+    case ContextKind::CudaWarps: ok = diag_.report(w->loc, DiagKind::WarpsOutsideDevice); return;
     }
   }
   void visit_node(const Alloc *a) override {

@@ -21,8 +21,7 @@ bool launches_kernel(const ProcNode &p, const Lookup &lookup, std::set<const Pro
     bool found = false;
     std::vector<std::string> callees;
     void visit_node(const With *w) override {
-      const auto *c = w->ctx.as<Call>();
-      found |= c && c->func == "CudaDeviceFunction";
+      found |= w->context() == ContextKind::CudaDeviceFunction;
       IRVisitor::visit_node(w);
     }
     void visit_node(const CallStmt *c) override {
@@ -88,8 +87,7 @@ public:
 
 protected:
   void visit_node(const With *w) override {
-    const auto *c = w->ctx.as<Call>();
-    if (c && c->func == "CudaDeviceFunction")
+    if (w->context() == ContextKind::CudaDeviceFunction)
       return; // device code: its calls are inlined and checked with it
     IRVisitor::visit_node(w);
   }

@@ -30,8 +30,8 @@ const Limit kLimits[] = {
 } // namespace
 
 bool read_launch_config(const With *w, DiagEngine &diag, LaunchConfig &cfg) {
-  const auto *c = w->ctx.as<Call>();
-  if (!c || c->func != "CudaDeviceFunction")
+  const auto *c = w->ctx.as<Call>(); // the typecheck refuses a bare name
+  if (w->context() != ContextKind::CudaDeviceFunction)
     return false;
   for (const KwArg &k : c->kwargs) {
     if (k.key == "warps" && k.value) {

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <set>
 
-#include "compiler/analysis/const_int.h"
 #include "compiler/analysis/memories.h"
 #include "compiler/gpu/facts.h"
+#include "compiler/ir/fold.h"
 
 namespace exgc::gpu {
 
@@ -20,7 +20,7 @@ bool stored_elements(const Alloc *a, size_t first, DiagKind kind, DiagEngine &di
   for (size_t d = first; d < a->type.shape.size(); ++d) {
     const Expr &e = a->type.shape[d];
     int64_t c;
-    if (!analysis::const_int(e, c) || c < 1 || count * c > 65536)
+    if (!const_int(e, c) || c < 1 || count * c > 65536)
       return diag.report(e->loc.valid() ? e->loc : a->loc, kind, a->name.name);
     count *= c;
   }

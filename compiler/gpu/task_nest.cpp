@@ -21,7 +21,7 @@ std::vector<Sym> vars_of(const Expr &e) {
 
 bool is_task_loop(const Stmt &s) {
   const auto *f = s.as<For>();
-  return f && f->mode.name == "cuda_tasks";
+  return f && f->mode.kind() == LoopKind::CudaTasks;
 }
 
 bool read_task_nest(const With *w, DiagEngine &diag, TaskNest &nest) {

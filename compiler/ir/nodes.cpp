@@ -325,6 +325,21 @@ void WindowStmt::finish() {
   EXGC_CHECK(rhs && rhs.as<WindowExpr>()) << "a window statement binds a window expression";
 }
 
+std::optional<LoopKind> loop_kind(const std::string &name) {
+  static const std::pair<const char *, LoopKind> kNames[] = {
+      {"seq", LoopKind::Seq}, {"cuda_tasks", LoopKind::CudaTasks}, {"cuda_threads", LoopKind::CudaThreads}};
+  for (const auto &[n, k] : kNames)
+    if (name == n)
+      return k;
+  return std::nullopt;
+}
+
+LoopKind LoopMode::kind() const {
+  std::optional<LoopKind> k = loop_kind(name);
+  EXGC_CHECK(k) << "loop mode '" << name << "' after the typecheck";
+  return *k;
+}
+
 const Expr *LoopMode::kwarg(const std::string &key) const {
   for (const KwArg &k : kwargs)
     if (k.key == key)
@@ -356,6 +371,30 @@ Stmt With::make(Expr ctx, Block body, SrcLoc loc) {
   return build(new With(std::move(ctx), std::move(body), loc));
 }
 void With::finish() { EXGC_CHECK(ctx) << "with needs a context"; }
+
+const std::string &With::context_name() const {
+  static const std::string kNone;
+  if (const auto *c = ctx.as<Call>())
+    return c->func;
+  if (const auto *v = ctx.as<Var>())
+    return v->name.name;
+  return kNone;
+}
+
+ContextKind With::context() const {
+  std::optional<ContextKind> k = context_kind(context_name());
+  EXGC_CHECK(k) << "context '" << context_name() << "' after the typecheck";
+  return *k;
+}
+
+std::optional<ContextKind> context_kind(const std::string &name) {
+  static const std::pair<const char *, ContextKind> kNames[] = {
+      {"CudaDeviceFunction", ContextKind::CudaDeviceFunction}, {"CudaWarps", ContextKind::CudaWarps}};
+  for (const auto &[n, k] : kNames)
+    if (name == n)
+      return k;
+  return std::nullopt;
+}
 
 Stmt Fence::make(std::string first, std::string second, SrcLoc loc) {
   return build(new Fence(std::move(first), std::move(second), loc));

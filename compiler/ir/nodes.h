@@ -40,6 +40,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -462,10 +463,19 @@ private:
 /// in order, nothing when hi <= lo. The mode (`seq`, `cuda_tasks`,
 /// `cuda_threads`) and its kwargs (`unroll=k`, `unit=U`) only say how the GPU
 /// may run the iterations.
+/// The loop modes, resolved from the name once (loop_kind); stages after the
+/// typecheck, which refuses any other name, switch on the kind.
+enum class LoopKind { Seq, CudaTasks, CudaThreads };
+/// The kind of the loop mode `name`; nullopt for a name the language lacks.
+std::optional<LoopKind> loop_kind(const std::string &name);
+
 struct LoopMode {
   std::string name = "seq";
   std::vector<KwArg> kwargs;
   const Expr *kwarg(const std::string &key) const;
+  /// The mode's kind, for stages after the typecheck (which refuses any other
+  /// name): an internal error on a name the language lacks.
+  LoopKind kind() const;
 };
 
 struct For final : StmtBase<For, StmtKind::For> {
@@ -524,11 +534,21 @@ private:
         barriers(std::move(b)) {}
 };
 
+/// The `with` contexts, resolved from the name once (context_kind).
+enum class ContextKind { CudaDeviceFunction, CudaWarps };
+/// The kind of the context `name`; nullopt for a name the language lacks.
+std::optional<ContextKind> context_kind(const std::string &name);
+
 /// `with ctx: body`: a device function or warp selection; sequentially just body.
 struct With final : StmtBase<With, StmtKind::With> {
   Expr ctx; // a Call such as CudaDeviceFunction(blockDim=256)
   Block body;
   static Stmt make(Expr ctx, Block body, SrcLoc loc = {});
+  /// The context's name: the callee of `ctx`, or the name it is.
+  const std::string &context_name() const;
+  /// The context's kind, for stages after the typecheck (which refuses any
+  /// other name): an internal error on a name the language lacks.
+  ContextKind context() const;
 
 private:
   EXGC_STMT_PRIVATE(With)

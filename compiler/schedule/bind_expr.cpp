@@ -72,8 +72,7 @@ struct FindSite {
         block(i->then_body, dev);
         block(i->else_body, dev);
       } else if (const auto *w = s.as<With>()) {
-        const auto *c = w->ctx.as<Call>();
-        block(w->body, dev || (c && c->func == "CudaDeviceFunction"));
+        block(w->body, dev || w->context() == ContextKind::CudaDeviceFunction);
       }
     }
   }

@@ -110,20 +110,10 @@ Cursor gap_arg(Interpreter &in, const Proc &p, const Value &v, const char *prim,
   return forward_cursor(in, p, v.cursor, loc);
 }
 
-std::string context_name(const With &w) {
-  if (!w.ctx)
-    return "";
-  if (const auto *c = w.ctx.as<Call>())
-    return c->func;
-  if (const auto *v = w.ctx.as<Var>())
-    return v->name.name;
-  return "";
-}
-
 bool in_device_function(const ProcNode &p, NodeId node) {
   Located l;
   while (locate(p, node, l) && l.parent) {
-    if (const auto *w = l.parent.as<With>(); w && context_name(*w) == "CudaDeviceFunction")
+    if (const auto *w = l.parent.as<With>(); w && w->context() == ContextKind::CudaDeviceFunction)
       return true;
     node = l.parent->id;
   }

@@ -37,8 +37,6 @@ Cursor gap_arg(Interpreter &in, const Proc &p, const Value &v, const char *prim,
 /// Whether the statement of id `node` is inside a `with CudaDeviceFunction`
 /// of `p` (device code).
 bool in_device_function(const ProcNode &p, NodeId node);
-/// The name of a `with` statement's context: `CudaDeviceFunction`, `CudaWarps`.
-std::string context_name(const With &with);
 
 /// `c` forwarded to `q`, the proc a primitive at `loc` was given: `c` itself
 /// when `q` is the proc it was made from; otherwise the statements `find`

@@ -1,7 +1,7 @@
 // dim_support.cpp - allocations, dimension arguments and relayouts ---------------//
 #include "compiler/schedule/dim_support.h"
 
-#include "compiler/analysis/simplify.h"
+#include "compiler/ir/fold.h"
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/schedule/edit.h"
@@ -179,6 +179,6 @@ Proc relayout(const Proc &p, const Stmt &s, std::vector<Expr> shape, const Reind
   return r.mutate_proc(reshaped);
 }
 
-Expr tidy_index(const Expr &e) { return simplify_index(analysis::simplify_expr(e)); }
+Expr tidy_index(const Expr &e) { return simplify_index(fold_constants(e)); }
 
 } // namespace exgc::schedule

@@ -39,7 +39,7 @@ Value divide_with_recompute(Interpreter &in, const CallSite &call) {
   const Proc &p = call.proc();
   Stmt s;
   const For *f = loop_arg(in, p, call.arg("loop").value, "divide_with_recompute", call.loc, s);
-  if (f->mode.name != "seq")
+  if (f->mode.kind() != LoopKind::Seq)
     in.fail(call.loc, DiagKind::RecomputeNotSeq, f->iter.name, f->mode.name);
   const int64_t stride = call.arg("stride").value.int_value;
   if (stride < 1)

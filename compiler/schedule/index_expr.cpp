@@ -3,8 +3,8 @@
 
 
 #include "compiler/analysis/index_form.h"
-#include "compiler/analysis/simplify.h"
 #include "compiler/analysis/solver.h"
+#include "compiler/ir/fold.h"
 #include "compiler/ir/printer.h"
 
 namespace exgc::schedule {
@@ -46,7 +46,7 @@ Expr build_index_expr(const FragExpr &f, const std::map<std::string, Expr> &scop
     case BinOpKind::Div: case BinOpKind::Mod:
       // Floor division is by a positive constant (docs/language.md): say so
       // here rather than leave `n / 0` to a solver that gives up.
-      if (const auto *d = analysis::simplify_expr(b).as<IntImm>(); d && d->value < 1) {
+      if (const auto *d = fold_constants(b).as<IntImm>(); d && d->value < 1) {
         bad = "it divides by " + std::to_string(d->value) +
               " ('/' and '%' take a positive constant)";
         return Expr();

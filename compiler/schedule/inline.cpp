@@ -27,13 +27,13 @@
 // element the write could go to (InlineParamWritten).
 #include "compiler/analysis/effects.h"
 #include "compiler/analysis/simplify.h"
+#include "compiler/ir/inliner.h"
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/call_support.h"
 #include "compiler/schedule/computation_type.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/edit.h"
-#include "compiler/schedule/inliner.h"
 #include "compiler/schedule/loop_support.h"
 #include "compiler/schedule/primitives.h"
 

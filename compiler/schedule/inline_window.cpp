@@ -12,9 +12,9 @@
 // Fails when: `stmt` is not a window statement (CursorKindMismatch); the
 // window has a special memory (InlineWindowSpecial).
 #include "compiler/analysis/memories.h"
+#include "compiler/ir/inliner.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/edit.h"
-#include "compiler/schedule/inliner.h"
 #include "compiler/schedule/primitives.h"
 
 namespace exgc::schedule {

@@ -1,7 +1,7 @@
 // loop_support.h - helpers shared by the loop primitives -------------------------//
-// Owns: what the loop rewrites (divide_loop, reorder_loops, fission, ...) share:
-// copying statements (with fresh ids and fresh bindings for what they declare,
-// or keeping ids), substituting iterators, reading control-value arguments,
+// Owns: what the loop rewrites (divide_loop, reorder_loops, fission, ...) share
+// beyond copying code (ir/copy.h): the names in scope at a statement,
+// comparing code up to bound names, reading control-value arguments,
 // the callee lookup for effect summaries, and reporting a failed check with
 // the conflicting accesses and the solver's counterexample as notes.
 #pragma once
@@ -10,30 +10,16 @@
 #include <string>
 
 #include "compiler/analysis/dependence.h"
+#include "compiler/ir/copy.h"
 #include "compiler/schedule/interpreter.h"
 #include "compiler/schedule/value.h"
 
 namespace exgc::schedule {
 
-/// `b` with Vars substituted per `vars`. With `fresh`, every statement gets a
-/// new NodeId and every loop, allocation and window it declares a new Sym
-/// (a second copy of code); without, statements keep their ids.
-/// With `taken` (and `fresh`), each allocation and window the copy declares
-/// also gets a new name, `t_1`, `t_2`, ..., not in `taken` (which grows): the
-/// typecheck forbids redeclaring a name in one block.
-Block copy_block(const Block &b, const std::map<uint32_t, Expr> &vars, bool fresh,
-                 std::set<std::string> *taken = nullptr);
-
-/// `b` with every use of buffer `from` naming `to` instead; ids are kept.
-Block rename_buffer(const Block &b, const Sym &from, const Sym &to);
-
 /// Is `t` an identifier (letters, digits, `_`, not starting with a digit)?
 bool is_name(const std::string &t);
 /// `s` is exactly two identifiers separated by blanks ("outer inner").
 bool two_names(const std::string &s, std::string &a, std::string &b);
-
-/// Every name `p` declares: arguments, allocations, windows, loop iterators.
-std::set<std::string> declared_names(const ProcNode &p);
 
 /// The names that code put in place of statement `s` must not declare (it
 /// would shadow them): `p`'s arguments, the iterators of the loops around

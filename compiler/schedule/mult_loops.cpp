@@ -14,7 +14,7 @@
 // constants (LoopBoundsNotConstant) or the inner loop runs zero times
 // (LoopMayNotRun); `name` is not a name (ScriptArgType) or is in use
 // (NameInUse).
-#include "compiler/analysis/simplify.h"
+#include "compiler/ir/fold.h"
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/loop_support.h"
@@ -37,8 +37,8 @@ Value mult_loops(Interpreter &in, const CallSite &call) {
   const For *inner = outer && outer->body.size() == 1 ? outer->body[0].as<For>() : nullptr;
   if (!inner || inner->iter.name != inner_name)
     in.fail(call.loc, DiagKind::LoopsNotPerfectlyNested, outer_name, inner_name);
-  const auto *a = analysis::simplify_expr(inner->lo).as<IntImm>();
-  const auto *b = analysis::simplify_expr(inner->hi).as<IntImm>();
+  const auto *a = fold_constants(inner->lo).as<IntImm>();
+  const auto *b = fold_constants(inner->hi).as<IntImm>();
   if (!a || !b)
     in.fail(call.loc, DiagKind::LoopBoundsNotConstant, inner_name, print_expr(inner->lo),
             print_expr(inner->hi));
@@ -50,14 +50,14 @@ Value mult_loops(Interpreter &in, const CallSite &call) {
   Expr c = IntImm::make(b->value - a->value);
   Sym k = Sym::fresh(name);
   Expr kv = iter_var(k);
-  auto plus = [](const Expr &x, const Expr &y) { return analysis::simplify_expr(BinOp::make(BinOpKind::Add, x, y)); };
+  auto plus = [](const Expr &x, const Expr &y) { return fold_constants(BinOp::make(BinOpKind::Add, x, y)); };
   std::map<uint32_t, Expr> subst{
       {outer->iter.id, plus(outer->lo, BinOp::make(BinOpKind::Div, kv, c))},
       {inner->iter.id, plus(inner->lo, BinOp::make(BinOpKind::Mod, kv, c))}};
   Stmt merged = outer->edited([&](For &n) {
     n.iter = k;
     n.lo = IntImm::make(0);
-    n.hi = analysis::simplify_expr(
+    n.hi = fold_constants(
         BinOp::make(BinOpKind::Mul, BinOp::make(BinOpKind::Sub, outer->hi, outer->lo), c));
     n.body = copy_block(inner->body, subst, false);
   });

@@ -22,7 +22,7 @@
 // access may leave the kept part (ResizeDropsAccess: note at the access,
 // counterexample); the buffer is passed whole or windowed with fewer
 // indices (DimChangeIndirect); the solver gives up (SolverUnknown).
-#include "compiler/analysis/simplify.h"
+#include "compiler/ir/fold.h"
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/dim_support.h"
 #include "compiler/schedule/loop_support.h"
@@ -47,7 +47,7 @@ Value resize_dim(Interpreter &in, const CallSite &call) {
   require(in, dep, ctx, BinOp::make(BinOpKind::Ge, size, IntImm::make(1)), call.loc,
           "that size '" + print_expr(size) + "' is positive", DiagKind::DimSizeNotPositive,
           print_expr(size));
-  Expr end = analysis::simplify_expr(BinOp::make(BinOpKind::Add, offset, size));
+  Expr end = fold_constants(BinOp::make(BinOpKind::Add, offset, size));
   require_at_accesses(
       in, p, s,
       [&](const std::vector<Expr> &idx) {

@@ -38,7 +38,7 @@
 // MemoryKindMismatch, MemoryParams). Warns when the block does not access A
 // at all (StageUnused): the step is kept, but its copies are dead.
 #include "compiler/analysis/rounding_log.h"
-#include "compiler/analysis/simplify.h"
+#include "compiler/ir/fold.h"
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
@@ -215,7 +215,7 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
     if (!bad.empty())
       in.fail(call.loc, DiagKind::ExprNotAtAlloc, window, bad, name);
     if (dim.slice)
-      extents.push_back(analysis::simplify_expr(minus(dim.hi, dim.lo)));
+      extents.push_back(fold_constants(minus(dim.hi, dim.lo)));
     dims.push_back(dim);
   }
   NameUse names;

@@ -9,7 +9,7 @@
 // the iterations did.
 // Fails when: `loop` is not a loop; a bound is not a constant (run-time
 // bounds); the loop has more than 4096 iterations.
-#include "compiler/analysis/simplify.h"
+#include "compiler/ir/fold.h"
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/loop_support.h"
@@ -21,7 +21,7 @@ Value unroll_loop(Interpreter &in, const CallSite &call) {
   const Proc &p = call.proc();
   Stmt s;
   const For *f = loop_arg(in, p, call.arg("loop").value, "unroll_loop", call.loc, s);
-  Expr lo = analysis::simplify_expr(f->lo), hi = analysis::simplify_expr(f->hi);
+  Expr lo = fold_constants(f->lo), hi = fold_constants(f->hi);
   const auto *l = lo.as<IntImm>(), *h = hi.as<IntImm>();
   if (!l || !h)
     in.fail(call.loc, DiagKind::LoopBoundsNotConstant, f->iter.name, print_expr(f->lo), print_expr(f->hi));

@@ -31,7 +31,7 @@ namespace {
 struct FindsDeviceFunction : IRVisitor {
   bool found = false;
   void visit_node(const With *op) override {
-    found |= context_name(*op) == "CudaDeviceFunction";
+    found |= op->context() == ContextKind::CudaDeviceFunction;
     IRVisitor::visit_node(op);
   }
 };
@@ -46,7 +46,7 @@ void check_context(Interpreter &in, const Expr &ctx, SrcLoc loc, std::string &na
   if (!analysis::is_context(name))
     in.fail(loc, DiagKind::UnknownContext, name.empty() ? print_expr(ctx) : name);
   if (!c)
-    return;
+    in.fail(loc, DiagKind::BuiltinArgs, name, "is written as a call: '" + name + "(...)'");
   for (const KwArg &k : c->kwargs) {
     if (!analysis::context_accepts(name, k.key))
       in.fail(loc, DiagKind::UnknownKeyword, name, k.key);
@@ -57,7 +57,7 @@ void check_context(Interpreter &in, const Expr &ctx, SrcLoc loc, std::string &na
                 "needs a positive integer literal for '" + k.key + "'");
     }
   }
-  if (name != "CudaWarps" && !c->args.empty())
+  if (context_kind(name) != ContextKind::CudaWarps && !c->args.empty())
     in.fail(loc, DiagKind::BuiltinArgs, name, "takes keyword arguments only");
 }
 
@@ -78,7 +78,7 @@ Value wrap_with_context(Interpreter &in, const CallSite &call) {
   Block after(first + static_cast<long>(c.count), l.block->end());
 
   bool in_device = in_device_function(*p, c.node);
-  if (name == "CudaDeviceFunction") {
+  if (context_kind(name) == ContextKind::CudaDeviceFunction) {
     FindsDeviceFunction inner;
     inner.visit(stmts);
     if (in_device || inner.found)

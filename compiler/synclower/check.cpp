@@ -2,7 +2,7 @@
 #include "compiler/synclower/check.h"
 
 #include "compiler/analysis/effects.h"
-#include "compiler/analysis/simplify.h"
+#include "compiler/ir/fold.h"
 #include "compiler/ir/printer.h"
 #include "compiler/support/check.h"
 #include "compiler/sync/text_format.h"
@@ -48,7 +48,7 @@ bool bind_sizes(const ProcNode &proc, const CheckRequest &req, DiagEngine &diag,
   if (!ok)
     return false;
   for (const Expr &p : proc.preds) {
-    Expr v = analysis::simplify_expr(analysis::substitute(p, values));
+    Expr v = fold_constants(analysis::substitute(p, values));
     if (const auto *b = v.as<BoolImm>(); b && !b->value)
       ok = diag.report(req.loc, DiagKind::CheckPreconditionFails, req.proc, print_expr(p));
   }

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "compiler/analysis/effects.h"
-#include "compiler/analysis/simplify.h"
+#include "compiler/ir/fold.h"
 #include "compiler/ir/visitor.h"
 
 namespace exgc::synclower {
@@ -27,7 +27,7 @@ public:
 
 protected:
   void visit_node(const For *f) override {
-    if (f->mode.name == "cuda_tasks")
+    if (f->mode.kind() == LoopKind::CudaTasks)
       task_loops.push_back({f->iter.name, BinOp::make(BinOpKind::Sub, f->hi, f->lo)});
     IRVisitor::visit_node(f);
   }
@@ -42,7 +42,7 @@ protected:
 
 /// `e` at the sizes `values`, when it folds to an integer (or a bool: 0/1).
 bool evaluate(const Expr &e, const std::map<uint32_t, Expr> &values, int64_t &out) {
-  Expr v = analysis::simplify_expr(analysis::substitute(e, values));
+  Expr v = fold_constants(analysis::substitute(e, values));
   if (const auto *i = v.as<IntImm>())
     return out = i->value, true;
   if (const auto *b = v.as<BoolImm>())

@@ -504,11 +504,14 @@ private:
   }
 
   void loop(const For *f) {
-    const std::string &mode = f->mode.name;
-    if (mode == "cuda_threads")
-      return threads_loop(f);
+    sync::StmtKind kind = sync::StmtKind::Seq;
+    switch (f->mode.kind()) {
+    case LoopKind::CudaThreads: return threads_loop(f);
+    case LoopKind::CudaTasks: kind = sync::StmtKind::Tasks; break;
+    case LoopKind::Seq: break;
+    }
     sync::Expr lo = control(f->lo), hi = control(f->hi);
-    auto s = make(mode == "cuda_tasks" ? sync::StmtKind::Tasks : sync::StmtKind::Seq, f->loc);
+    auto s = make(kind, f->loc);
     s->name = names_.bind(f->iter);
     s->value = lo;
     s->hi = hi;
@@ -592,20 +595,27 @@ private:
   }
 
   void with(const With *w) {
-    const auto *c = w->ctx.as<Call>();
-    if (c && c->func == "CudaWarps" && kernel_) {
-      auto it = kernel_->warps.find(w);
-      if (it == kernel_->warps.end())
-        return void(unsupported(w->loc, "this 'CudaWarps' block"));
-      if (it->second.trivial) // all of a one-warp collective
-        return lower_block(w->body);
-      // The chosen warps run the body together: a one-trip threads loop.
-      std::string name = names_.fresh("warps");
-      narrow(it->second.grid, name, sync::ExprNode::make_int(1), w->body, w->loc);
-      return names_.release_name(name);
+    switch (w->context()) {
+    case ContextKind::CudaWarps: return warps(w);
+    case ContextKind::CudaDeviceFunction: return device_function(w);
     }
-    if (!c || c->func != "CudaDeviceFunction")
-      return void(unsupported(w->loc, "'with " + (c ? c->func : std::string("?")) + "'"));
+  }
+
+  void warps(const With *w) {
+    if (!kernel_)
+      return void(unsupported(w->loc, "'with CudaWarps'"));
+    auto it = kernel_->warps.find(w);
+    if (it == kernel_->warps.end())
+      return void(unsupported(w->loc, "this 'CudaWarps' block"));
+    if (it->second.trivial) // all of a one-warp collective
+      return lower_block(w->body);
+    // The chosen warps run the body together: a one-trip threads loop.
+    std::string name = names_.fresh("warps");
+    narrow(it->second.grid, name, sync::ExprNode::make_int(1), w->body, w->loc);
+    names_.release_name(name);
+  }
+
+  void device_function(const With *w) {
     auto k = facts_.kernels.find(w);
     if (kernel_ || k == facts_.kernels.end())
       return void(unsupported(w->loc, "this device function"));

@@ -216,8 +216,7 @@ struct HasDeviceFunction : IRVisitor {
   bool found = false;
   std::set<std::string> device_callees;
   void visit_node(const With *op) override {
-    const auto *c = op->ctx.as<Call>();
-    bool device = c && c->func == "CudaDeviceFunction";
+    bool device = op->context() == ContextKind::CudaDeviceFunction;
     found |= device;
     depth_ += device;
     IRVisitor::visit_node(op);

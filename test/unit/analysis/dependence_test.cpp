@@ -157,20 +157,6 @@ TEST(Dependence, UnknownIsReported) {
   EXPECT_EQ(dep.conflict(f.ctx(), {{f.i, lit(0), f.nv()}}, e, e, rel, &c), Answer::Unknown);
 }
 
-TEST(Simplify, FoldsConstants) {
-  Sym x = Sym::fresh("x");
-  Expr e = bin(BinOpKind::Add, bin(BinOpKind::Add, bin(BinOpKind::Mul, lit(1), var(x)), lit(2)), lit(3));
-  Expr s = simplify_expr(e);
-  const auto *b = s.as<BinOp>();
-  ASSERT_TRUE(b);
-  EXPECT_EQ(b->op, BinOpKind::Add);
-  EXPECT_TRUE(b->a.as<Var>());
-  ASSERT_TRUE(b->b.as<IntImm>());
-  EXPECT_EQ(b->b.as<IntImm>()->value, 5);
-  EXPECT_EQ(simplify_expr(bin(BinOpKind::Mod, lit(-7), lit(2))).as<IntImm>()->value, 1);
-  EXPECT_EQ(simplify_expr(bin(BinOpKind::Div, lit(-7), lit(2))).as<IntImm>()->value, -4);
-}
-
 TEST(Simplify, FoldsDecidedIfs) {
   Sym n = Sym::fresh("n"), i = Sym::fresh("i"), x = Sym::fresh("x");
   auto p = std::make_shared<ProcNode>();

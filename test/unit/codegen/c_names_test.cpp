@@ -79,16 +79,5 @@ TEST(CType, MapsStorableTypes) {
   EXPECT_EQ(c_type(ValueType::E4M3), ""); // rejected by the backends for now
 }
 
-TEST(ConstInt, FoldsIndexArithmeticWithFloorSemantics) {
-  int64_t v = 0;
-  EXPECT_TRUE(const_int(BinOp::make(BinOpKind::Div, IntImm::make(-7), IntImm::make(2)), v));
-  EXPECT_EQ(v, -4);
-  EXPECT_TRUE(const_int(BinOp::make(BinOpKind::Mod, IntImm::make(-7), IntImm::make(2)), v));
-  EXPECT_EQ(v, 1);
-  EXPECT_FALSE(const_int(Var::make(Sym::fresh("n"), ValueType::Size), v));
-  // Never folds division by a non-positive constant (the language forbids it).
-  EXPECT_FALSE(const_int(BinOp::make(BinOpKind::Div, IntImm::make(7), IntImm::make(0)), v));
-}
-
 } // namespace
 } // namespace exgc::codegen
