@@ -13,24 +13,86 @@ bool contains(const std::vector<std::string> &v, const std::string &s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
+using ST = SyncTimeline;
+const std::pair<const char *, SyncTimeline> kSyncTimelines[] = {
+    {"empty_sync_tl", ST::EmptySyncTl},
+    {"cpu_in_order", ST::CpuInOrder},
+    {"cuda_stream_sync", ST::CudaStreamSync},
+    {"cuda_in_order", ST::CudaInOrder},
+    {"cuda_temporal", ST::CudaTemporal},
+    {"Sm80_cp_async", ST::Sm80CpAsync},
+    {"Sm80_generic", ST::Sm80Generic},
+    {"tma_to_smem_async", ST::TmaToSmemAsync},
+    {"tma_to_gmem_async", ST::TmaToGmemAsync},
+    {"wgmma_async_smem", ST::WgmmaAsyncSmem},
+    {"wgmma_fence_1", ST::WgmmaFence1},
+    {"wgmma_fence_2", ST::WgmmaFence2},
+    {"wgmma_async", ST::WgmmaAsync},
+    {"tcgen05_commit", ST::Tcgen05Commit},
+    {"tcgen05_ld", ST::Tcgen05Ld},
+    {"tcgen05_st", ST::Tcgen05St},
+    {"cuda_generic_and_async_proxy", ST::CudaGenericAndAsyncProxy},
+};
+
+using IT = InstrTimeline;
+const std::pair<const char *, InstrTimeline> kInstrTimelines[] = {
+    {"cpu_in_order", IT::CpuInOrder},
+    {"cpu_cuda_stream", IT::CpuCudaStream},
+    {"cuda_in_order", IT::CudaInOrder},
+    {"Sm80_cp_async", IT::Sm80CpAsync},
+    {"tma_to_smem_async", IT::TmaToSmemAsync},
+    {"tma_to_gmem_async", IT::TmaToGmemAsync},
+    {"wgmma_async", IT::WgmmaAsync},
+    {"wgmma_zero", IT::WgmmaZero},
+    {"tcgen05_mma", IT::Tcgen05Mma},
+    {"tcgen05_cp", IT::Tcgen05Cp},
+    {"tcgen05_shift", IT::Tcgen05Shift},
+    {"tcgen05_ld", IT::Tcgen05Ld},
+    {"tcgen05_st", IT::Tcgen05St},
+};
+
+template <typename Table> std::vector<std::string> names_of(const Table &t) {
+  std::vector<std::string> out;
+  for (const auto &entry : t)
+    out.push_back(entry.first);
+  return out;
+}
+
+template <typename Table> auto find_named(const Table &t, const std::string &name)
+    -> std::optional<decltype(t[0].second)> {
+  for (const auto &entry : t)
+    if (name == entry.first)
+      return entry.second;
+  return std::nullopt;
+}
+
 } // namespace
 
 const std::vector<std::string> &sync_timelines() {
-  static const std::vector<std::string> k = {
-      "empty_sync_tl",     "cpu_in_order",      "cuda_stream_sync", "cuda_in_order",
-      "cuda_temporal",     "Sm80_cp_async",     "Sm80_generic",     "tma_to_smem_async",
-      "tma_to_gmem_async", "wgmma_async_smem",  "wgmma_fence_1",    "wgmma_fence_2",
-      "wgmma_async",       "tcgen05_commit",    "tcgen05_ld",       "tcgen05_st",
-      "cuda_generic_and_async_proxy"};
+  static const std::vector<std::string> k = names_of(kSyncTimelines);
   return k;
 }
 
 const std::vector<std::string> &instr_timelines() {
-  static const std::vector<std::string> k = {
-      "cpu_in_order",  "cpu_cuda_stream", "cuda_in_order",     "Sm80_cp_async",
-      "tma_to_smem_async", "tma_to_gmem_async", "wgmma_async", "wgmma_zero",
-      "tcgen05_mma",   "tcgen05_cp",      "tcgen05_shift",     "tcgen05_ld", "tcgen05_st"};
+  static const std::vector<std::string> k = names_of(kInstrTimelines);
   return k;
+}
+
+SyncTimeline sync_timeline(const std::string &name) {
+  std::optional<SyncTimeline> tl = find_named(kSyncTimelines, name);
+  EXGC_CHECK(tl) << "sync timeline '" << name << "' after the typecheck";
+  return *tl;
+}
+
+std::optional<InstrTimeline> instr_timeline(const std::string &name) {
+  return find_named(kInstrTimelines, name);
+}
+
+const char *instr_timeline_name(InstrTimeline tl) {
+  for (const auto &[name, id] : kInstrTimelines)
+    if (id == tl)
+      return name;
+  EXGC_UNREACHABLE("instr timeline");
 }
 
 bool is_sync_timeline(const std::string &name) { return contains(sync_timelines(), name); }

@@ -5,18 +5,35 @@
 // typecheck rejects names outside these sets, so later stages can switch on
 // them without a default case for user mistakes.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace exgc::analysis {
 
 /// Timelines of Fence/Arrive/Await (`cuda_in_order`, `wgmma_async`, ...).
-const std::vector<std::string> &sync_timelines();
+enum class SyncTimeline {
+  EmptySyncTl, CpuInOrder, CudaStreamSync, CudaInOrder, CudaTemporal, Sm80CpAsync, Sm80Generic,
+  TmaToSmemAsync, TmaToGmemAsync, WgmmaAsyncSmem, WgmmaFence1, WgmmaFence2, WgmmaAsync,
+  Tcgen05Commit, Tcgen05Ld, Tcgen05St, CudaGenericAndAsyncProxy
+};
 /// Timelines of instructions (`timeline:` attribute): the reference's
 /// instr-tls without the `_instr` suffix (`tma_to_smem_async`, `wgmma_zero`).
+enum class InstrTimeline {
+  CpuInOrder, CpuCudaStream, CudaInOrder, Sm80CpAsync, TmaToSmemAsync, TmaToGmemAsync,
+  WgmmaAsync, WgmmaZero, Tcgen05Mma, Tcgen05Cp, Tcgen05Shift, Tcgen05Ld, Tcgen05St
+};
+/// The names, in the order diagnostics list them.
+const std::vector<std::string> &sync_timelines();
 const std::vector<std::string> &instr_timelines();
 bool is_sync_timeline(const std::string &name);
 bool is_instr_timeline(const std::string &name);
+/// The timeline `name` names, for stages after the typecheck (which refuses
+/// any other name): an internal error on a name the language lacks.
+SyncTimeline sync_timeline(const std::string &name);
+/// The instruction timeline `name` names; nullopt for a name the language lacks.
+std::optional<InstrTimeline> instr_timeline(const std::string &name);
+const char *instr_timeline_name(InstrTimeline tl);
 
 /// Loop modes and the keyword arguments each accepts.
 bool is_loop_mode(const std::string &name);

@@ -8,56 +8,57 @@ namespace {
 const char *const kNoKwargs[] = {nullptr};
 const char *const kMbarrierKwargs[] = {"pre_arrive", nullptr};
 
+using M = MemId;
 using K = MemKind;
 using S = MemSpace;
 
-// Columns: name, kind, space, #params, kwargs, host_access, device_access,
+// Columns: id, name, kind, space, #params, kwargs, host_access, device_access,
 // device_read_only, host_alloc, device_alloc, per_thread, needs_const_shape,
 // native_unit, cxx_element.
 const std::vector<MemoryInfo> kMemories = {
-    {"DRAM", K::Memory, S::Host, 0, kNoKwargs, true, false, false, true, false, false, false,
-     "", "{x}[{idx}]"},
+    {M::DRAM, "DRAM", K::Memory, S::Host, 0, kNoKwargs, true, false, false, true, false, false,
+     false, "", "{x}[{idx}]"},
     // Device global memory, allocated by the host (cudaMallocAsync): the host
     // only passes it on; kernels read and write it.
-    {"CudaGmemLinear", K::Memory, S::DeviceGlobal, 0, kNoKwargs, false, true, false, true, false,
-     false, false, "", "{x}[{idx}]"},
+    {M::CudaGmemLinear, "CudaGmemLinear", K::Memory, S::DeviceGlobal, 0, kNoKwargs, false, true,
+     false, true, false, false, false, "", "{x}[{idx}]"},
     // A by-value kernel argument: written on the host, read-only on the device.
-    {"CudaGridConstant", K::Memory, S::GridConstant, 0, kNoKwargs, true, true, true, true, false,
-     false, true, "", "{x}[{idx}]"},
-    {"CudaSmemLinear", K::Memory, S::Shared, 0, kNoKwargs, false, true, false, false, true, false,
-     true, "cuda_cta_in_cluster", "{x}[{idx}]"},
+    {M::CudaGridConstant, "CudaGridConstant", K::Memory, S::GridConstant, 0, kNoKwargs, true, true,
+     true, true, false, false, true, "", "{x}[{idx}]"},
+    {M::CudaSmemLinear, "CudaSmemLinear", K::Memory, S::Shared, 0, kNoKwargs, false, true, false,
+     false, true, false, true, "cuda_cta_in_cluster", "{x}[{idx}]"},
     // Element access goes through the swizzle wrapper (xor of address bits).
-    {"Sm90_SmemSwizzled", K::Memory, S::Shared, 1, kNoKwargs, false, true, false, false, true,
-     false, true, "cuda_cta_in_cluster", "{x}[{idx}]"},
-    {"CudaRmem", K::Memory, S::Registers, 0, kNoKwargs, false, true, false, false, true, true, true,
-     "cuda_thread", "{x}[{idx}]"},
-    {"CudaRmemUniform", K::Memory, S::Registers, 1, kNoKwargs, false, true, false, false, true,
-     true, true, "cuda_thread", "{x}[{idx}]"},
-    {"CudaRmemPacked32", K::Memory, S::Registers, 0, kNoKwargs, false, true, false, false, true,
-     true, true, "cuda_thread", "{x}[{idx}]"},
+    {M::Sm90_SmemSwizzled, "Sm90_SmemSwizzled", K::Memory, S::Shared, 1, kNoKwargs, false, true,
+     false, false, true, false, true, "cuda_cta_in_cluster", "{x}[{idx}]"},
+    {M::CudaRmem, "CudaRmem", K::Memory, S::Registers, 0, kNoKwargs, false, true, false, false,
+     true, true, true, "cuda_thread", "{x}[{idx}]"},
+    {M::CudaRmemUniform, "CudaRmemUniform", K::Memory, S::Registers, 1, kNoKwargs, false, true,
+     false, false, true, true, true, "cuda_thread", "{x}[{idx}]"},
+    {M::CudaRmemPacked32, "CudaRmemPacked32", K::Memory, S::Registers, 0, kNoKwargs, false, true,
+     false, false, true, true, true, "cuda_thread", "{x}[{idx}]"},
     // wgmma operand and accumulator tiles: fragments spread over a warpgroup,
     // touched only by instructions.
-    {"Sm90_RmemMatrixA", K::Memory, S::Registers, 0, kNoKwargs, false, true, false, false, true,
-     false, true, "cuda_warpgroup", ""},
-    {"Sm90_RmemMatrixD", K::Memory, S::Registers, 0, kNoKwargs, false, true, false, false, true,
-     false, true, "cuda_warpgroup", ""},
+    {M::Sm90_RmemMatrixA, "Sm90_RmemMatrixA", K::Memory, S::Registers, 0, kNoKwargs, false, true,
+     false, false, true, false, true, "cuda_warpgroup", ""},
+    {M::Sm90_RmemMatrixD, "Sm90_RmemMatrixD", K::Memory, S::Registers, 0, kNoKwargs, false, true,
+     false, false, true, false, true, "cuda_warpgroup", ""},
     // Host-encoded TMA descriptor over a CudaGmemLinear tensor: (swizzle
     // bytes, then the box's extent in each dimension, outermost first).
     // Accessed by TMA instructions only.
-    {"Sm90_tensorMap", K::SpecialWindow, S::GridConstant, kTensorMapParams, kNoKwargs, false, true, true, true,
-     false, false, false, "", ""},
-    {"CudaMbarrier", K::BarrierMechanism, S::Shared, 0, kMbarrierKwargs, false, true, false, false,
-     true, false, false, "cuda_cta_in_cluster", ""},
-    {"CudaCommitGroup", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs, false, true, false,
-     false, true, false, false, "cuda_thread", ""},
-    {"Sm80_CommitGroup", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs, false, true, false,
-     false, true, false, false, "cuda_thread", ""},
-    {"Sm90_TmaCommitGroup", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs, false, true, false,
-     false, true, false, false, "cuda_warp", ""},
-    {"Sm90_WgmmaCommitGroup", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs, false, true, false,
-     false, true, false, false, "cuda_warpgroup", ""},
-    {"CudaClusterSync", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs, false, true, false,
-     false, true, false, false, "cuda_cluster", ""},
+    {M::Sm90_tensorMap, "Sm90_tensorMap", K::SpecialWindow, S::GridConstant, kTensorMapParams,
+     kNoKwargs, false, true, true, true, false, false, false, "", ""},
+    {M::CudaMbarrier, "CudaMbarrier", K::BarrierMechanism, S::Shared, 0, kMbarrierKwargs, false,
+     true, false, false, true, false, false, "cuda_cta_in_cluster", ""},
+    {M::CudaCommitGroup, "CudaCommitGroup", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs, false,
+     true, false, false, true, false, false, "cuda_thread", ""},
+    {M::Sm80_CommitGroup, "Sm80_CommitGroup", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs,
+     false, true, false, false, true, false, false, "cuda_thread", ""},
+    {M::Sm90_TmaCommitGroup, "Sm90_TmaCommitGroup", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs,
+     false, true, false, false, true, false, false, "cuda_warp", ""},
+    {M::Sm90_WgmmaCommitGroup, "Sm90_WgmmaCommitGroup", K::BarrierMechanism, S::NoStorage, 0,
+     kNoKwargs, false, true, false, false, true, false, false, "cuda_warpgroup", ""},
+    {M::CudaClusterSync, "CudaClusterSync", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs, false,
+     true, false, false, true, false, false, "cuda_cluster", ""},
 };
 
 } // namespace

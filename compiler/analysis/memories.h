@@ -13,6 +13,28 @@
 
 namespace exgc::analysis {
 
+/// Every entry of the table, by name: what later stages switch on (a name is
+/// resolved once, by resolve_memory or find_memory).
+enum class MemId {
+  DRAM,
+  CudaGmemLinear,
+  CudaGridConstant,
+  CudaSmemLinear,
+  Sm90_SmemSwizzled,
+  CudaRmem,
+  CudaRmemUniform,
+  CudaRmemPacked32,
+  Sm90_RmemMatrixA,
+  Sm90_RmemMatrixD,
+  Sm90_tensorMap,
+  CudaMbarrier,
+  CudaCommitGroup,
+  Sm80_CommitGroup,
+  Sm90_TmaCommitGroup,
+  Sm90_WgmmaCommitGroup,
+  CudaClusterSync,
+};
+
 enum class MemKind {
   Memory,           // data lives here (`x: f32[n] @ CudaSmemLinear`)
   BarrierMechanism, // `bar: barrier[...] @ CudaMbarrier`
@@ -23,6 +45,7 @@ enum class MemKind {
 enum class MemSpace { Host, DeviceGlobal, GridConstant, Shared, Registers, NoStorage };
 
 struct MemoryInfo {
+  MemId id;
   const char *name;
   MemKind kind;
   MemSpace space;
@@ -65,6 +88,8 @@ struct MemoryRef {
   std::vector<KwArg> kwargs;
   SrcLoc loc;
   explicit operator bool() const { return info != nullptr; }
+  /// Whether the annotation names memory `id`.
+  bool is(MemId id) const { return info && info->id == id; }
   /// The integer literal of parameter i, or `fallback` when it is not one.
   int64_t int_param(size_t i, int64_t fallback = 0) const;
   const Expr *kwarg(const std::string &key) const;

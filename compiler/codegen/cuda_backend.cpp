@@ -41,7 +41,7 @@ protected:
     host_alloc(a);
   }
   void emit_window(const WindowStmt *w) override {
-    if (w->mem && analysis::memory_name(w->mem) == "Sm90_tensorMap") {
+    if (w->mem && analysis::resolve_memory(w->mem).is(analysis::MemId::Sm90_tensorMap)) {
       *uses_sm90 = true;
       if (!emit_tensor_map(w, ex_, w_, names_, "return exg_err;"))
         ok_ = false;

@@ -1,6 +1,7 @@
 // cuda_device_stmts.cpp - the statements of a kernel body -------------------//
 #include "compiler/codegen/cuda_device_stmts.h"
 
+#include "compiler/analysis/gpu_names.h"
 #include "compiler/analysis/control_limits.h"
 #include "compiler/codegen/cuda_instr.h"
 #include "compiler/codegen/cuda_kernel.h"
@@ -87,19 +88,21 @@ void DeviceStmtEmitter::emit_alloc(const Alloc *a) {
   b.decl_loc = a->loc;
   b.in_device = true;
   const analysis::MemoryInfo *m = memory_of(b);
-  std::string mname = m ? m->name : analysis::memory_name(t.mem);
-  bool hopper = mname == "Sm90_SmemSwizzled" || mname == "Sm90_RmemMatrixD" ||
-                mname == "Sm90_RmemMatrixA";
-  if (!m || (mname != "CudaRmem" && mname != "CudaSmemLinear" && !hopper))
-    return void(fail(t.mem ? t.mem->loc : a->loc, "'" + mname + "'"));
+  using analysis::MemId;
+  const MemId id = m ? m->id : MemId::DRAM;
+  bool hopper = id == MemId::Sm90_SmemSwizzled || id == MemId::Sm90_RmemMatrixD ||
+                id == MemId::Sm90_RmemMatrixA;
+  if (!m || (id != MemId::CudaRmem && id != MemId::CudaSmemLinear && !hopper))
+    return void(fail(t.mem ? t.mem->loc : a->loc,
+                     "'" + (m ? std::string(m->name) : analysis::memory_name(t.mem)) + "'"));
   b.type = t.scalar;
   b.ctype = c_type(t.scalar);
   if (b.ctype.empty())
     return void(fail(t.loc.valid() ? t.loc : a->loc,
                      std::string("element type '") + value_type_name(t.scalar) + "'"));
   if (hopper)
-    return hopper_alloc(a, b, mname);
-  if (mname == "CudaSmemLinear") {
+    return hopper_alloc(a, b, id);
+  if (id == MemId::CudaSmemLinear) {
     shared_alloc(a, b);
     ex_.env().bind(a->name, b);
     return;
@@ -125,7 +128,7 @@ void DeviceStmtEmitter::emit_alloc(const Alloc *a) {
   ex_.env().bind(a->name, b);
 }
 
-void DeviceStmtEmitter::hopper_alloc(const Alloc *a, Binding &b, const std::string &mem) {
+void DeviceStmtEmitter::hopper_alloc(const Alloc *a, Binding &b, analysis::MemId mem) {
   const Type &t = a->type;
   b.kind = Binding::Kind::View;
   b.strides.assign(t.shape.size(), "0"); // bound even when refused
@@ -136,7 +139,7 @@ void DeviceStmtEmitter::hopper_alloc(const Alloc *a, Binding &b, const std::stri
   // owner keeps only its part.
   auto shard = facts_.shards.find(a->name.id);
   size_t owned = shard == facts_.shards.end() ? 0 : shard->second.distributed;
-  if (mem == "Sm90_SmemSwizzled") {
+  if (mem == analysis::MemId::Sm90_SmemSwizzled) {
     // TMA and wgmma swizzle by address bits: a buffer starts on a 1024-byte
     // repeat of the 128-byte swizzle (docs/hopper.md); the GPU stage placed it.
     const int64_t off = offset(a);
@@ -160,7 +163,7 @@ void DeviceStmtEmitter::hopper_alloc(const Alloc *a, Binding &b, const std::stri
   // distributed are the warpgroups'; the constant dimensions after them
   // count this warpgroup's [64, N] tiles (slabs of 64 rows), one fragment
   // each. An A tile is [64, 16] of a 16-bit type (the .rs operand of k16).
-  const bool matrix_a = mem == "Sm90_RmemMatrixA";
+  const bool matrix_a = mem == analysis::MemId::Sm90_RmemMatrixA;
   const size_t tile = t.shape.size() >= owned + 2 ? t.shape.size() - 2 : owned;
   std::string slabs;
   bool ok = t.shape.size() >= owned + 2 &&
@@ -304,8 +307,10 @@ void DeviceStmtEmitter::emit_with(const With *w) {
 
 void DeviceStmtEmitter::emit_sync(const Stmt &s) {
   const auto *f = s.as<Fence>();
-  if (!f || f->first != "cuda_in_order" ||
-      (f->second != "cuda_in_order" && f->second != "cuda_generic_and_async_proxy")) {
+  using analysis::SyncTimeline;
+  if (!f || analysis::sync_timeline(f->first) != SyncTimeline::CudaInOrder ||
+      (analysis::sync_timeline(f->second) != SyncTimeline::CudaInOrder &&
+       analysis::sync_timeline(f->second) != SyncTimeline::CudaGenericAndAsyncProxy)) {
     if (!sync_.stmt(s, w_))
       ok_ = false;
     return;

@@ -14,6 +14,7 @@
 #include <map>
 #include <string>
 
+#include "compiler/analysis/memories.h"
 #include "compiler/codegen/cuda_sync.h"
 #include "compiler/codegen/stmt_emitter.h"
 #include "compiler/gpu/facts.h"
@@ -62,7 +63,7 @@ private:
   int64_t elements(const Alloc *a) const;
   int64_t offset(const Alloc *a) const;
   /// Sm90_SmemSwizzled, Sm90_RmemMatrixD and Sm90_RmemMatrixA allocations.
-  void hopper_alloc(const Alloc *a, Binding &b, const std::string &mem);
+  void hopper_alloc(const Alloc *a, Binding &b, analysis::MemId mem);
 
   const gpu::KernelFacts &facts_;
   std::string tid_; // the C name of threadIdx.x

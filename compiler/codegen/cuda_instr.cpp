@@ -27,7 +27,6 @@ std::string tensor_hole(const Expr &e, ExprEmitter &ex, size_t split) {
   Binding v;
   if (!ex.view_of(e, v))
     return "";
-  std::string mem = analysis::memory_name(v.mem);
   if (split) {
     // Each thread (CTA) of the call passes its own part: the GPU stage
     // checked that the split dimensions are the buffer's distributed ones,
@@ -53,7 +52,8 @@ std::string tensor_hole(const Expr &e, ExprEmitter &ex, size_t split) {
     return "exg::sm90::TmaWindow<" + std::to_string(v.tma_coord.size()) + ">{&" + v.expr + ", {" +
            coords + "}}";
   }
-  if (mem == "Sm90_RmemMatrixD" || mem == "Sm90_RmemMatrixA") {
+  const analysis::MemoryRef mem = analysis::resolve_memory(v.mem);
+  if (mem.is(analysis::MemId::Sm90_RmemMatrixD) || mem.is(analysis::MemId::Sm90_RmemMatrixA)) {
     // One warpgroup's tile: the distributed dimensions are this thread's,
     // the slab dimensions pick one of its fragments; the rest must be the
     // whole tile, which the fragment holds.
@@ -66,12 +66,13 @@ std::string tensor_hole(const Expr &e, ExprEmitter &ex, size_t split) {
         const WindowIdx &wi = w->idx[d];
         if (d >= acc->owned_dims && d < tile) {
           if (wi.is_slice) {
-            ex.unsupported(e->loc, "a slice of the slabs of an '" + mem + "' buffer");
+            ex.unsupported(e->loc, "a slice of the slabs of an '" + std::string(mem.info->name) +
+                                       "' buffer");
             return "";
           }
           fragment += "[" + ex.ctrl(wi.lo) + "]";
         } else if (wi.is_slice && wi.lo && !(wi.lo.as<IntImm>() && wi.lo.as<IntImm>()->value == 0)) {
-          ex.unsupported(e->loc, "a part of an '" + mem + "' tile");
+          ex.unsupported(e->loc, "a part of an '" + std::string(mem.info->name) + "' tile");
           return "";
         }
       }

@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "compiler/analysis/gpu_names.h"
 #include "compiler/codegen/cuda_device_stmts.h"
 #include "compiler/codegen/cuda_sync.h"
 #include "compiler/ir/printer.h"
@@ -28,7 +29,8 @@ bool issues_wgmma(const Block &body, KernelContext &ctx) {
     void visit_node(const CallStmt *c) override {
       Proc callee = ctx.fx.callee(&ctx.proc, c->callee);
       const InstrAttr *tl = callee ? callee->attr("timeline") : nullptr;
-      found |= tl && !tl->values.empty() && print_expr(tl->values[0]) == "wgmma_async";
+      found |= tl && !tl->values.empty() &&
+               analysis::instr_timeline(print_expr(tl->values[0])) == analysis::InstrTimeline::WgmmaAsync;
     }
   } f(ctx);
   for (const Stmt &s : body)

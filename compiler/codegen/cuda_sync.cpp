@@ -1,12 +1,13 @@
 // cuda_sync.cpp - barriers and sync statements of one kernel ---------------//
 #include "compiler/codegen/cuda_sync.h"
 
+#include "compiler/analysis/gpu_names.h"
 #include "compiler/analysis/memories.h"
 #include "compiler/codegen/abi.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
-#include "compiler/sync/quals.h"
 #include "compiler/support/check.h"
+#include "compiler/sync/quals.h"
 
 namespace exgc::codegen {
 
@@ -180,7 +181,8 @@ void SyncLowering::emit_proxy_fence(Writer &w) {
 
 bool SyncLowering::stmt(const Stmt &s, Writer &w) {
   if (const auto *f = s.as<Fence>()) {
-    if (f->first != "wgmma_fence_1" || f->second != "wgmma_fence_2")
+    if (analysis::sync_timeline(f->first) != analysis::SyncTimeline::WgmmaFence1 ||
+        analysis::sync_timeline(f->second) != analysis::SyncTimeline::WgmmaFence2)
       return fail(s->loc, "'Fence(" + f->first + ", " + f->second + ")'");
     uses_sm90_ = true;
     w.line("exg::sm90::wgmma_fence(); // Fence(wgmma_fence_1, wgmma_fence_2)");

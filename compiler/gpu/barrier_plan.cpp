@@ -13,17 +13,27 @@ namespace exgc::gpu {
 
 namespace {
 
-std::optional<BarrierKind> kind_of(const std::string &mechanism) {
-  if (mechanism == "CudaMbarrier")
-    return BarrierKind::Mbarrier;
-  if (mechanism == "CudaClusterSync")
-    return BarrierKind::ClusterSync;
-  if (mechanism == "Sm90_WgmmaCommitGroup")
-    return BarrierKind::WgmmaCommitGroup;
-  if (mechanism == "Sm90_TmaCommitGroup")
-    return BarrierKind::TmaCommitGroup;
-  if (mechanism == "CudaCommitGroup" || mechanism == "Sm80_CommitGroup")
-    return BarrierKind::CommitGroup;
+std::optional<BarrierKind> kind_of(analysis::MemId mechanism) {
+  using analysis::MemId;
+  switch (mechanism) {
+  case MemId::CudaMbarrier: return BarrierKind::Mbarrier;
+  case MemId::CudaClusterSync: return BarrierKind::ClusterSync;
+  case MemId::Sm90_WgmmaCommitGroup: return BarrierKind::WgmmaCommitGroup;
+  case MemId::Sm90_TmaCommitGroup: return BarrierKind::TmaCommitGroup;
+  case MemId::CudaCommitGroup:
+  case MemId::Sm80_CommitGroup: return BarrierKind::CommitGroup;
+  case MemId::DRAM:
+  case MemId::CudaGmemLinear:
+  case MemId::CudaGridConstant:
+  case MemId::CudaSmemLinear:
+  case MemId::Sm90_SmemSwizzled:
+  case MemId::CudaRmem:
+  case MemId::CudaRmemUniform:
+  case MemId::CudaRmemPacked32:
+  case MemId::Sm90_RmemMatrixA:
+  case MemId::Sm90_RmemMatrixD:
+  case MemId::Sm90_tensorMap: return std::nullopt; // not a barrier mechanism
+  }
   return std::nullopt;
 }
 
@@ -56,7 +66,7 @@ public:
 
   bool plan(const Alloc *a, const std::vector<const Arrive *> &arrives, BarrierPlan &p) {
     const analysis::MemoryRef mech = analysis::resolve_memory(a->type.mem);
-    std::optional<BarrierKind> kind = mech ? kind_of(mech.info->name) : std::nullopt;
+    std::optional<BarrierKind> kind = mech ? kind_of(mech.info->id) : std::nullopt;
     EXGC_CHECK(kind) << "barrier '" << a->name.name << "' of a memory typecheck admits as none";
     p.kind = *kind;
     p.mechanism = mech.info->name;

@@ -36,8 +36,7 @@ std::optional<MulticastGroup> cta_group(const Tiling &t, int64_t block_dim, std:
 namespace {
 
 bool is_mbarrier(const Alloc &a) {
-  analysis::MemoryRef m = analysis::resolve_memory(a.type.mem);
-  return m && std::string(m.info->name) == "CudaMbarrier";
+  return analysis::resolve_memory(a.type.mem).is(analysis::MemId::CudaMbarrier);
 }
 
 /// The instruction's `barrier: Mech[units]` splits its trailing barrier over

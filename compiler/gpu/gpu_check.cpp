@@ -1,17 +1,18 @@
 // gpu_check.cpp - the GPU semantics stage ----------------------------------//
 #include "compiler/gpu/gpu_check.h"
 
+#include "compiler/analysis/gpu_names.h"
 #include "compiler/analysis/effects.h"
+#include "compiler/analysis/memories.h"
 #include "compiler/gpu/cluster_barriers.h"
 #include "compiler/gpu/host_code.h"
-#include "compiler/analysis/memories.h"
 #include "compiler/gpu/sharding.h"
 #include "compiler/gpu/units.h"
 #include "compiler/gpu/warp_roles.h"
-#include "compiler/support/check.h"
 #include "compiler/ir/instr_args.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/support/check.h"
 
 namespace exgc::gpu {
 
@@ -563,7 +564,9 @@ private:
 
   void fence(const Fence *f) {
     std::string err;
-    if (f->first == "wgmma_fence_1" || f->second == "wgmma_fence_2") {
+    using analysis::SyncTimeline;
+    if (analysis::sync_timeline(f->first) == SyncTimeline::WgmmaFence1 ||
+        analysis::sync_timeline(f->second) == SyncTimeline::WgmmaFence2) {
       if (!warpgroup_ || !at_scope(tiling_, *warpgroup_, err)) {
         diag_.report(f->loc, DiagKind::WgmmaFenceScope, scope_words(tiling_));
         fail();

@@ -80,8 +80,7 @@ private:
     const size_t owned = shard == facts_.shards.end() ? 0 : shard->second.distributed;
     const int64_t bytes = element_bytes(a->type.scalar);
     int64_t count = 1;
-    const std::string name = m->name;
-    if (name == "CudaSmemLinear") {
+    if (m->id == analysis::MemId::CudaSmemLinear) {
       // One array per CTA (the stage checked the whole CTA allocates it).
       if (!stored_elements(a, 0, DiagKind::SharedShapeNotConstant, diag_, count))
         return void(ok = false);
@@ -90,12 +89,12 @@ private:
         place(a, count * bytes, 16);
       else
         out_.static_bytes += count * bytes;
-    } else if (name == "Sm90_SmemSwizzled") {
+    } else if (m->id == analysis::MemId::Sm90_SmemSwizzled) {
       if (!stored_elements(a, owned, DiagKind::SharedShapeNotConstant, diag_, count))
         return void(ok = false);
       out_.elements[a] = count;
       place(a, count * bytes, 1024);
-    } else if (name == "CudaRmem" && a->type.is_tensor()) {
+    } else if (m->id == analysis::MemId::CudaRmem && a->type.is_tensor()) {
       if (!stored_elements(a, owned, DiagKind::RegisterShapeNotConstant, diag_, count))
         return void(ok = false);
       out_.elements[a] = count;

@@ -290,7 +290,7 @@ private:
 
   struct AccessFlags {
     sync::AccessKind kind = sync::AccessKind::Read;
-    std::string timeline = "cuda_in_order";
+    analysis::InstrTimeline timeline = analysis::InstrTimeline::CudaInOrder;
     bool ooo = false, clip = false;
     bool atomic = false; // an `atomic:` reduction: commutes with other atomic ones
     std::optional<bool> convergent; // else the qual's default
@@ -315,7 +315,7 @@ private:
     std::optional<AccessQuals> q = access_quals(*b->mem, f.timeline);
     if (!q) {
       unsupported(loc, std::string("an access of '") + buf.name + "' @ " + b->mem->name +
-                           " on the timeline '" + f.timeline + "'");
+                           " on the timeline '" + analysis::instr_timeline_name(f.timeline) + "'");
       return;
     }
     auto s = make(sync::StmtKind::Access, loc);
@@ -712,8 +712,11 @@ private:
       return void(unsupported(c->loc, "an instruction call on the host"));
     const InstrAttr *tl = callee->attr("timeline");
     AccessFlags base;
-    if (tl && !tl->values.empty())
-      base.timeline = print_expr(tl->values[0]);
+    if (tl && !tl->values.empty()) {
+      std::optional<analysis::InstrTimeline> named = analysis::instr_timeline(print_expr(tl->values[0]));
+      EXGC_CHECK(named) << "instr '" << callee->name << "': a timeline the typecheck refuses";
+      base.timeline = *named;
+    }
     for (const Expr &b : c->barriers)
       if (auto ref = barrier_ref(b))
         base.bars.push_back(*ref);

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "compiler/analysis/gpu_names.h"
 #include "compiler/analysis/memories.h"
 #include "compiler/sync/quals.h"
 
@@ -27,6 +28,6 @@ bool tracked_memory(const analysis::MemoryInfo &mem);
 /// `cuda_in_order` for plain statements); nullopt when the pair is not in the
 /// table (the instruction cannot touch that memory).
 std::optional<AccessQuals> access_quals(const analysis::MemoryInfo &mem,
-                                        const std::string &timeline);
+                                        analysis::InstrTimeline timeline);
 
 } // namespace exgc::synclower

@@ -573,7 +573,7 @@ int verify(const Program &prog, const DriverOptions &opts, schedule::Interpreter
     v.visit(p->body);
     bool device_arg = false;
     for (const Arg &a : p->args)
-      device_arg |= a.type.mem && analysis::memory_name(a.type.mem) != "DRAM";
+      device_arg |= a.type.mem && !analysis::resolve_memory(a.type.mem).is(analysis::MemId::DRAM);
     if (v.found || device_arg)
       gpu_procs.push_back(p);
   }

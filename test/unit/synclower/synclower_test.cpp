@@ -12,30 +12,31 @@ namespace {
 using sync::Qual;
 
 const analysis::MemoryInfo &mem(const char *name) { return *analysis::find_memory(name); }
+analysis::InstrTimeline tl(const char *name) { return *analysis::instr_timeline(name); }
 
 TEST(AccessQuals, FollowTheReferenceTable) {
-  auto smem = access_quals(mem("CudaSmemLinear"), "cuda_in_order");
+  auto smem = access_quals(mem("CudaSmemLinear"), tl("cuda_in_order"));
   ASSERT_TRUE(smem);
   EXPECT_EQ(smem->initial, Qual::Cuda2);
   EXPECT_EQ(smem->ext, sync::bit(Qual::Cuda2));
   EXPECT_FALSE(smem->convergent);
 
-  auto tma = access_quals(mem("Sm90_SmemSwizzled"), "tma_to_smem_async");
+  auto tma = access_quals(mem("Sm90_SmemSwizzled"), tl("tma_to_smem_async"));
   ASSERT_TRUE(tma);
   EXPECT_EQ(tma->initial, Qual::TmaS);
   EXPECT_EQ(tma->ext, sync::bit(Qual::TmaS) | sync::bit(Qual::Async));
 
-  auto d = access_quals(mem("Sm90_RmemMatrixD"), "wgmma_async");
+  auto d = access_quals(mem("Sm90_RmemMatrixD"), tl("wgmma_async"));
   ASSERT_TRUE(d);
   EXPECT_EQ(d->initial, Qual::WgD);
   EXPECT_EQ(d->ext, sync::bit(Qual::WgD) | sync::bit(Qual::Wg0));
   EXPECT_TRUE(d->convergent);
 
-  auto zero = access_quals(mem("Sm90_RmemMatrixD"), "wgmma_zero");
+  auto zero = access_quals(mem("Sm90_RmemMatrixD"), tl("wgmma_zero"));
   ASSERT_TRUE(zero);
   EXPECT_EQ(zero->initial, Qual::Wg0);
 
-  auto reg = access_quals(mem("CudaRmem"), "cuda_in_order");
+  auto reg = access_quals(mem("CudaRmem"), tl("cuda_in_order"));
   ASSERT_TRUE(reg);
   EXPECT_EQ(reg->initial, Qual::Cuda1);
   EXPECT_TRUE(reg->convergent);
@@ -45,9 +46,10 @@ TEST(AccessQuals, UntrackedAndImpossiblePairs) {
   EXPECT_FALSE(tracked_memory(mem("DRAM")));
   EXPECT_FALSE(tracked_memory(mem("Sm90_tensorMap")));
   EXPECT_TRUE(tracked_memory(mem("CudaGmemLinear")));
-  EXPECT_FALSE(access_quals(mem("DRAM"), "cuda_in_order"));
-  EXPECT_FALSE(access_quals(mem("CudaRmem"), "wgmma_async")); // only wgmma tiles
-  EXPECT_FALSE(access_quals(mem("CudaSmemLinear"), "no_such_timeline"));
+  EXPECT_FALSE(access_quals(mem("DRAM"), tl("cuda_in_order")));
+  EXPECT_FALSE(access_quals(mem("CudaRmem"), tl("wgmma_async"))); // only wgmma tiles
+  EXPECT_FALSE(access_quals(mem("CudaSmemLinear"), tl("tcgen05_mma"))); // not in the table
+  EXPECT_FALSE(analysis::instr_timeline("no_such_timeline"));
 }
 
 TEST(ThreadsInWords, NamesThreadsWarpsAndWarpgroups) {
