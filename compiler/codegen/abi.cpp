@@ -98,7 +98,7 @@ std::string param_decls(const ProcAbi &abi, bool maybe_unused) {
   return s;
 }
 
-void set_extents(Binding &b, const std::vector<Expr> &shape, ExprEmitter &ex) {
+void set_extents(CxxBinding &b, const std::vector<Expr> &shape, ExprEmitter &ex) {
   b.in_lo.assign(shape.size(), "0");
   b.in_hi.clear();
   for (const Expr &e : shape)
@@ -260,7 +260,7 @@ void bind_params(const ProcAbi &abi, ExprEmitter &ex) {
   for (int pass = 0; pass < 2; ++pass) {
     for (const ParamAbi &p : abi.params) {
       const Arg &a = *p.arg;
-      Binding b;
+      CxxBinding b;
       b.sym = a.name;
       b.type = a.type.scalar;
       b.ctype = p.ctype;
@@ -271,7 +271,7 @@ void bind_params(const ProcAbi &abi, ExprEmitter &ex) {
         continue;
       switch (p.pass) {
       case ParamAbi::Pass::None:
-        b.kind = Binding::Kind::Barrier;
+        b.kind = CxxBinding::Kind::Barrier;
         break;
       case ParamAbi::Pass::Value:
         b.expr = p.name;
@@ -281,7 +281,7 @@ void bind_params(const ProcAbi &abi, ExprEmitter &ex) {
         b.writable = true;
         break;
       case ParamAbi::Pass::Dense:
-        b.kind = Binding::Kind::View;
+        b.kind = CxxBinding::Kind::View;
         b.expr = p.name;
         b.is_const = p.is_const;
         b.strides = dense_strides(a.type.shape, ex);
@@ -289,7 +289,7 @@ void bind_params(const ProcAbi &abi, ExprEmitter &ex) {
         set_extents(b, a.type.shape, ex);
         break;
       case ParamAbi::Pass::Strided:
-        b.kind = Binding::Kind::View;
+        b.kind = CxxBinding::Kind::View;
         b.expr = p.name;
         b.is_const = p.is_const;
         b.strides = p.stride_names;

@@ -33,7 +33,7 @@ struct ProcAbi {
   std::vector<ParamAbi> params;
 };
 
-/// The parameters of p. `written` comes from Effects::written. Reports
+/// The parameters of p. `written` comes from AbiEffects::written. Reports
 /// element types the backends cannot store and returns false.
 /// `f32_in_f64`: f32 parameters are passed as double (see c_type).
 bool make_abi(const ProcNode &p, const std::vector<bool> &written, NameScope &names, DiagEngine &diag, const std::string &backend, ProcAbi &out, bool f32_in_f64 = false);
@@ -71,7 +71,7 @@ std::string float16_definitions(const std::string &code);
 void bind_params(const ProcAbi &abi, ExprEmitter &ex);
 
 /// Sets the in-buffer index ranges of view `b` to [0, extent) per dimension.
-void set_extents(Binding &b, const std::vector<Expr> &shape, ExprEmitter &ex);
+void set_extents(CxxBinding &b, const std::vector<Expr> &shape, ExprEmitter &ex);
 
 /// Row-major strides of a tensor of this shape: "1" for the last dimension,
 /// products of the later extents (folded when constant) for the others.

@@ -126,7 +126,7 @@ private:
 
   const Program &program_;
   DiagEngine &diag_;
-  Effects fx_;
+  AbiEffects fx_;
   std::map<const ProcNode *, std::string> impl_;
   bool difftest_model_;
   EntryNaming entries_;

@@ -20,7 +20,7 @@ namespace {
 /// stores, proc calls; a `with CudaDeviceFunction` becomes a kernel launch.
 class HostStmtEmitter : public StmtEmitter {
 public:
-  HostStmtEmitter(ExprEmitter &ex, Writer &w, NameScope &names, Effects &fx, const ProcNode &proc,
+  HostStmtEmitter(ExprEmitter &ex, Writer &w, NameScope &names, AbiEffects &fx, const ProcNode &proc,
                   Writer &kernels, std::function<std::string()> kernel_name,
                   const gpu::GpuFacts &facts)
       : StmtEmitter(ex, w, names, fx, proc), kernels_(kernels),
@@ -32,7 +32,7 @@ protected:
   void emit_alloc(const Alloc *a) override {
     if (a->type.kind == Type::Kind::Barrier)
       return void(fail(a->loc, "'barrier' allocations in host code"));
-    Binding b;
+    CxxBinding b;
     b.mem = a->type.mem;
     const analysis::MemoryInfo *m = memory_of(b);
     if (!m || m->space != analysis::MemSpace::Host)
@@ -172,8 +172,8 @@ private:
     Env env;
     ExprEmitter ex(env, diag_, kCudaBackend);
     // The GPU stage refused host accesses of device memory.
-    ex.on_access = [&](const Binding &b, SrcLoc loc, bool) -> bool {
-      if (b.kind == Binding::Kind::Scalar)
+    ex.on_access = [&](const CxxBinding &b, SrcLoc loc, bool) -> bool {
+      if (b.kind == CxxBinding::Kind::Scalar)
         return true; // scalars are host values
       const analysis::MemoryInfo *m = memory_of(b);
       if (m && m->space == analysis::MemSpace::Host)
@@ -187,13 +187,13 @@ private:
     // dimension of cuBLAS would not hold them. Asserts comparing an argument
     // with a literal, checked at entry too, narrow its interval further.
     for (const Arg &a : p.args) {
-      const Binding *b = ex.env().lookup(a.name);
-      if (!b || b->kind != Binding::Kind::Scalar || a.type.kind != Type::Kind::Control ||
+      const CxxBinding *b = ex.env().lookup(a.name);
+      if (!b || b->kind != CxxBinding::Kind::Scalar || a.type.kind != Type::Kind::Control ||
           a.type.scalar == ValueType::Bool)
         continue;
       const int64_t max = a.type.scalar == ValueType::Size ? analysis::kMaxKernelSize
                                                             : analysis::kMaxSize;
-      Binding bounded = *b;
+      CxxBinding bounded = *b;
       bounded.range = analysis::bounded_by_asserts(
           a.name, {a.type.scalar == ValueType::Size ? 1 : -analysis::kMaxSize, max}, p.preds);
       ex.env().bind(a.name, bounded);
@@ -246,7 +246,7 @@ private:
 
   const Program &program_;
   DiagEngine &diag_;
-  Effects fx_;
+  AbiEffects fx_;
   gpu::GpuStage *stage_;
   std::unique_ptr<gpu::GpuStage> own_stage_; // when the caller gives none
   std::map<const ProcNode *, const gpu::GpuFacts *> facts_; // by the emitted (inlined) proc

@@ -41,7 +41,7 @@ int64_t DeviceStmtEmitter::offset(const Alloc *a) const {
   return it->second;
 }
 
-void DeviceStmtEmitter::shared_alloc(const Alloc *a, Binding &b) {
+void DeviceStmtEmitter::shared_alloc(const Alloc *a, CxxBinding &b) {
   // One array per CTA: the GPU stage checked that the whole CTA allocates it.
   const int64_t count = elements(a);
   std::string name = names_.take(a->name.name);
@@ -70,7 +70,7 @@ void DeviceStmtEmitter::shared_alloc(const Alloc *a, Binding &b) {
     w_.line("__shared__ __align__(" + std::to_string(analysis::kAllocAlignBytes) + ") " +
             b.ctype + " " + name + "[" + std::to_string(count) + "];");
   }
-  b.kind = Binding::Kind::View;
+  b.kind = CxxBinding::Kind::View;
   b.dense = true;
   b.strides = dense_strides(a->type.shape, ex_);
 }
@@ -82,7 +82,7 @@ void DeviceStmtEmitter::emit_alloc(const Alloc *a) {
       ok_ = false;
     return;
   }
-  Binding b;
+  CxxBinding b;
   b.sym = a->name;
   b.mem = t.mem;
   b.decl_loc = a->loc;
@@ -115,7 +115,7 @@ void DeviceStmtEmitter::emit_alloc(const Alloc *a) {
     ex_.env().bind(a->name, b);
     return;
   }
-  b.kind = Binding::Kind::View;
+  b.kind = CxxBinding::Kind::View;
   auto it = facts_.shards.find(a->name.id);
   size_t owned = it == facts_.shards.end() ? 0 : it->second.distributed;
   const int64_t count = elements(a);
@@ -128,9 +128,9 @@ void DeviceStmtEmitter::emit_alloc(const Alloc *a) {
   ex_.env().bind(a->name, b);
 }
 
-void DeviceStmtEmitter::hopper_alloc(const Alloc *a, Binding &b, analysis::MemId mem) {
+void DeviceStmtEmitter::hopper_alloc(const Alloc *a, CxxBinding &b, analysis::MemId mem) {
   const Type &t = a->type;
-  b.kind = Binding::Kind::View;
+  b.kind = CxxBinding::Kind::View;
   b.strides.assign(t.shape.size(), "0"); // bound even when refused
   std::string name = names_.take(a->name.name);
   b.expr = name;

@@ -26,9 +26,9 @@ public:
   /// Emits a kernel's task body from the GPU stage's facts about it.
   /// `role` is the index of the warp role whose copy of the task body this
   /// is (-1 without roles); `smem` names the dynamic shared memory.
-  DeviceStmtEmitter(ExprEmitter &ex, Writer &w, NameScope &names, Effects &fx,
+  DeviceStmtEmitter(ExprEmitter &ex, Writer &w, NameScope &names, AbiEffects &fx,
                     const ProcNode &proc, const gpu::KernelFacts &facts, std::string tid,
-                    SyncLowering &sync, std::string smem_name, int role)
+                    SyncEmitter &sync, std::string smem_name, int role)
       : StmtEmitter(ex, w, names, fx, proc), facts_(facts), tid_(std::move(tid)), sync_(sync),
         smem_name_(std::move(smem_name)), role_(role) {
     warps_hi_ = facts.config.env.block_dim / 32;
@@ -57,17 +57,17 @@ private:
                               std::optional<int64_t> hi) const;
   /// `__shared__ T name[n];` for a CudaSmemLinear allocation, or its place
   /// in the dynamic pool.
-  void shared_alloc(const Alloc *a, Binding &b);
+  void shared_alloc(const Alloc *a, CxxBinding &b);
   /// The C array length of an array one owner stores, and the offset of a
   /// dynamic shared-memory one (gpu/shared_layout.h).
   int64_t elements(const Alloc *a) const;
   int64_t offset(const Alloc *a) const;
   /// Sm90_SmemSwizzled, Sm90_RmemMatrixD and Sm90_RmemMatrixA allocations.
-  void hopper_alloc(const Alloc *a, Binding &b, analysis::MemId mem);
+  void hopper_alloc(const Alloc *a, CxxBinding &b, analysis::MemId mem);
 
   const gpu::KernelFacts &facts_;
   std::string tid_; // the C name of threadIdx.x
-  SyncLowering &sync_;
+  SyncEmitter &sync_;
   std::string smem_name_;
   int role_;
   // The CTA's warps that may run the statement being emitted: the role's, or

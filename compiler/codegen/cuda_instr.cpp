@@ -24,7 +24,7 @@ size_t distributed_dims(const ProcNode &instr, const std::string &name) {
 /// `{x}` for a tensor argument, by the memory of the view passed.
 /// `split` leading dimensions are the instruction's threads' (distributed:).
 std::string tensor_hole(const Expr &e, ExprEmitter &ex, size_t split) {
-  Binding v;
+  CxxBinding v;
   if (!ex.view_of(e, v))
     return "";
   if (split) {
@@ -58,7 +58,7 @@ std::string tensor_hole(const Expr &e, ExprEmitter &ex, size_t split) {
     // the slab dimensions pick one of its fragments; the rest must be the
     // whole tile, which the fragment holds.
     const auto *w = e.as<WindowExpr>();
-    const Binding *acc = ex.env().lookup(w ? w->buf : e.as<Var>()->name);
+    const CxxBinding *acc = ex.env().lookup(w ? w->buf : e.as<Var>()->name);
     std::string fragment = acc->expr;
     if (w) {
       const size_t tile = w->idx.size() >= 2 ? w->idx.size() - 2 : 0;
@@ -168,7 +168,7 @@ bool emit_tensor_map(const WindowStmt *w, ExprEmitter &ex, Writer &out, NameScop
       return ex.unsupported(a->loc, "a non-constant tensor-map parameter");
     p.push_back(v);
   }
-  Binding v;
+  CxxBinding v;
   if (!ex.view_of(w->rhs, v))
     return false;
   if (p.size() != v.rank() + 1 || !v.dense || v.in_hi.size() != v.rank())

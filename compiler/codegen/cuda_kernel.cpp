@@ -14,7 +14,7 @@ namespace exgc::codegen {
 
 const char *const kCudaBackend = "CUDA";
 
-const analysis::MemoryInfo *memory_of(const Binding &b) {
+const analysis::MemoryInfo *memory_of(const CxxBinding &b) {
   return analysis::resolve_memory(b.mem).info;
 }
 
@@ -89,22 +89,22 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
     kargs.push_back(host_lo[k]);
     kargs.push_back(host_n[k]);
   }
-  std::map<std::string, Binding> captured;
+  std::map<std::string, CxxBinding> captured;
   std::vector<std::string> tensor_maps; // kernel parameters
-  kenv.outer = [&](const Sym &s) -> const Binding * {
+  kenv.outer = [&](const Sym &s) -> const CxxBinding * {
     std::string key = s.name + "#" + std::to_string(s.id);
     auto it = captured.find(key);
     if (it != captured.end())
       return &it->second;
-    const Binding *hb = hx.env().lookup(s);
+    const CxxBinding *hb = hx.env().lookup(s);
     if (!hb)
       return nullptr;
-    Binding kb = *hb;
+    CxxBinding kb = *hb;
     kb.in_device = false;
     kb.in_lo.clear(); // host expressions: not known in the kernel
     kb.in_hi.clear();
     kb.in_cond.clear();
-    if (hb->kind == Binding::Kind::Scalar) {
+    if (hb->kind == CxxBinding::Kind::Scalar) {
       kb.expr = knames.take(s.name);
       kb.writable = is_data(hb->type); // so that a write is reported as a host access
       // A control argument the entry checked within 32 bits (a size against
@@ -114,13 +114,13 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
       kb.ctype = narrow ? "int32_t" : hb->ctype;
       kparams.push_back(kb.ctype + " " + kb.expr);
       kargs.push_back(narrow ? "static_cast<int32_t>(" + hb->expr + ")" : hb->expr);
-    } else if (hb->kind == Binding::Kind::View && hb->tensor_map) {
+    } else if (hb->kind == CxxBinding::Kind::View && hb->tensor_map) {
       // Read by TMA from parameter space; a copy elsewhere would not do.
       kb.expr = knames.take(s.name);
       kparams.push_back("const __grid_constant__ CUtensorMap " + kb.expr);
       tensor_maps.push_back(kb.expr);
       kargs.push_back(hb->expr);
-    } else if (hb->kind == Binding::Kind::View) {
+    } else if (hb->kind == CxxBinding::Kind::View) {
       kb.expr = knames.take(s.name);
       kparams.push_back((hb->is_const ? "const " : "") + hb->ctype + " *" + kb.expr);
       kargs.push_back(hb->expr);
@@ -135,19 +135,19 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
     }
     return &(captured[key] = kb);
   };
-  kx.on_access = [&](const Binding &b, SrcLoc loc, bool write) -> bool {
-    if (b.kind == Binding::Kind::Scalar && !is_data(b.type))
+  kx.on_access = [&](const CxxBinding &b, SrcLoc loc, bool write) -> bool {
+    if (b.kind == CxxBinding::Kind::Scalar && !is_data(b.type))
       return true;
     const analysis::MemoryInfo *m = memory_of(b);
     std::string mname = m ? m->name : analysis::memory_name(b.mem);
     if (b.in_device)
       return true;
-    if (b.kind == Binding::Kind::Scalar && !write)
+    if (b.kind == CxxBinding::Kind::Scalar && !write)
       return true; // a host scalar is passed by value
     if (m && m->space == analysis::MemSpace::Host) // the GPU stage refused those it sees
       return kx.unsupported(loc, "'" + b.sym.name + "' in host memory '" + mname +
                                      "' in device code");
-    if (b.kind == Binding::Kind::Scalar)
+    if (b.kind == CxxBinding::Kind::Scalar)
       return kx.unsupported(loc, "writing the host scalar '" + b.sym.name + "'");
     if (m && m->space == analysis::MemSpace::DeviceGlobal)
       return true;
@@ -159,7 +159,7 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
   std::string tid = knames.take_internal("exg_t");
   std::string smem = knames.take_internal("exg_smem");
   kbody.line("[[maybe_unused]] const int " + tid + " = static_cast<int>(threadIdx.x);");
-  SyncLowering sync(kx, knames, facts);
+  SyncEmitter sync(kx, knames, facts);
   if (!sync.plan(*body))
     return false;
   sync.emit_setup(kbody, tid, smem);
@@ -185,7 +185,7 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
     std::string rest = knames.take_internal("exg_rest");
     kbody.line("[[maybe_unused]] int64_t " + rest + " = " + task + ";");
     auto bind_task = [&](size_t k, const std::string &value) {
-      Binding b;
+      CxxBinding b;
       b.sym = tasks[k]->iter;
       b.type = ValueType::Index;
       // The task loop's bounds are host values; their intervals are the

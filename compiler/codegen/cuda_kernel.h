@@ -21,7 +21,7 @@ struct KernelContext {
   Writer &host;            // where the launch code goes
   Writer &kernels;         // where the kernel definition goes
   NameScope &host_names;
-  Effects &fx;
+  AbiEffects &fx;
   const ProcNode &proc;
   std::string kernel_name; // unique in the generated file
   std::string stream;      // the host function's cudaStream_t parameter
@@ -36,6 +36,6 @@ bool emit_device_function(const With *w, KernelContext &ctx);
 
 /// The memory table entry of a binding's memory (DRAM when it has no `@`),
 /// or null when the annotation names no known memory.
-const analysis::MemoryInfo *memory_of(const Binding &b);
+const analysis::MemoryInfo *memory_of(const CxxBinding &b);
 
 } // namespace exgc::codegen

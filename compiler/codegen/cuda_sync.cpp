@@ -43,7 +43,7 @@ const Sym *barrier_sym(const Expr &bar, std::vector<Expr> &idx) {
 
 } // namespace
 
-bool SyncLowering::plan(const Block &task_body) {
+bool SyncEmitter::plan(const Block &task_body) {
   AwaitFinder af;
   for (const Stmt &s : task_body)
     af.visit(s);
@@ -72,7 +72,7 @@ bool SyncLowering::plan(const Block &task_body) {
   return true;
 }
 
-void SyncLowering::emit_setup(Writer &w, const std::string &tid, const std::string &smem) {
+void SyncEmitter::emit_setup(Writer &w, const std::string &tid, const std::string &smem) {
   bool any = false;
   for (uint32_t id : order_) {
     Ring &r = rings_.at(id);
@@ -110,7 +110,7 @@ void SyncLowering::emit_setup(Writer &w, const std::string &tid, const std::stri
   w.line("exg::sm90::cluster_wait();");
 }
 
-void SyncLowering::emit_task_end(Writer &w) {
+void SyncEmitter::emit_task_end(Writer &w) {
   for (uint32_t id : order_) {
     const Ring &r = rings_.at(id);
     if (r.is(gpu::BarrierKind::Mbarrier))
@@ -119,11 +119,11 @@ void SyncLowering::emit_task_end(Writer &w) {
   }
 }
 
-bool SyncLowering::alloc(const Alloc *a) {
+bool SyncEmitter::alloc(const Alloc *a) {
   if (!rings_.count(a->name.id))
     return fail(a->loc, "a barrier allocated below the top of the task body");
-  Binding b;
-  b.kind = Binding::Kind::Barrier;
+  CxxBinding b;
+  b.kind = CxxBinding::Kind::Barrier;
   b.sym = a->name;
   b.in_device = true;
   b.decl_loc = a->loc;
@@ -131,7 +131,7 @@ bool SyncLowering::alloc(const Alloc *a) {
   return true;
 }
 
-const SyncLowering::Ring *SyncLowering::ring_of(const Expr &bar, std::string &index) {
+const SyncEmitter::Ring *SyncEmitter::ring_of(const Expr &bar, std::string &index) {
   std::vector<Expr> idx;
   const Sym *s = barrier_sym(bar, idx);
   auto it = s ? rings_.find(s->id) : rings_.end();
@@ -157,11 +157,11 @@ const SyncLowering::Ring *SyncLowering::ring_of(const Expr &bar, std::string &in
 // Without pre-arrived elements a logical element j is never negative (the
 // bounds check proved its index at least 0; earlier tasks' count is), and the
 // _nonneg forms let the compiler see it: bit operations for a ring of 2^n.
-std::string SyncLowering::ring_fn(const Ring &r, const std::string &name) {
+std::string SyncEmitter::ring_fn(const Ring &r, const std::string &name) {
   return r.plan->pre_arrive == 0 ? name + "_nonneg" : name;
 }
 
-std::string SyncLowering::slot_address(const Expr &bar) {
+std::string SyncEmitter::slot_address(const Expr &bar) {
   std::string j;
   const Ring *r = ring_of(bar, j);
   if (!r)
@@ -174,12 +174,12 @@ std::string SyncLowering::slot_address(const Expr &bar) {
          std::to_string(r->plan->ring) + ")";
 }
 
-void SyncLowering::emit_proxy_fence(Writer &w) {
+void SyncEmitter::emit_proxy_fence(Writer &w) {
   uses_sm90_ = true;
   w.line("exg::sm90::fence_proxy_async(); // generic-proxy writes -> async proxy (all state spaces)");
 }
 
-bool SyncLowering::stmt(const Stmt &s, Writer &w) {
+bool SyncEmitter::stmt(const Stmt &s, Writer &w) {
   if (const auto *f = s.as<Fence>()) {
     if (analysis::sync_timeline(f->first) != analysis::SyncTimeline::WgmmaFence1 ||
         analysis::sync_timeline(f->second) != analysis::SyncTimeline::WgmmaFence2)

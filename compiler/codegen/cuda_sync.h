@@ -19,9 +19,9 @@
 
 namespace exgc::codegen {
 
-class SyncLowering {
+class SyncEmitter {
 public:
-  SyncLowering(ExprEmitter &ex, NameScope &names, const gpu::KernelFacts &facts)
+  SyncEmitter(ExprEmitter &ex, NameScope &names, const gpu::KernelFacts &facts)
       : ex_(ex), names_(names), facts_(facts) {}
 
   /// Plans the barriers allocated in a task body (before any statement of it

@@ -240,8 +240,8 @@ private:
   std::vector<int64_t> constants(const DiffCase &c) {
     std::vector<Proc> all;
     ConstCollector cc;
-    // A fresh Effects: collect_procs lists each proc only once per object.
-    Effects fx(program_, diag_, "C++");
+    // A fresh AbiEffects: collect_procs lists each proc only once per object.
+    AbiEffects fx(program_, diag_, "C++");
     if (fx.collect_procs({c.before, c.after}, all))
       for (const Proc &q : all)
         cc.visit_proc(*q);
@@ -252,7 +252,7 @@ private:
   }
 
   const Program &program_;
-  Effects fx_;
+  AbiEffects fx_;
   DiagEngine &diag_;
 };
 

@@ -21,7 +21,7 @@ bool is_template_param(const ProcNode &p, const std::string &name) {
 /// Marks the arguments a body writes; windows alias their buffer's argument.
 class WriteFinder : public IRVisitor {
 public:
-  WriteFinder(Effects &fx, const ProcNode &p) : fx_(fx), proc_(p), flags_(p.args.size(), false) {
+  WriteFinder(AbiEffects &fx, const ProcNode &p) : fx_(fx), proc_(p), flags_(p.args.size(), false) {
     for (size_t i = 0; i < p.args.size(); ++i)
       root_[key(p.args[i].name)] = static_cast<int>(i);
   }
@@ -69,7 +69,7 @@ protected:
   }
 
 private:
-  Effects &fx_;
+  AbiEffects &fx_;
   const ProcNode &proc_;
   std::vector<bool> flags_;
   std::map<std::string, int> root_;
@@ -96,12 +96,12 @@ private:
 };
 } // namespace
 
-Proc Effects::callee(const ProcNode *caller, const std::string &name) const {
+Proc AbiEffects::callee(const ProcNode *caller, const std::string &name) const {
   auto alias = aliases_.find(caller);
   return program_.lookup_from(alias == aliases_.end() ? caller : alias->second, name);
 }
 
-const std::vector<bool> &Effects::written(const ProcNode *p) {
+const std::vector<bool> &AbiEffects::written(const ProcNode *p) {
   auto it = written_.find(p);
   if (it != written_.end())
     return it->second;
@@ -111,7 +111,7 @@ const std::vector<bool> &Effects::written(const ProcNode *p) {
   return written_[p] = w;
 }
 
-bool Effects::visit(const Proc &p, std::vector<const ProcNode *> &stack, std::vector<Proc> &out,
+bool AbiEffects::visit(const Proc &p, std::vector<const ProcNode *> &stack, std::vector<Proc> &out,
                     bool root) {
   if (done_.count(p.get()))
     return done_[p.get()];
@@ -144,7 +144,7 @@ bool Effects::visit(const Proc &p, std::vector<const ProcNode *> &stack, std::ve
   return ok;
 }
 
-bool Effects::collect_procs(const std::vector<Proc> &roots, std::vector<Proc> &out) {
+bool AbiEffects::collect_procs(const std::vector<Proc> &roots, std::vector<Proc> &out) {
   std::vector<const ProcNode *> stack;
   bool ok = true;
   for (const Proc &r : roots)

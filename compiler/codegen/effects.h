@@ -1,5 +1,6 @@
 // effects.h - which arguments a proc writes, and which procs it calls -----//
-// Owns: the facts the ABI needs before any code is written. A data argument
+// Owns: AbiEffects, the facts the ABI needs before any code is written (not
+// analysis::Effects, the access sets of the checks). A data argument
 // is "written" when the proc assigns it, reduces into it, writes through a
 // window of it, or passes it to a callee (proc or instruction) that writes
 // the matching parameter; written scalars are passed by pointer and unwritten
@@ -15,9 +16,9 @@
 
 namespace exgc::codegen {
 
-class Effects {
+class AbiEffects {
 public:
-  Effects(const Program &program, DiagEngine &diag, std::string backend)
+  AbiEffects(const Program &program, DiagEngine &diag, std::string backend)
       : program_(program), diag_(diag), backend_(std::move(backend)) {}
 
   /// One flag per argument of p: true when p may write it (memoized).

@@ -6,7 +6,7 @@
 
 namespace exgc::codegen {
 
-const Binding *Env::lookup(const Sym &s) const {
+const CxxBinding *Env::lookup(const Sym &s) const {
   std::string k = key(s);
   for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
     auto f = it->find(k);
@@ -17,7 +17,7 @@ const Binding *Env::lookup(const Sym &s) const {
 }
 
 namespace {
-std::string offset(const Binding &view, const std::vector<std::string> &idx) {
+std::string offset(const CxxBinding &view, const std::vector<std::string> &idx) {
   std::string off;
   for (size_t d = 0; d < idx.size() && d < view.strides.size(); ++d) {
     const std::string &i = idx[d];
@@ -31,14 +31,14 @@ std::string offset(const Binding &view, const std::vector<std::string> &idx) {
 }
 } // namespace
 
-std::string view_origin_offset(const Binding &view, const std::vector<std::string> &idx) {
+std::string view_origin_offset(const CxxBinding &view, const std::vector<std::string> &idx) {
   std::string off = offset(view, idx);
   if (off.empty())
     return view.swizzle_origin;
   return view.swizzle_origin == "0" ? off : paren(view.swizzle_origin) + " + " + off;
 }
 
-std::string view_element(const Binding &view, const std::vector<std::string> &idx) {
+std::string view_element(const CxxBinding &view, const std::vector<std::string> &idx) {
   if (view.swizzle_bytes != 0)
     return view.swizzle_base + "[exg::sm90::swizzled_element<" + view.ctype +
            ">(exg::sm90::Swizzle::" + swizzle_enumerator(view.swizzle_bytes) + ", " +
@@ -47,7 +47,7 @@ std::string view_element(const Binding &view, const std::vector<std::string> &id
   return paren(view.expr) + "[" + (off.empty() ? "0" : off) + "]";
 }
 
-std::string view_address(const Binding &view, const std::vector<std::string> &idx) {
+std::string view_address(const CxxBinding &view, const std::vector<std::string> &idx) {
   std::string off = offset(view, idx);
   return off.empty() ? view.expr : paren(view.expr) + " + " + paren(off);
 }

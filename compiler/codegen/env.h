@@ -1,5 +1,5 @@
 // env.h - what each .exg name means in the C++ being written --------------//
-// Owns: Binding (how to read, write or pass a name) and Env (scoped bindings
+// Owns: CxxBinding (how to read, write or pass a name) and Env (scoped bindings
 // by Sym). Backends bind a proc's parameters, then allocations, windows and
 // iterators as they meet them; an inlined instruction binds its parameters to
 // the caller's expressions. Kernels use Env's `outer` hook to turn a name of
@@ -20,7 +20,7 @@ namespace exgc::codegen {
 ///    `writable`): a parameter, a local, `(*p)` for a written scalar argument.
 ///  - View: a tensor or window: element (i0, i1, ...) is
 ///    `base[i0 * strides[0] + i1 * strides[1] + ...]`.
-struct Binding {
+struct CxxBinding {
   enum class Kind { Scalar, View, Barrier };
   Kind kind = Kind::Scalar;
   ValueType type = ValueType::F32; // element or scalar type (R resolved away in ctype)
@@ -68,22 +68,22 @@ public:
   Env() { push(); }
   void push() { scopes_.emplace_back(); }
   void pop() { scopes_.pop_back(); }
-  void bind(const Sym &s, Binding b) { scopes_.back()[key(s)] = std::move(b); }
+  void bind(const Sym &s, CxxBinding b) { scopes_.back()[key(s)] = std::move(b); }
   /// The innermost binding of `s`, else whatever `outer` gives, else null.
-  const Binding *lookup(const Sym &s) const;
+  const CxxBinding *lookup(const Sym &s) const;
   /// Consulted when a name is not bound here (kernels capturing host names).
-  std::function<const Binding *(const Sym &)> outer;
+  std::function<const CxxBinding *(const Sym &)> outer;
 
 private:
   static std::string key(const Sym &s) { return s.name + "#" + std::to_string(s.id); }
-  std::vector<std::map<std::string, Binding>> scopes_;
+  std::vector<std::map<std::string, CxxBinding>> scopes_;
 };
 
 /// Element access `base[off]` of a view at C index expressions `idx`.
-std::string view_element(const Binding &view, const std::vector<std::string> &idx);
+std::string view_element(const CxxBinding &view, const std::vector<std::string> &idx);
 /// A swizzled view's `swizzle_origin` moved to element `idx` (a window's origin).
-std::string view_origin_offset(const Binding &view, const std::vector<std::string> &idx);
+std::string view_origin_offset(const CxxBinding &view, const std::vector<std::string> &idx);
 /// Pointer to element `idx` (`base + off`, or `base` at offset 0).
-std::string view_address(const Binding &view, const std::vector<std::string> &idx);
+std::string view_address(const CxxBinding &view, const std::vector<std::string> &idx);
 
 } // namespace exgc::codegen

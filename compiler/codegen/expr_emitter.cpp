@@ -12,8 +12,8 @@ bool ExprEmitter::unsupported(SrcLoc loc, const std::string &what) {
   return diag_.report(loc, DiagKind::CodegenNotSupported, what, backend_);
 }
 
-const Binding *ExprEmitter::lookup(const Sym &s, SrcLoc loc) {
-  const Binding *b = env_.lookup(s);
+const CxxBinding *ExprEmitter::lookup(const Sym &s, SrcLoc loc) {
+  const CxxBinding *b = env_.lookup(s);
   if (!b) {
     unsupported(loc, "the name '" + s.name + "' here");
     return nullptr;
@@ -22,13 +22,13 @@ const Binding *ExprEmitter::lookup(const Sym &s, SrcLoc loc) {
 }
 
 std::string ExprEmitter::read(const Sym &buf, const std::vector<Expr> &idx, SrcLoc loc,
-                              const Binding **out) {
-  const Binding *b = lookup(buf, loc);
+                              const CxxBinding **out) {
+  const CxxBinding *b = lookup(buf, loc);
   if (!b)
     return "";
   if (out)
     *out = b;
-  if (b->kind == Binding::Kind::Barrier) {
+  if (b->kind == CxxBinding::Kind::Barrier) {
     unsupported(loc, "the barrier '" + buf.name + "' used as a value");
     return "";
   }
@@ -36,7 +36,7 @@ std::string ExprEmitter::read(const Sym &buf, const std::vector<Expr> &idx, SrcL
     failed_ = true;
     return "";
   }
-  if (b->kind == Binding::Kind::Scalar) {
+  if (b->kind == CxxBinding::Kind::Scalar) {
     if (!idx.empty()) {
       unsupported(loc, "indexing the scalar '" + buf.name + "'");
       return "";
@@ -70,14 +70,14 @@ std::string ExprEmitter::read(const Sym &buf, const std::vector<Expr> &idx, SrcL
 }
 
 std::string ExprEmitter::lvalue(const Sym &buf, const std::vector<Expr> &idx, SrcLoc loc,
-                                const Binding **out) {
-  const Binding *b = lookup(buf, loc);
+                                const CxxBinding **out) {
+  const CxxBinding *b = lookup(buf, loc);
   if (!b)
     return "";
   if (out)
     *out = b;
-  if ((b->kind == Binding::Kind::Scalar && !b->writable) ||
-      (b->kind == Binding::Kind::View && b->is_const) || b->kind == Binding::Kind::Barrier) {
+  if ((b->kind == CxxBinding::Kind::Scalar && !b->writable) ||
+      (b->kind == CxxBinding::Kind::View && b->is_const) || b->kind == CxxBinding::Kind::Barrier) {
     unsupported(loc, "writing to '" + buf.name + "'");
     return "";
   }
@@ -97,11 +97,11 @@ std::string ExprEmitter::lvalue(const Sym &buf, const std::vector<Expr> &idx, Sr
 
 std::string ExprEmitter::data_ctype(const Expr &e) {
   if (const auto *v = e.as<Var>()) {
-    const Binding *b = env_.lookup(v->name);
+    const CxxBinding *b = env_.lookup(v->name);
     return b && is_data(b->type) ? b->ctype : "";
   }
   if (const auto *r = e.as<Read>()) {
-    const Binding *b = env_.lookup(r->buf);
+    const CxxBinding *b = env_.lookup(r->buf);
     return b && is_data(b->type) ? b->ctype : "";
   }
   if (const auto *op = e.as<BinOp>()) {
@@ -136,7 +136,7 @@ std::string ExprEmitter::ctrl_plain(const Expr &e) {
   if (const auto *v = e.as<Var>()) {
     if (v->name.is_global())
       return fail(e->loc, "'" + v->name.name + "' as a value");
-    const Binding *b = lookup(v->name, e->loc);
+    const CxxBinding *b = lookup(v->name, e->loc);
     if (!b)
       return "0";
     if (is_data(b->type))
@@ -164,14 +164,14 @@ std::string ExprEmitter::data(const Expr &e, const std::string &ctype) {
   if (const auto *v = e.as<Var>()) {
     if (v->name.is_global())
       return fail(e->loc, "'" + v->name.name + "' as a value");
-    const Binding *b = nullptr;
+    const CxxBinding *b = nullptr;
     std::string s = read(v->name, {}, e->loc, &b);
     if (s.empty())
       return "0";
     return c_convert(s, b->ctype, ctype);
   }
   if (const auto *r = e.as<Read>()) {
-    const Binding *b = nullptr;
+    const CxxBinding *b = nullptr;
     std::string s = read(r->buf, r->idx, e->loc, &b);
     if (s.empty())
       return "0";
@@ -302,7 +302,7 @@ std::string ExprEmitter::call(const Call *c, const std::string &ctype) {
     if (!arity(2))
       return "0";
     const auto *d = c->args[1].as<IntImm>();
-    Binding v;
+    CxxBinding v;
     if (!d || !view_of(c->args[0], v) || d->value < 0 ||
         static_cast<size_t>(d->value) >= v.rank())
       return fail(c->loc, "this 'stride' call");
@@ -314,7 +314,7 @@ std::string ExprEmitter::call(const Call *c, const std::string &ctype) {
     // bytes of the declared type (the difftest's f32 buffers of double, at
     // twice the offsets, are then aligned whenever the real ones would be).
     const auto *n = c->args.size() == 2 ? c->args[1].as<IntImm>() : nullptr;
-    Binding v;
+    CxxBinding v;
     if (!n || !view_of(c->args[0], v) || v.tensor_map)
       return fail(c->loc, "this 'aligned' call");
     return "(reinterpret_cast<uintptr_t>(" + v.expr + ") % " +
@@ -377,7 +377,7 @@ std::string ExprEmitter::call(const Call *c, const std::string &ctype) {
   return fail(c->loc, "the function '" + f + "'");
 }
 
-bool ExprEmitter::view_of(const Expr &e, Binding &out) {
+bool ExprEmitter::view_of(const Expr &e, CxxBinding &out) {
   Sym buf;
   if (const auto *v = e.as<Var>())
     buf = v->name;
@@ -387,10 +387,10 @@ bool ExprEmitter::view_of(const Expr &e, Binding &out) {
     buf = w->buf;
   else
     return unsupported(e->loc, "this expression as a tensor argument");
-  const Binding *b = lookup(buf, e->loc);
+  const CxxBinding *b = lookup(buf, e->loc);
   if (!b)
     return false;
-  if (b->kind != Binding::Kind::View)
+  if (b->kind != CxxBinding::Kind::View)
     return unsupported(e->loc, "'" + buf.name + "' as a tensor argument");
   const auto *w = e.as<WindowExpr>();
   if (!w) {

@@ -35,7 +35,7 @@ public:
   /// ctrl(e) as an int64_t (or a literal): for text that other code computes
   /// with, and offsets into memory whose size no constant bounds.
   std::string ctrl_wide(const Expr &e);
-  /// The interval of a control expression, from its names' Binding::range.
+  /// The interval of a control expression, from its names' CxxBinding::range.
   std::optional<analysis::IndexRange> range(const Expr &e);
   /// The C++ type of an iterator over [lo, hi): int32_t under narrow_index
   /// when every value it takes, and hi, fit; else int64_t. Sets `*r` to its
@@ -49,11 +49,11 @@ public:
   std::string data_ctype(const Expr &e);
   /// The view a tensor argument denotes: a whole buffer (`x`) or a window
   /// (`x[0:16, i]`). Reports and returns false for anything else.
-  bool view_of(const Expr &e, Binding &out);
+  bool view_of(const Expr &e, CxxBinding &out);
   /// The C++ lvalue of `buf[idx]` (or the scalar `buf`); sets `*b` to the
   /// buffer's binding. Empty after a reported error.
   std::string lvalue(const Sym &buf, const std::vector<Expr> &idx, SrcLoc loc,
-                     const Binding **b = nullptr);
+                     const CxxBinding **b = nullptr);
   /// After lvalue() of a guarded view: the condition under which the store
   /// lands inside the buffer (empty when unguarded). Taking it clears it.
   std::string take_guard() { return std::move(guard_); }
@@ -68,11 +68,11 @@ public:
   DiagEngine &diag() { return diag_; }
 
   /// Vets an access to buffer `b` (write or read) at loc; false after reporting.
-  std::function<bool(const Binding &b, SrcLoc loc, bool write)> on_access;
+  std::function<bool(const CxxBinding &b, SrcLoc loc, bool write)> on_access;
   /// The C++ type `R` stands for (inside an inlined instruction), or empty.
   std::string r_ctype;
   /// Kernel code: index arithmetic whose values provably fit in int32_t
-  /// (value_range.h, each name's Binding::range) is computed in 32 bits; the
+  /// (value_range.h, each name's CxxBinding::range) is computed in 32 bits; the
   /// rest, and all host and CPU code, in int64_t.
   bool narrow_index = false;
   /// Computes f32 in double (the difftest's numeric model, see emit_cpp).
@@ -84,15 +84,15 @@ public:
   std::string scalar_ctype(ValueType t) const { return c_type(t, f32_in_f64); }
 
 private:
-  const Binding *lookup(const Sym &s, SrcLoc loc);
-  std::string read(const Sym &buf, const std::vector<Expr> &idx, SrcLoc loc, const Binding **b);
+  const CxxBinding *lookup(const Sym &s, SrcLoc loc);
+  std::string read(const Sym &buf, const std::vector<Expr> &idx, SrcLoc loc, const CxxBinding **b);
   std::string call(const Call *c, const std::string &ctype);
   std::string binop(const BinOp *op, const std::string &ctype);
   std::string ctrl_plain(const Expr &e);
   CtrlValue narrow_arith(const BinOp *op);
   CtrlValue narrow_call(const Expr &call);
   /// Index e of view b: 64-bit unless b's memory has constant extents.
-  CtrlValue index_value(const Binding &b, const Expr &e);
+  CtrlValue index_value(const CxxBinding &b, const Expr &e);
   /// v's text as an int64_t (or a non-negative literal).
   static std::string wide_text(const CtrlValue &v);
   /// `s`, the text of operand `child` of a `parent` operator, parenthesized

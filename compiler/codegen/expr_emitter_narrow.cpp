@@ -24,8 +24,8 @@ bool is_literal(const Expr &e) { return e.as<IntImm>() != nullptr; }
 
 std::optional<analysis::IndexRange> ExprEmitter::range(const Expr &e) {
   return analysis::value_range(e, [this](const Var &v) -> std::optional<analysis::IndexRange> {
-    const Binding *b = env_.lookup(v.name);
-    return b && b->kind == Binding::Kind::Scalar ? b->range : std::nullopt;
+    const CxxBinding *b = env_.lookup(v.name);
+    return b && b->kind == CxxBinding::Kind::Scalar ? b->range : std::nullopt;
   });
 }
 
@@ -47,7 +47,7 @@ ExprEmitter::CtrlValue ExprEmitter::ctrl_value(const Expr &e) {
     return {c_int_literal(i->value), i->value >= INT32_MIN && i->value <= INT32_MAX};
   if (const auto *v = e.as<Var>()) {
     std::string text = ctrl_plain(e);
-    const Binding *b = env_.lookup(v->name);
+    const CxxBinding *b = env_.lookup(v->name);
     bool narrow = b && narrow_ctype(b->ctype);
     if (narrow && all_wide_)
       return {widen(text), false};
@@ -148,7 +148,7 @@ std::string ExprEmitter::ctrl_wide(const Expr &e) {
   return text;
 }
 
-ExprEmitter::CtrlValue ExprEmitter::index_value(const Binding &b, const Expr &e) {
+ExprEmitter::CtrlValue ExprEmitter::index_value(const CxxBinding &b, const Expr &e) {
   if (!narrow_index)
     return {ctrl_plain(e), false};
   // Registers and shared memory have constant extents below 2^31 elements,

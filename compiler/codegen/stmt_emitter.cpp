@@ -23,7 +23,7 @@ void emit_preconditions(const ProcNode &p, ExprEmitter &ex, Writer &w,
   for (const Arg &a : p.args) {
     if (a.type.kind != Type::Kind::Control || a.type.scalar == ValueType::Bool)
       continue;
-    const Binding *b = ex.env().lookup(a.name);
+    const CxxBinding *b = ex.env().lookup(a.name);
     if (!b)
       continue;
     // Control arguments within the range the bounds check assumed (control_limits.h).
@@ -74,7 +74,7 @@ void StmtEmitter::stmt(const Stmt &s) {
 
 void StmtEmitter::emit_store(const Stmt &s, const Sym &buf, const std::vector<Expr> &idx,
                              const Expr &rhs, bool reduce) {
-  const Binding *b = nullptr;
+  const CxxBinding *b = nullptr;
   std::string lhs = ex_.lvalue(buf, idx, s->loc, &b);
   if (lhs.empty() || !b)
     return void(report_failed());
@@ -99,12 +99,12 @@ void StmtEmitter::emit_store(const Stmt &s, const Sym &buf, const std::vector<Ex
 
 void StmtEmitter::host_alloc(const Alloc *a) {
   const Type &t = a->type;
-  Binding b;
+  CxxBinding b;
   b.sym = a->name;
   b.mem = t.mem;
   b.decl_loc = a->loc;
   if (t.kind == Type::Kind::Barrier) {
-    b.kind = Binding::Kind::Barrier;
+    b.kind = CxxBinding::Kind::Barrier;
     ex_.env().bind(a->name, b);
     return;
   }
@@ -123,7 +123,7 @@ void StmtEmitter::host_alloc(const Alloc *a) {
     ex_.env().bind(a->name, b);
     return;
   }
-  b.kind = Binding::Kind::View;
+  b.kind = CxxBinding::Kind::View;
   b.strides = dense_strides(t.shape, ex_);
   b.dense = true;
   set_extents(b, t.shape, ex_);
@@ -163,7 +163,7 @@ void StmtEmitter::host_alloc(const Alloc *a) {
 void StmtEmitter::emit_alloc(const Alloc *a) { host_alloc(a); }
 
 void StmtEmitter::emit_window(const WindowStmt *w) {
-  Binding v;
+  CxxBinding v;
   if (!ex_.view_of(w->rhs, v))
     return void(report_failed());
   std::string name = names_.take(w->name.name);
@@ -178,7 +178,7 @@ void StmtEmitter::bind_iterator(const For *f, const std::string &c_name, bool in
                                 const std::string &ctype,
                                 const std::optional<analysis::IndexRange> &range) {
   ex_.env().push();
-  Binding b;
+  CxxBinding b;
   b.sym = f->iter;
   b.type = ValueType::Index;
   b.ctype = ctype;
@@ -255,7 +255,7 @@ void StmtEmitter::proc_call(const CallStmt *c, const Proc &callee) {
       if (!buf)
         return void(fail(e->loc, "passing this expression to the written scalar '" +
                                      callee->args[i].name.name + "'"));
-      const Binding *b = nullptr;
+      const CxxBinding *b = nullptr;
       std::string lv = ex_.lvalue(*buf, idx, e->loc, &b);
       if (lv.empty())
         return void(report_failed());
@@ -267,7 +267,7 @@ void StmtEmitter::proc_call(const CallStmt *c, const Proc &callee) {
       add("&" + lv);
       continue;
     }
-    Binding v;
+    CxxBinding v;
     if (!ex_.view_of(e, v))
       return void(report_failed());
     if (v.guarded)
@@ -335,19 +335,19 @@ void StmtEmitter::inline_instr(const CallStmt *c, const Proc &instr) {
     return void(fail(c->loc, "this call of '" + instr->name + "'"));
 
   const std::vector<bool> &written = fx_.written(instr.get());
-  std::vector<Binding> binds;
+  std::vector<CxxBinding> binds;
   std::string r_ctype;
   for (size_t i = 0; i < instr->args.size(); ++i) {
     const Arg &a = instr->args[i];
     const Expr &e = bound[i];
     if (!e)
       return void(fail(c->loc, "a call of '" + instr->name + "' without '" + a.name.name + "'"));
-    Binding b;
+    CxxBinding b;
     b.sym = a.name;
     b.type = a.type.scalar;
     b.decl_loc = a.loc;
     if (a.type.kind == Type::Kind::Barrier) {
-      b.kind = Binding::Kind::Barrier;
+      b.kind = CxxBinding::Kind::Barrier;
     } else if (a.type.kind == Type::Kind::Control) {
       ExprEmitter::CtrlValue v = ex_.ctrl_value(e);
       b.ctype = v.narrow ? "int32_t" : ex_.scalar_ctype(a.type.scalar);
@@ -373,7 +373,7 @@ void StmtEmitter::inline_instr(const CallStmt *c, const Proc &instr) {
           buf = &v->name;
         else if (const auto *r = e.as<Read>())
           buf = &r->buf, idx = r->idx;
-        const Binding *src = nullptr;
+        const CxxBinding *src = nullptr;
         b.expr = buf ? ex_.lvalue(*buf, idx, e->loc, &src) : "";
         if (b.expr.empty())
           return void(buf ? report_failed() : fail(e->loc, "passing a value to a written scalar"));

@@ -39,7 +39,7 @@ private:
 
 class StmtEmitter {
 public:
-  StmtEmitter(ExprEmitter &ex, Writer &w, NameScope &names, Effects &fx, const ProcNode &proc)
+  StmtEmitter(ExprEmitter &ex, Writer &w, NameScope &names, AbiEffects &fx, const ProcNode &proc)
       : ex_(ex), w_(w), names_(names), fx_(fx), proc_(proc) {}
   virtual ~StmtEmitter() = default;
 
@@ -92,7 +92,7 @@ protected:
   ExprEmitter &ex_;
   Writer &w_;
   NameScope &names_;
-  Effects &fx_;
+  AbiEffects &fx_;
   const ProcNode &proc_;
   bool ok_ = true;
 

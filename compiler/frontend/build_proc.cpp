@@ -20,7 +20,7 @@ namespace {
 enum class Pos { Value, Annot };
 
 /// What a name in scope denotes, as far as building needs to know.
-struct Binding {
+struct NameInScope {
   enum class Kind { Control, ScalarArg, Buffer, Barrier };
   Sym sym;
   Kind kind;
@@ -102,7 +102,7 @@ private:
 
   // --- Scopes ------------------------------------------------------------------
 
-  const Binding *lookup(const std::string &name) const {
+  const NameInScope *lookup(const std::string &name) const {
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
       auto b = it->find(name);
       if (b != it->end())
@@ -113,9 +113,9 @@ private:
 
   /// Binds a fresh Sym in the innermost scope. Redeclaring a name is the
   /// typecheck's error (DuplicateName); here the newest binding wins.
-  Sym bind(const std::string &name, Binding::Kind kind, ValueType type) {
+  Sym bind(const std::string &name, NameInScope::Kind kind, ValueType type) {
     Sym s = Sym::fresh(name);
-    scopes_.back()[name] = Binding{s, kind, type};
+    scopes_.back()[name] = NameInScope{s, kind, type};
     return s;
   }
 
@@ -125,16 +125,16 @@ private:
     ProcBuilder &b_;
   };
 
-  static Binding::Kind kind_of(const TypeHead &h) {
+  static NameInScope::Kind kind_of(const TypeHead &h) {
     switch (h.form) {
-    case TypeHead::Form::Control: return Binding::Kind::Control;
-    case TypeHead::Form::Barrier: return Binding::Kind::Barrier;
+    case TypeHead::Form::Control: return NameInScope::Kind::Control;
+    case TypeHead::Form::Barrier: return NameInScope::Kind::Barrier;
     case TypeHead::Form::Data:
-      return h.has_dims ? Binding::Kind::Buffer : Binding::Kind::ScalarArg;
+      return h.has_dims ? NameInScope::Kind::Buffer : NameInScope::Kind::ScalarArg;
     case TypeHead::Form::Window:
-    case TypeHead::Form::None: return Binding::Kind::Buffer;
+    case TypeHead::Form::None: return NameInScope::Kind::Buffer;
     }
-    return Binding::Kind::Buffer;
+    return NameInScope::Kind::Buffer;
   }
 
   // --- Signature -----------------------------------------------------------------
@@ -336,8 +336,8 @@ private:
     Type t = type(vs[0]);
     if (t.kind == Type::Kind::Control)
       fail(diag_, loc(d->NAME()), DiagKind::ControlAlloc, n, value_type_name(t.scalar));
-    Binding::Kind k = t.kind == Type::Kind::Barrier ? Binding::Kind::Barrier
-                                                    : Binding::Kind::Buffer;
+    NameInScope::Kind k = t.kind == Type::Kind::Barrier ? NameInScope::Kind::Barrier
+                                                    : NameInScope::Kind::Buffer;
     Sym s = bind(n, k, t.kind == Type::Kind::Barrier ? ValueType::Meta : t.scalar);
     return Alloc::make(s, std::move(t), loc(d));
   }
@@ -359,8 +359,8 @@ private:
         error_at(lhs, DiagKind::InvalidAssignTarget, "this expression; a window binds a name");
       Expr w = window_expr(rix, Pos::Value);
       Expr mem = an ? expr(an->expr(1), Pos::Annot) : Expr();
-      const Binding *src = lookup(bare_name(rix->expr()));
-      Sym s = bind(n, Binding::Kind::Buffer, src ? src->type : ValueType::Meta);
+      const NameInScope *src = lookup(bare_name(rix->expr()));
+      Sym s = bind(n, NameInScope::Kind::Buffer, src ? src->type : ValueType::Meta);
       return WindowStmt::make(s, w, mem, loc(a));
     }
     Sym buf;
@@ -380,10 +380,10 @@ private:
     std::string n = bare_name(base);
     if (n.empty())
       error_at(lhs, DiagKind::InvalidAssignTarget, "this expression");
-    const Binding *b = lookup(n);
+    const NameInScope *b = lookup(n);
     if (!b)
       error_at(base, DiagKind::UndeclaredName, n);
-    if (b->kind == Binding::Kind::Control)
+    if (b->kind == NameInScope::Kind::Control)
       error_at(base, DiagKind::InvalidAssignTarget, "'" + n + "', a control value");
     if (ix && has_slice(ix))
       error_at(lhs, DiagKind::InvalidAssignTarget, "a window");
@@ -480,7 +480,7 @@ private:
     m.name = mode;
     m.kwargs = kwargs(args, Pos::Annot);
     ScopeGuard g(*this);
-    Sym iter = bind(text_of(f->NAME()), Binding::Kind::Control, ValueType::Index);
+    Sym iter = bind(text_of(f->NAME()), NameInScope::Kind::Control, ValueType::Index);
     bool outer = top_level_;
     top_level_ = false;
     Block body = suite_stmts(f->suite());
@@ -516,7 +516,7 @@ private:
   }
 
   Expr name_expr(const std::string &n, P::ExprContext *at, Pos pos) {
-    const Binding *b = lookup(n);
+    const NameInScope *b = lookup(n);
     SrcLoc l = loc(at);
     if (!b) {
       if (pos == Pos::Value)
@@ -524,10 +524,10 @@ private:
       return Var::make(Sym::global(n), ValueType::Meta, l);
     }
     switch (b->kind) {
-    case Binding::Kind::Control:
-    case Binding::Kind::ScalarArg: return Var::make(b->sym, b->type, l);
-    case Binding::Kind::Buffer:
-    case Binding::Kind::Barrier: return Read::make(b->sym, {}, b->type, l);
+    case NameInScope::Kind::Control:
+    case NameInScope::Kind::ScalarArg: return Var::make(b->sym, b->type, l);
+    case NameInScope::Kind::Buffer:
+    case NameInScope::Kind::Barrier: return Read::make(b->sym, {}, b->type, l);
     }
     EXGC_UNREACHABLE("binding kind");
   }
@@ -539,7 +539,7 @@ private:
     std::string n = bare_name(base);
     if (n.empty())
       error_at(ix->expr(), DiagKind::NotInProc, "indexing anything but a name");
-    const Binding *b = lookup(n);
+    const NameInScope *b = lookup(n);
     if (b)
       return {b->sym, b->type};
     if (pos == Pos::Value)
@@ -684,7 +684,7 @@ private:
   const parse::ParsedFile &pf_;
   DiagEngine &diag_;
   ProcNode *proc_ = nullptr;
-  std::vector<std::map<std::string, Binding>> scopes_;
+  std::vector<std::map<std::string, NameInScope>> scopes_;
   Phase phase_ = Phase::Attrs;
   bool top_level_ = true;
 };

@@ -31,7 +31,7 @@ const char *use_name(Use u) {
   EXGC_UNREACHABLE("use");
 }
 
-std::string Binding::describe() const {
+std::string Declared::describe() const {
   switch (kind) {
   case Kind::Control:
     if (is_iter)
@@ -47,7 +47,7 @@ std::string Binding::describe() const {
   EXGC_UNREACHABLE("binding kind");
 }
 
-void Checker::declare(const Binding &b) {
+void Checker::declare(const Declared &b) {
   // Names are never redeclared while visible: the IR resolves them to distinct
   // Syms anyway, but a reader of the source could not tell which one is meant.
   // Two arguments of one name are the builder's DuplicateArgument.
@@ -67,7 +67,7 @@ void Checker::declare(const Binding &b) {
   scopes_.back()[b.sym.name] = b.sym.id;
 }
 
-const Binding *Checker::lookup(const Sym &s, SrcLoc use) {
+const Declared *Checker::lookup(const Sym &s, SrcLoc use) {
   auto it = bindings_.find(s.id);
   if (!s.is_global() && it != bindings_.end()) {
     // Visible only while its scope is open.
@@ -119,8 +119,8 @@ void Checker::check_size_fits(const Type &t, const std::string &name) {
 
 namespace {
 
-Binding binding_of(const Sym &name, const Type &t, SrcLoc decl) {
-  Binding b;
+Declared binding_of(const Sym &name, const Type &t, SrcLoc decl) {
+  Declared b;
   b.sym = name;
   b.decl = decl;
   b.type = t.scalar;
@@ -128,9 +128,9 @@ Binding binding_of(const Sym &name, const Type &t, SrcLoc decl) {
   b.mem = t.mem;
   b.is_window = t.window;
   switch (t.kind) {
-  case Type::Kind::Control: b.kind = Binding::Kind::Control; break;
-  case Type::Kind::Data: b.kind = Binding::Kind::Data; break;
-  case Type::Kind::Barrier: b.kind = Binding::Kind::Barrier; break;
+  case Type::Kind::Control: b.kind = Declared::Kind::Control; break;
+  case Type::Kind::Data: b.kind = Declared::Kind::Data; break;
+  case Type::Kind::Barrier: b.kind = Declared::Kind::Barrier; break;
   }
   return b;
 }
@@ -165,11 +165,11 @@ bool Checker::check_proc(const ProcNode &p) {
   errors_at_start_ = diag_.num_errors();
   ScopeGuard top(*this);
   for (const Arg &a : p.args) {
-    Binding b = binding_of(a.name, a.type, a.loc.valid() ? a.loc : a.type.loc);
+    Declared b = binding_of(a.name, a.type, a.loc.valid() ? a.loc : a.type.loc);
     b.is_arg = true;
     // An instruction's own tensor-map parameter is what its behaviour (a TMA
     // load or store) accesses; elsewhere only instructions may access a map.
-    if (b.kind == Binding::Kind::Data && analysis::memory_name(a.type.mem) == "Sm90_tensorMap" &&
+    if (b.kind == Declared::Kind::Data && analysis::memory_name(a.type.mem) == "Sm90_tensorMap" &&
         !p.is_instr)
       b.read_only = "it is a tensor map; only TMA instructions read it";
     declare(b);
@@ -210,10 +210,10 @@ void Checker::check_block(const Block &b) {
 }
 
 void Checker::check_write(const Sym &buf, const std::vector<Expr> &idx, SrcLoc loc) {
-  const Binding *b = lookup(buf, loc);
+  const Declared *b = lookup(buf, loc);
   if (!b)
     return;
-  if (b->kind != Binding::Kind::Data) {
+  if (b->kind != Declared::Kind::Data) {
     diag_.report(loc, DiagKind::WriteToNonData, buf.name, b->describe());
     return;
   }
@@ -250,12 +250,12 @@ void Checker::check_stmt(const Stmt &s) {
   case StmtKind::WindowStmt: {
     const auto *w = s.as<WindowStmt>();
     const auto *we = w->rhs.as<WindowExpr>();
-    const Binding *base = lookup(we->buf, we->loc);
-    Binding b;
+    const Declared *base = lookup(we->buf, we->loc);
+    Declared b;
     b.sym = w->name;
     b.decl = s->loc;
     b.is_window = true;
-    if (base && base->kind != Binding::Kind::Data) {
+    if (base && base->kind != Declared::Kind::Data) {
       diag_.report(we->loc, DiagKind::NotAValue, we->buf.name, base->describe());
       base = nullptr;
     }
@@ -303,8 +303,8 @@ void Checker::check_stmt(const Stmt &s) {
     }
     check_loop_mode(*f);
     ScopeGuard g(*this);
-    Binding it;
-    it.kind = Binding::Kind::Control;
+    Declared it;
+    it.kind = Declared::Kind::Control;
     it.sym = f->iter;
     it.type = ValueType::Index;
     it.is_iter = true;

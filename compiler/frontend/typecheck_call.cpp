@@ -168,10 +168,10 @@ void Checker::check_barrier_ref(const Expr &e, const char *where, bool allow_sli
     diag_.report(e->loc, DiagKind::NotABarrier, show(e));
     return;
   }
-  const Binding *b = lookup(s, e->loc);
+  const Declared *b = lookup(s, e->loc);
   if (!b)
     return;
-  if (b->kind != Binding::Kind::Barrier) {
+  if (b->kind != Declared::Kind::Barrier) {
     diag_.report(e->loc, DiagKind::NotABarrier, s.name).note(b->decl, "'" + s.name + "' declared here");
     return;
   }
@@ -223,7 +223,7 @@ void Checker::check_call(const CallStmt &c) {
     const Expr &actual = c.args[i];
     const std::string &pn = param.name.name;
     if (param.type.kind == Type::Kind::Control) {
-      if (const Binding *whole = whole_buffer(actual)) {
+      if (const Declared *whole = whole_buffer(actual)) {
         diag_.report(actual->loc, DiagKind::CallArgKind, pn, p.name, kind_of_param(param),
                      "a " + whole->describe());
         continue;
@@ -246,11 +246,11 @@ void Checker::check_call(const CallStmt &c) {
       continue;
     }
     // A tensor or window parameter: a whole buffer, or (for windows) a window expression.
-    const Binding *b = nullptr;
+    const Declared *b = nullptr;
     size_t rank = 0;
     if (const auto *we = actual.as<WindowExpr>()) {
       b = lookup(we->buf, actual->loc);
-      if (b && b->kind != Binding::Kind::Data) {
+      if (b && b->kind != Declared::Kind::Data) {
         diag_.report(actual->loc, DiagKind::CallArgKind, pn, p.name, kind_of_param(param),
                      "a " + b->describe());
         continue;
@@ -275,7 +275,7 @@ void Checker::check_call(const CallStmt &c) {
       b = whole_buffer(actual);
       if (!b) {
         ValueType t = ValueType::Meta;
-        const Binding *any = nullptr;
+        const Declared *any = nullptr;
         if (const auto *v = actual.as<Var>())
           any = lookup(v->name, actual->loc);
         else if (const auto *r = actual.as<Read>())

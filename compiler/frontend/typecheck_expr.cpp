@@ -42,7 +42,7 @@ bool Checker::is_constant(const Expr &e) const {
   return false;
 }
 
-const Binding *Checker::whole_buffer(const Expr &e) {
+const Declared *Checker::whole_buffer(const Expr &e) {
   Sym s;
   if (const auto *v = e.as<Var>())
     s = v->name;
@@ -53,7 +53,7 @@ const Binding *Checker::whole_buffer(const Expr &e) {
   if (s.is_global())
     return nullptr;
   auto it = bindings_.find(s.id);
-  if (it == bindings_.end() || it->second.kind != Binding::Kind::Data ||
+  if (it == bindings_.end() || it->second.kind != Declared::Kind::Data ||
       it->second.shape.empty())
     return nullptr;
   return lookup(s, e->loc);
@@ -94,15 +94,15 @@ ValueType Checker::check_expr(const Expr &e, Use use) {
     const auto *v = e.as<Var>();
     const auto *r = e.as<Read>();
     const Sym &s = v ? v->name : r->buf;
-    const Binding *b = lookup(s, e->loc);
+    const Declared *b = lookup(s, e->loc);
     if (!b)
       return ValueType::Meta;
     size_t nidx = r ? r->idx.size() : 0;
-    if (b->kind == Binding::Kind::Barrier || (b->kind == Binding::Kind::Control && nidx)) {
+    if (b->kind == Declared::Kind::Barrier || (b->kind == Declared::Kind::Control && nidx)) {
       diag_.report(e->loc, DiagKind::NotAValue, s.name, b->describe());
       return ValueType::Meta;
     }
-    if (b->kind == Binding::Kind::Control) {
+    if (b->kind == Declared::Kind::Control) {
       if (use == Use::Data) {
         diag_.report(e->loc, DiagKind::ControlInData, s.name, value_type_name(b->type));
         return ValueType::Meta;
@@ -204,8 +204,8 @@ bool Checker::check_arity(const Call &c, const Expr &self, size_t n) {
   return false;
 }
 
-const Binding *Checker::queried_buffer(const Call &c) {
-  const Binding *b = whole_buffer(c.args[0]);
+const Declared *Checker::queried_buffer(const Call &c) {
+  const Declared *b = whole_buffer(c.args[0]);
   if (!b)
     diag_.report(c.args[0]->loc, DiagKind::BuiltinArgs, c.func,
                  "expects a tensor or window as its first argument");
@@ -217,7 +217,7 @@ const Binding *Checker::queried_buffer(const Call &c) {
 ValueType Checker::check_aligned(const Call &c, const Expr &self, Use use) {
   if (!check_arity(c, self, 2))
     return ValueType::Meta;
-  const Binding *b = queried_buffer(c);
+  const Declared *b = queried_buffer(c);
   if (!b)
     return ValueType::Meta;
   if (b->type == ValueType::R) {
@@ -248,7 +248,7 @@ ValueType Checker::check_builtin(const Call &c, const Expr &self, Use use) {
   if (c.func == "stride" || c.func == "offset") {
     if (!arity(2))
       return ValueType::Meta;
-    const Binding *b = queried_buffer(c);
+    const Declared *b = queried_buffer(c);
     if (!b)
       return ValueType::Meta;
     const auto *d = c.args[1].as<IntImm>();

@@ -1,5 +1,5 @@
 // typecheck_internal.h - the typecheck's shared state (private) -----------//
-// Owns: Binding (what a name in scope denotes) and Checker, whose methods are
+// Owns: Declared (what a name in scope denotes) and Checker, whose methods are
 // split by concern over typecheck.cpp (procs, statements, scopes),
 // typecheck_expr.cpp (expressions and indices), typecheck_call.cpp (calls,
 // memories, GPU annotations, sync statements, instr attributes). The bounds
@@ -22,7 +22,7 @@ struct MathFunction;
 namespace exgc::tc {
 
 /// What a declared name denotes inside one proc.
-struct Binding {
+struct Declared {
   enum class Kind { Control, Data, Barrier };
   Kind kind = Kind::Data;
   Sym sym;
@@ -51,8 +51,8 @@ public:
   bool check_proc(const ProcNode &p);
 
   // --- typecheck.cpp: scopes and statements
-  void declare(const Binding &b);
-  const Binding *lookup(const Sym &s, SrcLoc use);
+  void declare(const Declared &b);
+  const Declared *lookup(const Sym &s, SrcLoc use);
   void check_block(const Block &b);
   void check_stmt(const Stmt &s);
   void check_type(const Type &t, const std::string &name, bool is_arg);
@@ -70,10 +70,10 @@ public:
   bool check_arity(const Call &c, const Expr &self, size_t n);
   /// The tensor or window a layout query (stride, offset, aligned) names, or
   /// null after reporting BuiltinArgs.
-  const Binding *queried_buffer(const Call &c);
+  const Declared *queried_buffer(const Call &c);
   ValueType check_math(const MathFunction &m, const Call &c, const Expr &self, Use use);
   /// A buffer named whole (`A` or `A[]`, as a call argument or in stride()).
-  const Binding *whole_buffer(const Expr &e);
+  const Declared *whole_buffer(const Expr &e);
   bool is_constant(const Expr &e) const;
 
   // --- typecheck_call.cpp: calls, annotations, sync, attributes
@@ -91,7 +91,7 @@ public:
   const Program &program_;
   DiagEngine &diag_;
   const ProcNode *proc_ = nullptr;
-  std::map<uint32_t, Binding> bindings_;          // by Sym id
+  std::map<uint32_t, Declared> bindings_;          // by Sym id
   std::vector<std::map<std::string, uint32_t>> scopes_; // visible names, innermost last
   unsigned errors_at_start_ = 0;
 };

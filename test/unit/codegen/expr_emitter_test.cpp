@@ -18,15 +18,15 @@ struct ExprFixture : ::testing::Test {
   Sym a = Sym::fresh("a"), b = Sym::fresh("b"), c = Sym::fresh("c"), x = Sym::fresh("x");
   ExprFixture() {
     for (const Sym &s : {a, b, c}) {
-      Binding v;
+      CxxBinding v;
       v.sym = s;
       v.type = ValueType::Index;
       v.ctype = "int64_t";
       v.expr = s.name;
       env.bind(s, v);
     }
-    Binding t;
-    t.kind = Binding::Kind::View;
+    CxxBinding t;
+    t.kind = CxxBinding::Kind::View;
     t.sym = x;
     t.ctype = "float";
     t.expr = "x";

@@ -34,7 +34,7 @@ struct NarrowFixture : ::testing::Test {
     ranges = std::move(rs);
     env = Env();
     for (size_t k = 0; k < syms.size(); ++k) {
-      Binding b;
+      CxxBinding b;
       b.sym = syms[k];
       b.type = ValueType::Index;
       b.range = ranges[k];
