@@ -12,6 +12,7 @@
 #include "compiler/codegen/cpp_backend.h"
 #include "compiler/codegen/difftest_runtime.h"
 #include "compiler/codegen/effects.h"
+#include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 
 namespace exgc {
@@ -261,15 +262,22 @@ private:
 bool emit_difftest(const Program &program, const std::vector<DiffCase> &cases, std::ostream &out,
                    DiagEngine &diag) {
   // Each distinct proc once, under a name of its own: steps of a schedule
-  // share the schedule's proc names.
+  // share the schedule's proc names, and schedules that differ only in later
+  // steps (a GEMM's tile-size variants) reach the same code, printed alike.
   std::map<const ProcNode *, std::string> fn;
+  std::map<std::string, std::string> fn_of_code; // printed, all named "exgdt"
   std::vector<Proc> procs;
   auto add = [&](const Proc &p) {
     if (fn.count(p.get()))
       return;
     auto copy = std::make_shared<ProcNode>(*p);
-    copy->name = "exgdt_" + std::to_string(procs.size());
-    fn[p.get()] = copy->name;
+    copy->name = "exgdt";
+    std::string name = "exgdt_" + std::to_string(procs.size());
+    auto [it, fresh] = fn_of_code.emplace(print_proc(*copy), name);
+    fn[p.get()] = it->second;
+    if (!fresh)
+      return;
+    copy->name = it->second;
     procs.push_back(copy);
   };
   for (const DiffCase &c : cases) {
