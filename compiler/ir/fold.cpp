@@ -7,6 +7,11 @@ namespace exgc {
 
 namespace {
 
+// The one overflow policy: a step whose int64 result would wrap is not folded.
+bool add_overflow(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
+bool sub_overflow(int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r); }
+bool mul_overflow(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
+
 bool int_of(const Expr &e, int64_t &v) {
   if (const auto *i = e.as<IntImm>()) {
     v = i->value;
@@ -38,17 +43,37 @@ bool same_index(const Expr &a, const Expr &b) {
   return false;
 }
 
+/// `(e + c1) + y` or `(e - c1) + y` (with `subtract`, `- y`) as `e + c` or
+/// `e - c`: null when `a` is no such sum, `self` when `c` would leave int64.
+Expr gather_constant(const Expr &a, int64_t y, bool subtract, const Expr &self) {
+  const auto *in = a.as<BinOp>();
+  int64_t c1, c;
+  if (!in || (in->op != BinOpKind::Add && in->op != BinOpKind::Sub) || !int_of(in->b, c1))
+    return Expr();
+  if (c1 == INT64_MIN)
+    return self;
+  const int64_t inner = in->op == BinOpKind::Add ? c1 : -c1;
+  if ((subtract ? sub_overflow(inner, y, &c) : add_overflow(inner, y, &c)) ||
+      c == INT64_MIN)
+    return self;
+  if (c == 0)
+    return in->a;
+  return c > 0 ? BinOp::make(BinOpKind::Add, in->a, IntImm::make(c), self->loc)
+               : BinOp::make(BinOpKind::Sub, in->a, IntImm::make(-c), self->loc);
+}
+
 Expr fold_binop(const BinOp *op, const Expr &self) {
   const Expr &a = op->a, &b = op->b;
   bool control = !is_data(self->type) && (is_control(a->type) || a->type == ValueType::Int) &&
                  (is_control(b->type) || b->type == ValueType::Int);
   int64_t x = 0, y = 0;
   bool ca = int_of(a, x), cb = int_of(b, y);
-  if (const auto *ba = a.as<BoolImm>(); ba && (op->op == BinOpKind::And || op->op == BinOpKind::Or)) {
+  const bool logic = op->op == BinOpKind::And || op->op == BinOpKind::Or;
+  if (const auto *ba = a.as<BoolImm>(); ba && logic) {
     bool and_ = op->op == BinOpKind::And;
     return ba->value == and_ ? b : BoolImm::make(!and_, self->loc);
   }
-  if (const auto *bb = b.as<BoolImm>(); bb && (op->op == BinOpKind::And || op->op == BinOpKind::Or)) {
+  if (const auto *bb = b.as<BoolImm>(); bb && logic) {
     bool and_ = op->op == BinOpKind::And;
     return bb->value == and_ ? a : BoolImm::make(!and_, self->loc);
   }
@@ -59,9 +84,9 @@ Expr fold_binop(const BinOp *op, const Expr &self) {
     switch (op->op) {
     // A constant outside int64 stays unfolded: a wrapped one would change
     // the meaning (the int64 rule of the re-check then refuses it).
-    case BinOpKind::Add: return __builtin_add_overflow(x, y, &r) ? self : IntImm::make(r, self->loc);
-    case BinOpKind::Sub: return __builtin_sub_overflow(x, y, &r) ? self : IntImm::make(r, self->loc);
-    case BinOpKind::Mul: return __builtin_mul_overflow(x, y, &r) ? self : IntImm::make(r, self->loc);
+    case BinOpKind::Add: return add_overflow(x, y, &r) ? self : IntImm::make(r, self->loc);
+    case BinOpKind::Sub: return sub_overflow(x, y, &r) ? self : IntImm::make(r, self->loc);
+    case BinOpKind::Mul: return mul_overflow(x, y, &r) ? self : IntImm::make(r, self->loc);
     case BinOpKind::Div: return y > 0 ? IntImm::make(floor_div(x, y), self->loc) : self;
     case BinOpKind::Mod: return y > 0 ? IntImm::make(x - y * floor_div(x, y), self->loc) : self;
     case BinOpKind::Lt: return BoolImm::make(x < y, self->loc);
@@ -80,21 +105,8 @@ Expr fold_binop(const BinOp *op, const Expr &self) {
     if (cb && y == 0)
       return a;
     // (e + c1) + c2 and (e - c1) + c2
-    if (cb) {
-      if (const auto *in = a.as<BinOp>(); in && (in->op == BinOpKind::Add || in->op == BinOpKind::Sub)) {
-        int64_t c1;
-        if (int_of(in->b, c1)) {
-          int64_t c;
-          if (c1 == INT64_MIN || __builtin_add_overflow(in->op == BinOpKind::Add ? c1 : -c1, y, &c) ||
-              c == INT64_MIN)
-            return self;
-          if (c == 0)
-            return in->a;
-          return c > 0 ? BinOp::make(BinOpKind::Add, in->a, IntImm::make(c), self->loc)
-                       : BinOp::make(BinOpKind::Sub, in->a, IntImm::make(-c), self->loc);
-        }
-      }
-    }
+    if (Expr g = cb ? gather_constant(a, y, false, self) : Expr())
+      return g;
     return self;
   case BinOpKind::Sub:
     if (cb && y == 0)
@@ -106,21 +118,8 @@ Expr fold_binop(const BinOp *op, const Expr &self) {
       if (same_index(in->b, b))
         return in->a;
     }
-    if (cb) {
-      if (const auto *in = a.as<BinOp>(); in && (in->op == BinOpKind::Add || in->op == BinOpKind::Sub)) {
-        int64_t c1;
-        if (int_of(in->b, c1)) {
-          int64_t c;
-          if (c1 == INT64_MIN || __builtin_sub_overflow(in->op == BinOpKind::Add ? c1 : -c1, y, &c) ||
-              c == INT64_MIN)
-            return self;
-          if (c == 0)
-            return in->a;
-          return c > 0 ? BinOp::make(BinOpKind::Add, in->a, IntImm::make(c), self->loc)
-                       : BinOp::make(BinOpKind::Sub, in->a, IntImm::make(-c), self->loc);
-        }
-      }
-    }
+    if (Expr g = cb ? gather_constant(a, y, true, self) : Expr())
+      return g;
     return self;
   case BinOpKind::Mul:
     if ((ca && x == 0) || (cb && y == 0))
@@ -150,16 +149,16 @@ bool const_int(const Expr &e, int64_t &out) {
     return true;
   if (const auto *u = e.as<UnOp>()) {
     int64_t a;
-    return u->op == UnOpKind::Neg && const_int(u->a, a) && !__builtin_sub_overflow(int64_t(0), a, &out);
+    return u->op == UnOpKind::Neg && const_int(u->a, a) && !sub_overflow(int64_t(0), a, &out);
   }
   const auto *op = e.as<BinOp>();
   int64_t a, b;
   if (!op || !const_int(op->a, a) || !const_int(op->b, b))
     return false;
   switch (op->op) {
-  case BinOpKind::Add: return !__builtin_add_overflow(a, b, &out);
-  case BinOpKind::Sub: return !__builtin_sub_overflow(a, b, &out);
-  case BinOpKind::Mul: return !__builtin_mul_overflow(a, b, &out);
+  case BinOpKind::Add: return !add_overflow(a, b, &out);
+  case BinOpKind::Sub: return !sub_overflow(a, b, &out);
+  case BinOpKind::Mul: return !mul_overflow(a, b, &out);
   case BinOpKind::Div:
   case BinOpKind::Mod:
     if (b <= 0)

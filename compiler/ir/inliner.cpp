@@ -93,8 +93,8 @@ Expr Inliner::mutate_node(const Call *op, const Expr &self) {
     return IRMutator::mutate_node(op, self);
   const BufArg &b = bufs.at(r->buf.id);
   size_t s = source_dim(b, static_cast<size_t>(d->value));
-  Expr call = Call::make(op->func, {Read::make(b.buf, {}, r->type, r->loc), IntImm::make(s, d->loc)},
-                         {}, op->loc);
+  Expr whole = Read::make(b.buf, {}, r->type, r->loc);
+  Expr call = Call::make(op->func, {whole, IntImm::make(s, d->loc)}, {}, op->loc);
   return op->func == "offset" && b.window ? plus_folded(call, b.w[s].lo) : call;
 }
 

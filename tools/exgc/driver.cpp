@@ -5,7 +5,7 @@
 // -> [--emit=difftest: test every schedule step] -> pick the procs -> [CUDA,
 // --verify, --emit=sync: GPU semantics and the `check`s of the
 // synchronization checker] -> emit CUDA
-// (.cu + .h; --verify runs the backend for its checks and writes nothing) or
+// (.cu + .h; --verify runs the backend for what it cannot emit, writing nothing) or
 // CPU reference C++.
 // Stages report through one DiagEngine; the driver stops after the first
 // stage that reported an error and renders everything at the end. Outputs

@@ -4,14 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "compiler/analysis/simplify.h"
+#include "test/unit/ir_build.h"
 
 namespace exgc::analysis {
 namespace {
 
-Expr lit(int64_t v) { return IntImm::make(v); }
-Expr var(const Sym &s, ValueType t = ValueType::Index) { return Var::make(s, t); }
-Expr bin(BinOpKind op, Expr a, Expr b) { return BinOp::make(op, std::move(a), std::move(b)); }
-Expr rd(const Sym &b, std::vector<Expr> idx) { return Read::make(b, std::move(idx), ValueType::F32); }
+using namespace exgc::testing;
 
 struct Fixture {
   Sym n = Sym::fresh("n"), x = Sym::fresh("x"), i = Sym::fresh("i");

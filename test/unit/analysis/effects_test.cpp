@@ -3,11 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include "test/unit/ir_build.h"
+
 namespace exgc::analysis {
 namespace {
 
-Expr lit(int64_t v) { return IntImm::make(v); }
-Expr rd(const Sym &b, std::vector<Expr> idx) { return Read::make(b, std::move(idx), ValueType::F32); }
+using namespace exgc::testing;
 
 Type tensor(int64_t n) { return Type::data(ValueType::F32, {lit(n)}, Expr(), false, {}); }
 Type scalar() { return Type::data(ValueType::F32, {}, Expr(), false, {}); }

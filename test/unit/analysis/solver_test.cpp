@@ -3,12 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include "test/unit/ir_build.h"
+
 namespace exgc::analysis {
 namespace {
 
-Expr lit(int64_t v) { return IntImm::make(v); }
-Expr var(const Sym &s, ValueType t = ValueType::Index) { return Var::make(s, t); }
-Expr bin(BinOpKind op, Expr a, Expr b) { return BinOp::make(op, std::move(a), std::move(b)); }
+using namespace exgc::testing;
 
 // Floor division and its remainder by a positive constant, on negatives too:
 // -7 / 2 == -4 and -7 % 2 == 1 (nodes.h); C's truncation would give -3 and -1.

@@ -9,16 +9,16 @@
 
 #include "compiler/codegen/cpp_backend.h"
 #include "compiler/codegen/cuda_backend.h"
+#include "test/unit/ir_build.h"
 
 namespace exgc {
 namespace {
 
+using namespace exgc::testing;
+
 SrcLoc at(uint32_t line, uint32_t col = 5) { return SrcLoc{0, line, col}; }
 Expr idx(const Sym &s) { return Var::make(s, ValueType::Index); }
 Expr sz(const Sym &s) { return Var::make(s, ValueType::Size); }
-Expr lit(int64_t v) { return IntImm::make(v); }
-Expr bin(BinOpKind k, Expr a, Expr b) { return BinOp::make(k, std::move(a), std::move(b)); }
-Expr global(const char *n) { return Var::make(Sym::global(n), ValueType::Meta); }
 Arg size_arg(const Sym &s) { return Arg{s, Type::control(ValueType::Size, at(1)), at(1)}; }
 Arg tensor_arg(const Sym &s, std::vector<Expr> shape, const char *mem = nullptr,
                bool window = false) {

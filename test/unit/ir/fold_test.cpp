@@ -4,13 +4,13 @@
 #include <cstdint>
 
 #include "compiler/ir/fold.h"
+#include "test/unit/ir_build.h"
 
 using namespace exgc;
+using namespace exgc::testing;
 
 namespace {
 
-Expr lit(int64_t v) { return IntImm::make(v); }
-Expr bin(BinOpKind k, Expr a, Expr b) { return BinOp::make(k, std::move(a), std::move(b)); }
 Expr neg(Expr a) { return UnOp::make(UnOpKind::Neg, std::move(a)); }
 Expr size_var(const char *name) { return Var::make(Sym::fresh(name), ValueType::Size); }
 

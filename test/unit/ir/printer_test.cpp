@@ -2,13 +2,10 @@
 #include <gtest/gtest.h>
 
 #include "compiler/ir/printer.h"
+#include "test/unit/ir_build.h"
 
 using namespace exgc;
-
-namespace {
-Expr var(const Sym &s, ValueType t = ValueType::Index) { return Var::make(s, t); }
-Expr lit(int64_t v) { return IntImm::make(v); }
-} // namespace
+using namespace exgc::testing;
 
 TEST(Printer, ParenthesizesOnlyWhereNeeded) {
   Sym a = Sym::fresh("a"), b = Sym::fresh("b"), c = Sym::fresh("c");
