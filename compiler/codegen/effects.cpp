@@ -128,6 +128,8 @@ bool AbiEffects::visit(const Proc &p, std::vector<const ProcNode *> &stack, std:
       ok = false;
       continue;
     }
+    // The typecheck refuses cycles among a module's procs (frontend/call_cycles.h);
+    // this keeps the backend safe from one that a schedule's result closes.
     if (std::find(stack.begin(), stack.end(), q.get()) != stack.end()) {
       diag_.report(c->loc, DiagKind::RecursiveCall, q->name, p->name)
           .note(q->loc, "'" + q->name + "' declared here");

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "compiler/analysis/gpu_names.h"
+#include "compiler/frontend/call_cycles.h"
 #include "compiler/frontend/typecheck_internal.h"
 #include "compiler/ir/printer.h"
 
@@ -394,6 +395,8 @@ bool typecheck(const Program &program, DiagEngine &diag) {
         failed.insert(p->get());
     }
   }
+  // A proc on a cycle of calls has no meaning that ends (call_cycles.h).
+  tc::check_call_cycles(program, order, diag, failed);
   // The exact checks assume well-typed IR: they run on procs that passed, and
   // look into a callee (its asserts, its behavior) only when it passed too.
   for (const ProcNode *p : order)

@@ -35,6 +35,7 @@ protected:
     Proc callee = device_ ? lookup_(from_.back(), op->callee) : nullptr;
     if (!callee || callee->is_instr)
       return IRMutator::mutate_node(op, self);
+    // The typecheck refuses cycles among a module's procs; a schedule's result may close one.
     if (std::find(from_.begin(), from_.end(), callee.get()) != from_.end()) {
       diag_.report(op->loc, DiagKind::RecursiveCall, callee->name, from_.back()->name)
           .note(callee->loc, "'" + callee->name + "' declared here");
