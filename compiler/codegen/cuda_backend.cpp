@@ -20,8 +20,8 @@ namespace {
 /// stores, proc calls; a `with CudaDeviceFunction` becomes a kernel launch.
 class HostStmtEmitter : public StmtEmitter {
 public:
-  HostStmtEmitter(ExprEmitter &ex, Writer &w, NameScope &names, AbiEffects &fx, const ProcNode &proc,
-                  Writer &kernels, std::function<std::string()> kernel_name,
+  HostStmtEmitter(ExprEmitter &ex, Writer &w, NameScope &names, AbiEffects &fx,
+                  const ProcNode &proc, Writer &kernels, std::function<std::string()> kernel_name,
                   const gpu::GpuFacts &facts)
       : StmtEmitter(ex, w, names, fx, proc), kernels_(kernels),
         kernel_name_(std::move(kernel_name)), facts_(facts) {}

@@ -1,8 +1,8 @@
 // cuda_device_stmts.cpp - the statements of a kernel body -------------------//
 #include "compiler/codegen/cuda_device_stmts.h"
 
-#include "compiler/analysis/gpu_names.h"
 #include "compiler/analysis/control_limits.h"
+#include "compiler/analysis/gpu_names.h"
 #include "compiler/codegen/cuda_instr.h"
 #include "compiler/codegen/cuda_kernel.h"
 #include "compiler/ir/printer.h"

@@ -29,8 +29,8 @@ bool issues_wgmma(const Block &body, KernelContext &ctx) {
     void visit_node(const CallStmt *c) override {
       Proc callee = ctx.fx.callee(&ctx.proc, c->callee);
       const InstrAttr *tl = callee ? callee->attr("timeline") : nullptr;
-      found |= tl && !tl->values.empty() &&
-               analysis::instr_timeline(print_expr(tl->values[0])) == analysis::InstrTimeline::WgmmaAsync;
+      found |= tl && !tl->values.empty() && analysis::instr_timeline(print_expr(tl->values[0])) ==
+                                                    analysis::InstrTimeline::WgmmaAsync;
     }
   } f(ctx);
   for (const Stmt &s : body)

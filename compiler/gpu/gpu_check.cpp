@@ -1,8 +1,8 @@
 // gpu_check.cpp - the GPU semantics stage ----------------------------------//
 #include "compiler/gpu/gpu_check.h"
 
-#include "compiler/analysis/gpu_names.h"
 #include "compiler/analysis/effects.h"
+#include "compiler/analysis/gpu_names.h"
 #include "compiler/analysis/memories.h"
 #include "compiler/gpu/cluster_barriers.h"
 #include "compiler/gpu/host_code.h"

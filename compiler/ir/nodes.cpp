@@ -327,7 +327,9 @@ void WindowStmt::finish() {
 
 std::optional<LoopKind> loop_kind(const std::string &name) {
   static const std::pair<const char *, LoopKind> kNames[] = {
-      {"seq", LoopKind::Seq}, {"cuda_tasks", LoopKind::CudaTasks}, {"cuda_threads", LoopKind::CudaThreads}};
+      {"seq", LoopKind::Seq},
+      {"cuda_tasks", LoopKind::CudaTasks},
+      {"cuda_threads", LoopKind::CudaThreads}};
   for (const auto &[n, k] : kNames)
     if (name == n)
       return k;
@@ -389,7 +391,8 @@ ContextKind With::context() const {
 
 std::optional<ContextKind> context_kind(const std::string &name) {
   static const std::pair<const char *, ContextKind> kNames[] = {
-      {"CudaDeviceFunction", ContextKind::CudaDeviceFunction}, {"CudaWarps", ContextKind::CudaWarps}};
+      {"CudaDeviceFunction", ContextKind::CudaDeviceFunction},
+      {"CudaWarps", ContextKind::CudaWarps}};
   for (const auto &[n, k] : kNames)
     if (name == n)
       return k;

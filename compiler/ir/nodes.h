@@ -459,16 +459,16 @@ private:
       : StmtBase(l), name(std::move(n)), rhs(std::move(r)), mem(std::move(m)) {}
 };
 
-/// `for iter in mode(lo, hi, kwargs): body`. Sequentially: iter = lo .. hi-1
-/// in order, nothing when hi <= lo. The mode (`seq`, `cuda_tasks`,
-/// `cuda_threads`) and its kwargs (`unroll=k`, `unit=U`) only say how the GPU
-/// may run the iterations.
 /// The loop modes, resolved from the name once (loop_kind); stages after the
 /// typecheck, which refuses any other name, switch on the kind.
 enum class LoopKind { Seq, CudaTasks, CudaThreads };
 /// The kind of the loop mode `name`; nullopt for a name the language lacks.
 std::optional<LoopKind> loop_kind(const std::string &name);
 
+/// `for iter in mode(lo, hi, kwargs): body`. Sequentially: iter = lo .. hi-1
+/// in order, nothing when hi <= lo. The mode (`seq`, `cuda_tasks`,
+/// `cuda_threads`) and its kwargs (`unroll=k`, `unit=U`) only say how the GPU
+/// may run the iterations.
 struct LoopMode {
   std::string name = "seq";
   std::vector<KwArg> kwargs;

@@ -50,7 +50,9 @@ Value mult_loops(Interpreter &in, const CallSite &call) {
   Expr c = IntImm::make(b->value - a->value);
   Sym k = Sym::fresh(name);
   Expr kv = iter_var(k);
-  auto plus = [](const Expr &x, const Expr &y) { return fold_constants(BinOp::make(BinOpKind::Add, x, y)); };
+  auto plus = [](const Expr &x, const Expr &y) {
+    return fold_constants(BinOp::make(BinOpKind::Add, x, y));
+  };
   std::map<uint32_t, Expr> subst{
       {outer->iter.id, plus(outer->lo, BinOp::make(BinOpKind::Div, kv, c))},
       {inner->iter.id, plus(inner->lo, BinOp::make(BinOpKind::Mod, kv, c))}};

@@ -713,7 +713,8 @@ private:
     const InstrAttr *tl = callee->attr("timeline");
     AccessFlags base;
     if (tl && !tl->values.empty()) {
-      std::optional<analysis::InstrTimeline> named = analysis::instr_timeline(print_expr(tl->values[0]));
+      std::optional<analysis::InstrTimeline> named =
+          analysis::instr_timeline(print_expr(tl->values[0]));
       EXGC_CHECK(named) << "instr '" << callee->name << "': a timeline the typecheck refuses";
       base.timeline = *named;
     }
