@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "compiler/ir/nodes.h"
+#include "compiler/support/name_table.h"
 
 namespace exgc::analysis {
 
@@ -58,14 +59,6 @@ template <typename Table> std::vector<std::string> names_of(const Table &t) {
   return out;
 }
 
-template <typename Table> auto find_named(const Table &t, const std::string &name)
-    -> std::optional<decltype(t[0].second)> {
-  for (const auto &entry : t)
-    if (name == entry.first)
-      return entry.second;
-  return std::nullopt;
-}
-
 } // namespace
 
 const std::vector<std::string> &sync_timelines() {
@@ -89,14 +82,15 @@ std::optional<InstrTimeline> instr_timeline(const std::string &name) {
 }
 
 const char *instr_timeline_name(InstrTimeline tl) {
-  for (const auto &[name, id] : kInstrTimelines)
-    if (id == tl)
-      return name;
-  EXGC_UNREACHABLE("instr timeline");
+  const char *name = name_of(kInstrTimelines, tl);
+  EXGC_CHECK(name) << "an instr timeline missing from the table";
+  return name;
 }
 
-bool is_sync_timeline(const std::string &name) { return contains(sync_timelines(), name); }
-bool is_instr_timeline(const std::string &name) { return contains(instr_timelines(), name); }
+bool is_sync_timeline(const std::string &name) {
+  return find_named(kSyncTimelines, name).has_value();
+}
+bool is_instr_timeline(const std::string &name) { return instr_timeline(name).has_value(); }
 
 bool is_loop_mode(const std::string &name) { return loop_kind(name).has_value(); }
 

@@ -308,9 +308,10 @@ void DeviceStmtEmitter::emit_with(const With *w) {
 void DeviceStmtEmitter::emit_sync(const Stmt &s) {
   const auto *f = s.as<Fence>();
   using analysis::SyncTimeline;
-  if (!f || analysis::sync_timeline(f->first) != SyncTimeline::CudaInOrder ||
-      (analysis::sync_timeline(f->second) != SyncTimeline::CudaInOrder &&
-       analysis::sync_timeline(f->second) != SyncTimeline::CudaGenericAndAsyncProxy)) {
+  const bool plain = f && analysis::sync_timeline(f->first) == SyncTimeline::CudaInOrder;
+  const SyncTimeline second = f ? analysis::sync_timeline(f->second) : SyncTimeline::CudaInOrder;
+  if (!plain ||
+      (second != SyncTimeline::CudaInOrder && second != SyncTimeline::CudaGenericAndAsyncProxy)) {
     if (!sync_.stmt(s, w_))
       ok_ = false;
     return;

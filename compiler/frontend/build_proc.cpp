@@ -337,7 +337,7 @@ private:
     if (t.kind == Type::Kind::Control)
       fail(diag_, loc(d->NAME()), DiagKind::ControlAlloc, n, value_type_name(t.scalar));
     NameInScope::Kind k = t.kind == Type::Kind::Barrier ? NameInScope::Kind::Barrier
-                                                    : NameInScope::Kind::Buffer;
+                                                        : NameInScope::Kind::Buffer;
     Sym s = bind(n, k, t.kind == Type::Kind::Barrier ? ValueType::Meta : t.scalar);
     return Alloc::make(s, std::move(t), loc(d));
   }

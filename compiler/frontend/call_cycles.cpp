@@ -2,7 +2,6 @@
 #include "compiler/frontend/call_cycles.h"
 
 #include <algorithm>
-#include <map>
 
 #include "compiler/ir/visitor.h"
 

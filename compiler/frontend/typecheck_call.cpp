@@ -424,12 +424,8 @@ void Checker::check_unit(const Expr &u) {
 }
 
 void Checker::check_context(const With &w) {
-  std::string name;
+  const std::string &name = w.context_name();
   const Call *c = w.ctx.as<Call>();
-  if (c)
-    name = c->func;
-  else if (const auto *v = w.ctx.as<Var>())
-    name = v->name.name;
   if (!analysis::is_context(name)) {
     diag_.report(w.ctx->loc, DiagKind::UnknownContext, name.empty() ? show(w.ctx) : name);
     return;

@@ -20,7 +20,6 @@ bool int_of(const Expr &e, int64_t &v) {
   return false;
 }
 
-
 /// The same control expression: literals, variables (by binding), and the
 /// same operators over the same operands. False when unsure.
 bool same_index(const Expr &a, const Expr &b) {

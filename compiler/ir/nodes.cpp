@@ -1,6 +1,7 @@
 // nodes.cpp - checked constructors of the IR nodes ------------------------//
 #include "compiler/ir/nodes.h"
 #include "compiler/ir/math_functions.h"
+#include "compiler/support/name_table.h"
 
 #include <atomic>
 
@@ -330,10 +331,7 @@ std::optional<LoopKind> loop_kind(const std::string &name) {
       {"seq", LoopKind::Seq},
       {"cuda_tasks", LoopKind::CudaTasks},
       {"cuda_threads", LoopKind::CudaThreads}};
-  for (const auto &[n, k] : kNames)
-    if (name == n)
-      return k;
-  return std::nullopt;
+  return find_named(kNames, name);
 }
 
 LoopKind LoopMode::kind() const {
@@ -374,7 +372,7 @@ Stmt With::make(Expr ctx, Block body, SrcLoc loc) {
 }
 void With::finish() { EXGC_CHECK(ctx) << "with needs a context"; }
 
-const std::string &With::context_name() const {
+const std::string &context_name(const Expr &ctx) {
   static const std::string kNone;
   if (const auto *c = ctx.as<Call>())
     return c->func;
@@ -382,6 +380,8 @@ const std::string &With::context_name() const {
     return v->name.name;
   return kNone;
 }
+
+const std::string &With::context_name() const { return exgc::context_name(ctx); }
 
 ContextKind With::context() const {
   std::optional<ContextKind> k = context_kind(context_name());
@@ -393,10 +393,7 @@ std::optional<ContextKind> context_kind(const std::string &name) {
   static const std::pair<const char *, ContextKind> kNames[] = {
       {"CudaDeviceFunction", ContextKind::CudaDeviceFunction},
       {"CudaWarps", ContextKind::CudaWarps}};
-  for (const auto &[n, k] : kNames)
-    if (name == n)
-      return k;
-  return std::nullopt;
+  return find_named(kNames, name);
 }
 
 Stmt Fence::make(std::string first, std::string second, SrcLoc loc) {

@@ -538,6 +538,9 @@ private:
 enum class ContextKind { CudaDeviceFunction, CudaWarps };
 /// The kind of the context `name`; nullopt for a name the language lacks.
 std::optional<ContextKind> context_kind(const std::string &name);
+/// The name of a context descriptor: the callee of a Call, or the name of a
+/// Var (`CudaDeviceFunction`); "" for anything else.
+const std::string &context_name(const Expr &ctx);
 
 /// `with ctx: body`: a device function or warp selection; sequentially just body.
 struct With final : StmtBase<With, StmtKind::With> {

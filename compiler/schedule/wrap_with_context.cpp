@@ -39,10 +39,7 @@ struct FindsDeviceFunction : IRVisitor {
 /// Checks the context descriptor as the typecheck checks a `with`.
 void check_context(Interpreter &in, const Expr &ctx, SrcLoc loc, std::string &name) {
   const auto *c = ctx.as<Call>();
-  if (const auto *v = ctx.as<Var>())
-    name = v->name.name;
-  else if (c)
-    name = c->func;
+  name = context_name(ctx);
   if (!analysis::is_context(name))
     in.fail(loc, DiagKind::UnknownContext, name.empty() ? print_expr(ctx) : name);
   if (!c)
