@@ -7,12 +7,18 @@ namespace exgc::codegen {
 
 namespace {
 
-// Kept as one raw string: the program must compile alone, with no header of
-// exgc's. The parts, in order: options, sizes, data, comparison, driver.
-// Written plainly (no <string>, <set> or sorting templates, messages in char
-// buffers): every difftest program compiles this, so its compile time is
-// most of what the difftest ctest costs.
-const char *kRuntimeStart = R"(
+// Kept as raw strings: the program must compile alone, with no header of
+// exgc's. Written plainly (no <string>, <set> or sorting templates, messages
+// in char buffers): every difftest program compiles this, so its compile time
+// is most of what the difftest ctest costs.
+//
+// Two parts, so that a build of many programs can compile the second once
+// (docs/scheduling.md, "Many programs"): the interface (types, inline
+// helpers and templates the cases instantiate, declarations), then the
+// definitions of the options, the size search, the data and the driver,
+// left out under EXGDT_RUNTIME_APART. EXGDT_RUNTIME_ONLY (difftest.cpp) keeps
+// only this runtime, to compile it alone.
+const char *kInterface = R"(
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -20,35 +26,17 @@ const char *kRuntimeStart = R"(
 #include <cstring>
 #include <vector>
 
-namespace {
 namespace exgdt {
 
-int64_t fdiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-int64_t fmod(int64_t a, int64_t b) { return a - fdiv(a, b) * b; }
+inline int64_t fdiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+inline int64_t fmod(int64_t a, int64_t b) { return a - fdiv(a, b) * b; }
 
 // ---- Options: --sizes=N, --seed=S, --show-sizes ----------------------------
 
-int sizes_wanted = 32;    // size tuples per case
-uint64_t seed = 1;        // sizes drawn at random and the data depend on it
-bool show_sizes = false;  // print every tuple tried
-
-bool parse_args(int argc, char **argv) {
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i];
-    if (!std::strncmp(a, "--sizes=", 8) && std::atoi(a + 8) > 0)
-      sizes_wanted = std::atoi(a + 8);
-    else if (!std::strncmp(a, "--seed=", 7))
-      seed = std::strtoull(a + 7, nullptr, 10);
-    else if (!std::strcmp(a, "--show-sizes"))
-      show_sizes = true;
-    else {
-      std::fprintf(stderr, "usage: %s [--sizes=N (default 32)] [--seed=S] [--show-sizes]\n",
-                   argv[0]);
-      return false;
-    }
-  }
-  return true;
-}
+extern int sizes_wanted;  // size tuples per case
+extern uint64_t seed;     // sizes drawn at random and the data depend on it
+extern bool show_sizes;   // print every tuple tried
+bool parse_args(int argc, char **argv);
 
 struct Rng {
   uint64_t s;
@@ -80,7 +68,7 @@ struct Case {
   double tolerance; // floats agree within it, relative to the larger magnitude (at least 1)
 };
 
-double tolerance = 1e-5; // the case's being checked
+extern double tolerance; // the case's being checked
 
 // Work is the product of the sizes of a tuple (a triple loop nest's trip
 // count): at most kMaxWork for one tuple, and kWorkPerSize times the sizes
@@ -89,22 +77,15 @@ double tolerance = 1e-5; // the case's being checked
 const int64_t kMaxElems = int64_t(1) << 20; // elements of one buffer
 const int64_t kMaxWork = int64_t(1) << 20;
 const int64_t kWorkPerSize = int64_t(1) << 18;
-int64_t case_budget() { return kWorkPerSize * sizes_wanted; }
 const int64_t kFree = -0x7fffffffffffffffll; // in a goal: left to the search
 const int kMsg = 512;                         // bytes of a message buffer
 
-int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
-int64_t abs64(int64_t a) { return a < 0 ? -a : a; }
-int64_t sum(const Tuple &t) {
-  int64_t s = 0;
-  for (int64_t v : t)
-    s += abs64(v);
-  return s;
-}
+inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+inline int64_t abs64(int64_t a) { return a < 0 ? -a : a; }
 
 /// Every extent of a buffer is >= 0 and it has at most kMaxElems elements.
-bool fits(std::initializer_list<int64_t> extents) {
+inline bool fits(std::initializer_list<int64_t> extents) {
   int64_t n = 1;
   for (int64_t e : extents) {
     if (e < 0 || e > kMaxElems)
@@ -116,43 +97,13 @@ bool fits(std::initializer_list<int64_t> extents) {
   return true;
 }
 
-int64_t count(const std::vector<int64_t> &extents) {
+inline int64_t count(const std::vector<int64_t> &extents) {
   int64_t n = 1;
   for (int64_t e : extents)
     n *= e;
   return n;
 }
 
-int64_t work(const Case &k, const Tuple &t) {
-  int64_t w = 1;
-  for (size_t i = 0; i < t.size(); ++i)
-    if (k.vars[i].kind == kSize && (w *= t[i]) > kMaxWork)
-      return kMaxWork + 1;
-  return w;
-}
-
-/// Less work, then a smaller sum of magnitudes.
-bool smaller(const Case &k, const Tuple &a, const Tuple &b) {
-  int64_t wa = work(k, a), wb = work(k, b);
-  return wa != wb ? wa < wb : sum(a) < sum(b);
-}
-
-/// "M=8 N=8 K=8" (kMsg bytes at most).
-void describe(const Case &k, const Tuple &t, char *out) {
-  int n = 0;
-  out[0] = 0;
-  for (size_t i = 0; i < t.size() && n < kMsg - 64; ++i)
-    n += k.vars[i].kind == kBool
-             ? std::snprintf(out + n, kMsg - n, "%s%s=%s", i ? " " : "", k.vars[i].name, t[i] ? "true" : "false")
-             : std::snprintf(out + n, kMsg - n, "%s%s=%lld", i ? " " : "", k.vars[i].name, (long long)t[i]);
-  if (t.empty())
-    std::snprintf(out, kMsg, "no control arguments");
-}
-
-)";
-
-// After the size search (difftest_sizes.cpp).
-const char *kRuntimeEnd = R"(
 // ---- Data --------------------------------------------------------------------
 //
 // Element k of buffer b in run r is perm[(k + 37 b + 101 r) % 251]: distinct
@@ -163,18 +114,8 @@ const char *kRuntimeEnd = R"(
 // puts special values (0, -0.0 or the type's smallest, a large value) at
 // positions of its own; a buffer under 8 elements gets one in three runs of four.
 
-int perm[251];
-
-void init_data() {
-  Rng r(seed ^ 0x5DEECE66Dull);
-  for (int i = 0; i < 251; ++i)
-    perm[i] = i - 125;
-  for (int i = 250; i > 0; --i) {
-    int j = int(r.in(0, i)), x = perm[i];
-    perm[i] = perm[j];
-    perm[j] = x;
-  }
-}
+extern int perm[251];
+void init_data();
 
 template <typename T> bool is_float() { return T(0.5) != T(0); }
 template <typename T> bool is_signed() { return T(-1) < T(0); }
@@ -224,9 +165,7 @@ template <typename T> bool same(T a, T b) {
 /// The seed of the first values of the allocations of a proc's call
 /// (exg_unset_seed): `fill` 0 gives zeros, each other fill other values in
 /// each run.
-uint64_t unset_seed(int run, int fill) {
-  return fill == 0 ? 0 : (seed * 1000003ull + uint64_t(run)) * 8 + uint64_t(fill);
-}
+uint64_t unset_seed(int run, int fill);
 
 template <typename T>
 bool equal(const std::vector<T> &before, const std::vector<T> &after,
@@ -244,7 +183,7 @@ template <typename T> bool identical(T a, T b) {
 
 /// Elements of the case being checked that the input computed from memory no
 /// statement wrote (their value is unspecified), which were not compared.
-int64_t unset_elements = 0;
+extern int64_t unset_elements;
 
 /// False, with the first differing element in `msg`, when `after` differs
 /// from `before` at an element the input computes the same in its runs with
@@ -279,12 +218,109 @@ bool compare(const std::vector<T> &before, const std::vector<T> &after,
   return true;
 }
 
+bool returns_differ(int before, int after, char *msg);
+
+// ---- Driver --------------------------------------------------------------------
+
+extern int passed, failed;
+void check(const Case &k);
+/// A case whose two procs compile to the same code: ok, not run.
+void same_code(const char *where);
+
+} // namespace exgdt
+)";
+
+// The definitions, up to the size search (difftest_sizes.cpp).
+const char *kDefinitionsStart = R"(
+#ifndef EXGDT_RUNTIME_APART
+namespace exgdt {
+
+int sizes_wanted = 32;
+uint64_t seed = 1;
+bool show_sizes = false;
+
+bool parse_args(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    if (!std::strncmp(a, "--sizes=", 8) && std::atoi(a + 8) > 0)
+      sizes_wanted = std::atoi(a + 8);
+    else if (!std::strncmp(a, "--seed=", 7))
+      seed = std::strtoull(a + 7, nullptr, 10);
+    else if (!std::strcmp(a, "--show-sizes"))
+      show_sizes = true;
+    else {
+      std::fprintf(stderr, "usage: %s [--sizes=N (default 32)] [--seed=S] [--show-sizes]\n",
+                   argv[0]);
+      return false;
+    }
+  }
+  return true;
+}
+
+double tolerance = 1e-5;
+
+int64_t case_budget() { return kWorkPerSize * sizes_wanted; }
+
+int64_t sum(const Tuple &t) {
+  int64_t s = 0;
+  for (int64_t v : t)
+    s += abs64(v);
+  return s;
+}
+
+int64_t work(const Case &k, const Tuple &t) {
+  int64_t w = 1;
+  for (size_t i = 0; i < t.size(); ++i)
+    if (k.vars[i].kind == kSize && (w *= t[i]) > kMaxWork)
+      return kMaxWork + 1;
+  return w;
+}
+
+/// Less work, then a smaller sum of magnitudes.
+bool smaller(const Case &k, const Tuple &a, const Tuple &b) {
+  int64_t wa = work(k, a), wb = work(k, b);
+  return wa != wb ? wa < wb : sum(a) < sum(b);
+}
+
+/// "M=8 N=8 K=8" (kMsg bytes at most).
+void describe(const Case &k, const Tuple &t, char *out) {
+  int n = 0;
+  out[0] = 0;
+  for (size_t i = 0; i < t.size() && n < kMsg - 64; ++i)
+    n += k.vars[i].kind == kBool
+             ? std::snprintf(out + n, kMsg - n, "%s%s=%s", i ? " " : "", k.vars[i].name, t[i] ? "true" : "false")
+             : std::snprintf(out + n, kMsg - n, "%s%s=%lld", i ? " " : "", k.vars[i].name, (long long)t[i]);
+  if (t.empty())
+    std::snprintf(out, kMsg, "no control arguments");
+}
+
+)";
+
+// After the size search.
+const char *kDefinitionsEnd = R"(
+int perm[251];
+
+void init_data() {
+  Rng r(seed ^ 0x5DEECE66Dull);
+  for (int i = 0; i < 251; ++i)
+    perm[i] = i - 125;
+  for (int i = 250; i > 0; --i) {
+    int j = int(r.in(0, i)), x = perm[i];
+    perm[i] = perm[j];
+    perm[j] = x;
+  }
+}
+
+uint64_t unset_seed(int run, int fill) {
+  return fill == 0 ? 0 : (seed * 1000003ull + uint64_t(run)) * 8 + uint64_t(fill);
+}
+
+int64_t unset_elements = 0;
+
 bool returns_differ(int before, int after, char *msg) {
   std::snprintf(msg, kMsg, "returns %d, its input returns %d", after, before);
   return false;
 }
-
-// ---- Driver --------------------------------------------------------------------
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC push_options
@@ -353,18 +389,23 @@ void check(const Case &k) {
   ++(fails ? failed : passed);
 }
 
+void same_code(const char *where) {
+  std::printf("%s: ok (the same C++ code as its input)\n", where);
+  ++passed;
+}
+
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC pop_options
 #endif
 
 } // namespace exgdt
-} // namespace
+#endif // EXGDT_RUNTIME_APART
 )";
 
 } // namespace
 
 std::string difftest_runtime() {
-  return std::string(kRuntimeStart) + difftest_size_search() + kRuntimeEnd;
+  return std::string(kInterface) + kDefinitionsStart + difftest_size_search() + kDefinitionsEnd;
 }
 
 } // namespace exgc::codegen

@@ -6,12 +6,17 @@
 // sizes (exgdt::SizeSearch) comes from difftest_sizes.h. difftest.cpp writes,
 // per case, an `admissible` and a `run` function and an exgdt::Case naming
 // them; docs/scheduling.md says what the program tries.
+//
+// Two macros let a build of many programs compile the runtime once:
+// EXGDT_RUNTIME_ONLY keeps only the runtime (its definitions, in one object),
+// EXGDT_RUNTIME_APART leaves its definitions out of a program linked with it.
 #pragma once
 #include <string>
 
 namespace exgc::codegen {
 
-/// The runtime's C++ source (includes, then `namespace { namespace exgdt`).
+/// The runtime's C++ source: includes, the interface of `namespace exgdt`,
+/// then its definitions (left out under EXGDT_RUNTIME_APART).
 std::string difftest_runtime();
 
 } // namespace exgc::codegen

@@ -6,7 +6,8 @@
 # For each examples/*.exg and test/lit/schedule/*.exg not named fail_*:
 # exgc writes the test program, CXX compiles it, and it must print
 # 'N passed, 0 failed'. Exits 1 when any file fails, naming it and the step.
-# Files run in parallel (one per CPU); results print in file order.
+# Files run in parallel (one per CPU); results print in file order. The
+# programs' common runtime is compiled once (shared_runtime.py).
 import concurrent.futures
 import glob
 import os
@@ -14,17 +15,29 @@ import subprocess
 import sys
 import tempfile
 
+from shared_runtime import APART, compile_runtime
 
-def run_one(exgc, cxx, root, tmp, f):
-    """(ok, report line or failure text) for one .exg file."""
-    name = os.path.splitext(os.path.basename(f))[0]
-    cpp, exe = os.path.join(tmp, name + ".cpp"), os.path.join(tmp, name)
-    steps = [([exgc, f, "--emit=difftest", "-o", cpp], "exgc"),
-             ([cxx, "-std=c++17", "-O1", "-o", exe, cpp], "compile"),
-             ([exe], "run")]
-    for cmd, what in steps:
-        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           universal_newlines=True)
+FLAGS = ["-std=c++17", "-O1"]
+
+
+def run(cmd):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          universal_newlines=True)
+
+
+def program_of(exgc, tmp, f):
+    """(the test program's path, None) or (None, exgc's output)."""
+    cpp = os.path.join(tmp, os.path.splitext(os.path.basename(f))[0] + ".cpp")
+    r = run([exgc, f, "--emit=difftest", "-o", cpp])
+    return (cpp, None) if r.returncode == 0 else (None, r.stdout)
+
+
+def run_one(cxx, runtime, root, f, cpp):
+    """(ok, report line or failure text) for one .exg file's program."""
+    exe = cpp[:-len(".cpp")]
+    for cmd, what in [([cxx] + FLAGS + [APART, "-o", exe, cpp, runtime], "compile"),
+                      ([exe], "run")]:
+        r = run(cmd)
         if r.returncode != 0:
             return False, "FAIL %s (%s):\n%s" % (f, what, r.stdout)
     last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
@@ -39,7 +52,15 @@ def main():
     bad = 0
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        for ok, text in pool.map(lambda f: run_one(exgc, cxx, root, tmp, f), files):
+        programs = list(pool.map(lambda f: program_of(exgc, tmp, f), files))
+        accepted = [cpp for cpp, _ in programs if cpp]
+        runtime = compile_runtime(cxx, FLAGS, accepted[0], tmp) if accepted else None
+
+        def one(f, program):
+            cpp, refused = program
+            return run_one(cxx, runtime, root, f, cpp) if cpp else \
+                (False, "FAIL %s (exgc):\n%s" % (f, refused))
+        for ok, text in pool.map(one, files, programs):
             print(text, flush=True)
             bad += not ok
     print("%d files, %d failed" % (len(files), bad))

@@ -10,13 +10,18 @@
 # CXX builds it with -fsanitize=address,undefined and it must print
 # 'N passed, 0 failed' with no sanitizer report. A file exgc refuses (an
 # expected error, a construct the CPU reference lacks) is listed as skipped.
-# Exits 1 when any accepted file fails, naming it.
+# The programs' common runtime is compiled once, with the same flags
+# (test/difftest/shared_runtime.py). Exits 1 when any accepted file fails,
+# naming it.
 import concurrent.futures
 import glob
 import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "difftest"))
+from shared_runtime import APART, compile_runtime  # noqa: E402
 
 FLAGS = ["-std=c++17", "-O0", "-g0", "-fsanitize=address,undefined",
          "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
@@ -36,15 +41,21 @@ def run(cmd, env=None):
     return r.returncode, r.stdout
 
 
-def check(f, exgc, cxx, tmp):
+def program_of(f, exgc, tmp):
+    """(the runall program's path, None), or (None, why exgc refused the file)."""
     name = os.path.relpath(f).replace(os.sep, "_").replace(".", "_")
-    cpp, exe = os.path.join(tmp, name + ".cpp"), os.path.join(tmp, name)
+    cpp = os.path.join(tmp, name + ".cpp")
     inc = os.path.join(os.path.dirname(f), "Inputs")
     cmd = [exgc, f, "--emit=runall", "-o", cpp] + (["-I", inc] if os.path.isdir(inc) else [])
     rc, out = run(cmd)
     if rc != 0:
-        return "skip", out.strip().splitlines()[0] if out.strip() else "exgc exit %d" % rc
-    rc, out = run([cxx] + FLAGS + ["-o", exe, cpp])
+        return None, out.strip().splitlines()[0] if out.strip() else "exgc exit %d" % rc
+    return cpp, None
+
+
+def check(cpp, cxx, runtime):
+    exe = cpp[:-len(".cpp")]
+    rc, out = run([cxx] + FLAGS + [APART, "-o", exe, cpp, runtime])
     if rc != 0:
         return "FAIL", "compile:\n" + out
     env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:abort_on_error=0",
@@ -61,10 +72,14 @@ def main():
     files = sys.argv[4:] or files_of(root)
     counts = {"ok": 0, "skip": 0, "FAIL": 0}
     with tempfile.TemporaryDirectory() as tmp, \
-            concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        jobs = [(f, pool.submit(check, f, exgc, cxx, tmp)) for f in files]
-        for f, job in jobs:
-            status, what = job.result()
+            concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        programs = list(pool.map(lambda f: program_of(f, exgc, tmp), files))
+        accepted = [cpp for cpp, _ in programs if cpp]
+        runtime = compile_runtime(cxx, FLAGS, accepted[0], tmp) if accepted else None
+        jobs = [(f, pool.submit(check, cpp, cxx, runtime) if cpp else None, why)
+                for f, (cpp, why) in zip(files, programs)]
+        for f, job, why in jobs:
+            status, what = job.result() if job else ("skip", why)
             counts[status] += 1
             print("%-4s %s: %s" % (status, os.path.relpath(f, root), what))
     print("%d files: %d ran clean, %d skipped (not accepted), %d failed" %
