@@ -89,8 +89,8 @@ class CudaBackend {
 public:
   CudaBackend(const Program &program, DiagEngine &diag, const EntryNaming &entries,
               gpu::GpuStage *stage)
-      : program_(program), diag_(diag), fx_(program, diag, kCudaBackend), entries_(entries),
-        stage_(stage) {
+      : program_(program), diag_(diag), fx_(program, diag, kCudaBackend), stage_(stage),
+        entries_(entries) {
     fx_.set_device_calls_inlined();
     if (!stage_) {
       own_stage_ = std::make_unique<gpu::GpuStage>(

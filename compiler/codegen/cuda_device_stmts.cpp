@@ -322,14 +322,14 @@ void DeviceStmtEmitter::emit_sync(const Stmt &s) {
   std::string text = what.substr(1, what.size() - 2);
   if (scope == facts_.fences.end())
     return void(fail(s->loc, what + " the GPU semantics stage did not analyse"));
-  if (scope->second == gpu::FenceScope::Cluster)
+  if (scope->second.scope == gpu::FenceScope::Cluster)
     return void(fail(s->loc, what + " over a cluster"));
   // Each thread first orders its own generic-proxy shared-memory accesses
   // before later async-proxy ones; the barrier then carries that to the
   // thread that issues the TMA store.
-  if (sync::needs_proxy_fence(*sync::lookup_sync_tl(f->first), *sync::lookup_sync_tl(f->second)))
+  if (scope->second.proxy_fence)
     sync_.emit_proxy_fence(w_);
-  switch (scope->second) {
+  switch (scope->second.scope) {
   case gpu::FenceScope::Cta:
     // Under a warp role each role's copy of the task body has its own
     // barrier instruction: only the non-.aligned form is defined there.

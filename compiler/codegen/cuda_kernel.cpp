@@ -160,7 +160,7 @@ bool emit_device_function(const With *w, KernelContext &ctx) {
   std::string smem = knames.take_internal("exg_smem");
   kbody.line("[[maybe_unused]] const int " + tid + " = static_cast<int>(threadIdx.x);");
   SyncEmitter sync(kx, knames, facts);
-  if (!sync.plan(*body))
+  if (!sync.plan())
     return false;
   sync.emit_setup(kbody, tid, smem);
   bool ok = true;

@@ -7,28 +7,10 @@
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/support/check.h"
-#include "compiler/sync/quals.h"
 
 namespace exgc::codegen {
 
 namespace {
-
-/// The second sync-timelines of the Awaits on each barrier of a task body.
-class AwaitFinder : public IRVisitor {
-public:
-  std::map<uint32_t, sync::SyncTl> await_second;
-
-protected:
-  void visit_node(const Await *a) override {
-    const Sym *s = named_buffer(a->bar);
-    std::optional<sync::SyncTl> tl = sync::lookup_sync_tl(a->timeline);
-    if (!s || !tl)
-      return;
-    sync::SyncTl &acc = await_second[s->id];
-    acc.full |= tl->full;
-    acc.temp |= tl->temp;
-  }
-};
 
 /// The barrier `bar` names and its indices (null for a slice: `bar[:, k]`
 /// names every CTA's element in a cluster).
@@ -43,10 +25,7 @@ const Sym *barrier_sym(const Expr &bar, std::vector<Expr> &idx) {
 
 } // namespace
 
-bool SyncEmitter::plan(const Block &task_body) {
-  AwaitFinder af;
-  for (const Stmt &s : task_body)
-    af.visit(s);
+bool SyncEmitter::plan() {
   // The GPU stage read each barrier: its mechanism, ring and arrive count.
   for (const Alloc *a : facts_.top_barriers) {
     const uint32_t id = a->name.id;
@@ -64,7 +43,6 @@ bool SyncEmitter::plan(const Block &task_body) {
       EXGC_CHECK(at != facts_.shared.offset.end()) << "a ring the GPU stage did not place";
       r.offset = at->second;
     }
-    r.await_second = af.await_second[id];
     uses_sm90_ = true;
     rings_[id] = r;
     order_.push_back(id);
@@ -189,18 +167,11 @@ bool SyncEmitter::stmt(const Stmt &s, Writer &w) {
     return true;
   }
   if (const auto *a = s.as<Arrive>()) {
-    // The writers' half of what an Await on this barrier grants (one
-    // barrier: the typecheck's ArriveBarriersDiffer): their generic writes
-    // reach a later async-proxy access only through a proxy fence before the
-    // release. sync::needs_proxy_fence decides it here and in the checker.
-    std::string j;
-    const Ring *r = ring_of(a->barriers[0], j);
-    if (!r)
-      return false;
-    if (sync::needs_proxy_fence(*sync::lookup_sync_tl(a->timeline), r->await_second))
-      emit_proxy_fence(w);
-    // Whole warps arrive once per warp (gpu::ArriveFacts; the count of plan()).
+    // The GPU stage decided whether a proxy fence goes before the release
+    // (gpu::ArriveFacts) and whether whole warps arrive once per warp.
     auto who = facts_.arrives.find(a);
+    if (who != facts_.arrives.end() && who->second.proxy_fence)
+      emit_proxy_fence(w);
     const std::string per = who != facts_.arrives.end() && who->second.per_warp ? "_warp" : "";
     if (auto remote = facts_.remote_arrives.find(a); remote != facts_.remote_arrives.end()) {
       // `>> bar[cta, k] >> bar[:, k]`: element k of every listed CTA's ring.

@@ -15,7 +15,6 @@
 
 #include "compiler/codegen/stmt_emitter.h"
 #include "compiler/gpu/facts.h"
-#include "compiler/sync/quals.h"
 
 namespace exgc::codegen {
 
@@ -24,9 +23,9 @@ public:
   SyncEmitter(ExprEmitter &ex, NameScope &names, const gpu::KernelFacts &facts)
       : ex_(ex), names_(names), facts_(facts) {}
 
-  /// Plans the barriers allocated in a task body (before any statement of it
-  /// is emitted). False after reporting.
-  bool plan(const Block &task_body);
+  /// Takes the barriers the GPU stage planned in the task body (before any
+  /// statement of it is emitted). False after reporting.
+  bool plan();
   /// Kernel prologue, run by every thread before the task loop: ring
   /// counters, slot addresses, mbarrier init by thread `tid` 0, CTA barrier.
   void emit_setup(Writer &w, const std::string &tid, const std::string &smem);
@@ -39,8 +38,8 @@ public:
   /// `{bar}` of an instruction call: the shared address of this CTA's slot of
   /// the barrier element `bar`; empty after reporting.
   std::string slot_address(const Expr &bar);
-  /// `fence.proxy.async` (the async-proxy half of a Fence or Arrive for
-  /// which sync::needs_proxy_fence holds).
+  /// `fence.proxy.async` (the async-proxy half of a Fence or Arrive whose
+  /// facts ask for one).
   void emit_proxy_fence(Writer &w);
   bool uses_sm90() const { return uses_sm90_; }
   /// A statement of the kernel calls into exg/sm90.h (an accumulator tile, a
@@ -54,7 +53,6 @@ private:
     const gpu::BarrierPlan *plan = nullptr;
     int64_t offset = 0;     // an mbarrier ring's, in the dynamic pool
     std::string base, used; // C names: slot 0's shared address, the counter
-    sync::SyncTl await_second; // every Await's second sync-tl, together
     bool is(gpu::BarrierKind k) const { return plan->kind == k; }
   };
   const Ring *ring_of(const Expr &bar, std::string &index);

@@ -8,6 +8,7 @@
 #include "compiler/ir/fold.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/support/check.h"
+#include "compiler/sync/quals.h"
 
 namespace exgc::gpu {
 
@@ -37,11 +38,13 @@ std::optional<BarrierKind> kind_of(analysis::MemId mechanism) {
   return std::nullopt;
 }
 
-/// Every barrier allocation of a task body, and every Arrive on each.
+/// Every barrier allocation of a task body, every Arrive on each, and what
+/// its Awaits grant (the union of their second sync-timelines).
 class Barriers : public IRVisitor {
 public:
   std::vector<const Alloc *> allocs;
   std::map<uint32_t, std::vector<const Arrive *>> arrives; // by Sym id
+  std::map<uint32_t, sync::SyncTl> await_second;           // by Sym id
 
 protected:
   void visit_node(const Alloc *a) override {
@@ -56,6 +59,16 @@ protected:
         if (list.empty() || list.back() != a) // `>> raw[cta, k] >> raw[:, k]`: one Arrive
           list.push_back(a);
       }
+    IRVisitor::visit_node(a);
+  }
+  void visit_node(const Await *a) override {
+    const Sym *s = named_buffer(a->bar);
+    std::optional<sync::SyncTl> tl = sync::lookup_sync_tl(a->timeline);
+    if (s && tl) {
+      sync::SyncTl &acc = await_second[s->id];
+      acc.full |= tl->full;
+      acc.temp |= tl->temp;
+    }
     IRVisitor::visit_node(a);
   }
 };
@@ -138,6 +151,13 @@ bool plan_barriers(const Block &task_body, KernelFacts &facts, DiagEngine &diag)
       continue;
     }
     facts.barriers[a->name.id] = p;
+    // The writers' half of what an Await on this barrier grants: their
+    // generic writes reach a later async-proxy access only through a proxy
+    // fence before the release (sync::needs_proxy_fence, as the checker reads it).
+    for (const Arrive *arrive : found.arrives[a->name.id])
+      if (auto fx = facts.arrives.find(arrive); fx != facts.arrives.end())
+        fx->second.proxy_fence = sync::needs_proxy_fence(*sync::lookup_sync_tl(arrive->timeline),
+                                                         found.await_second[a->name.id]);
   }
   for (const Stmt &s : task_body)
     if (const auto *a = s.as<Alloc>(); a && facts.barriers.count(a->name.id))

@@ -99,7 +99,18 @@ struct MulticastGroup {
 struct ArriveFacts {
   int64_t threads = 1;   // threads of the collective that runs the Arrive
   bool per_warp = false; // they are whole warps of a CTA
+  // The Arrive's generic-proxy writes reach an Await of the barrier that
+  // grants async-proxy access (TMA, wgmma): a proxy fence goes before the
+  // release (barrier_plan.cpp).
+  bool proxy_fence = false;
   int64_t arrivals() const { return per_warp ? threads / 32 : threads; }
+};
+
+/// A Fence the backend emits as a barrier of `scope`'s collective, after a
+/// proxy fence when it orders generic-proxy accesses before async-proxy ones.
+struct FenceFacts {
+  FenceScope scope = FenceScope::Thread;
+  bool proxy_fence = false;
 };
 
 struct KernelFacts {
@@ -111,7 +122,7 @@ struct KernelFacts {
   // arrive count per phase.
   std::map<const Arrive *, ArriveFacts> arrives;
   std::map<const For *, ThreadLoopFacts> loops;
-  std::map<const Fence *, FenceScope> fences;
+  std::map<const Fence *, FenceFacts> fences;
   std::map<uint32_t, ShardFacts> shards; // by the allocation's Sym id
   SharedLayout shared; // every array's stored elements, shared memory's offsets
   // Every barrier allocated in the task body, by Sym id (barrier_plan.h);

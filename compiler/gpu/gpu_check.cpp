@@ -13,6 +13,7 @@
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/support/check.h"
+#include "compiler/sync/quals.h"
 
 namespace exgc::gpu {
 
@@ -575,7 +576,9 @@ private:
     }
     for (const auto &[type, scope] : fence_scopes_)
       if (at_scope(tiling_, type, err)) {
-        facts_.fences[f] = scope;
+        // The typecheck admits known timelines only.
+        facts_.fences[f] = FenceFacts{scope, sync::needs_proxy_fence(*sync::lookup_sync_tl(f->first),
+                                                                     *sync::lookup_sync_tl(f->second))};
         return;
       }
     diag_.report(f->loc, DiagKind::FenceScope, scope_words(tiling_));
