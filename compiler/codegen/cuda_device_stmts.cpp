@@ -2,7 +2,6 @@
 #include "compiler/codegen/cuda_device_stmts.h"
 
 #include "compiler/analysis/control_limits.h"
-#include "compiler/analysis/gpu_names.h"
 #include "compiler/codegen/cuda_instr.h"
 #include "compiler/codegen/cuda_kernel.h"
 #include "compiler/ir/printer.h"
@@ -306,22 +305,16 @@ void DeviceStmtEmitter::emit_with(const With *w) {
 }
 
 void DeviceStmtEmitter::emit_sync(const Stmt &s) {
+  // The GPU stage decided each Fence's form and which collective runs it.
   const auto *f = s.as<Fence>();
-  using analysis::SyncTimeline;
-  const bool plain = f && analysis::sync_timeline(f->first) == SyncTimeline::CudaInOrder;
-  const SyncTimeline second = f ? analysis::sync_timeline(f->second) : SyncTimeline::CudaInOrder;
-  if (!plain ||
-      (second != SyncTimeline::CudaInOrder && second != SyncTimeline::CudaGenericAndAsyncProxy)) {
+  auto scope = f ? facts_.fences.find(f) : facts_.fences.end();
+  if (scope == facts_.fences.end() || scope->second.form != gpu::FenceForm::Barrier) {
     if (!sync_.stmt(s, w_))
       ok_ = false;
     return;
   }
   std::string what = "'Fence(" + f->first + ", " + f->second + ")'";
-  // The GPU stage decided which collective runs the fence together.
-  auto scope = facts_.fences.find(f);
   std::string text = what.substr(1, what.size() - 2);
-  if (scope == facts_.fences.end())
-    return void(fail(s->loc, what + " the GPU semantics stage did not analyse"));
   if (scope->second.scope == gpu::FenceScope::Cluster)
     return void(fail(s->loc, what + " over a cluster"));
   // Each thread first orders its own generic-proxy shared-memory accesses

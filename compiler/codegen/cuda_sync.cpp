@@ -1,7 +1,6 @@
 // cuda_sync.cpp - barriers and sync statements of one kernel ---------------//
 #include "compiler/codegen/cuda_sync.h"
 
-#include "compiler/analysis/gpu_names.h"
 #include "compiler/analysis/memories.h"
 #include "compiler/codegen/abi.h"
 #include "compiler/ir/printer.h"
@@ -159,8 +158,8 @@ void SyncEmitter::emit_proxy_fence(Writer &w) {
 
 bool SyncEmitter::stmt(const Stmt &s, Writer &w) {
   if (const auto *f = s.as<Fence>()) {
-    if (analysis::sync_timeline(f->first) != analysis::SyncTimeline::WgmmaFence1 ||
-        analysis::sync_timeline(f->second) != analysis::SyncTimeline::WgmmaFence2)
+    auto fx = facts_.fences.find(f);
+    if (fx == facts_.fences.end() || fx->second.form != gpu::FenceForm::WgmmaFence)
       return fail(s->loc, "'Fence(" + f->first + ", " + f->second + ")'");
     uses_sm90_ = true;
     w.line("exg::sm90::wgmma_fence(); // Fence(wgmma_fence_1, wgmma_fence_2)");

@@ -106,9 +106,19 @@ struct ArriveFacts {
   int64_t arrivals() const { return per_warp ? threads / 32 : threads; }
 };
 
-/// A Fence the backend emits as a barrier of `scope`'s collective, after a
-/// proxy fence when it orders generic-proxy accesses before async-proxy ones.
+/// What a Fence is on the GPU. A Fence with neither form (an ordering the
+/// checker models but no instruction gives) has no FenceFacts.
+enum class FenceForm {
+  // Fence(cuda_in_order, cuda_in_order or cuda_generic_and_async_proxy): the
+  // barrier of `scope`'s collective, after a proxy fence when it orders
+  // generic-proxy accesses before async-proxy ones.
+  Barrier,
+  // Fence(wgmma_fence_1, wgmma_fence_2): wgmma.fence, by a warpgroup.
+  WgmmaFence,
+};
+
 struct FenceFacts {
+  FenceForm form = FenceForm::Barrier;
   FenceScope scope = FenceScope::Thread;
   bool proxy_fence = false;
 };

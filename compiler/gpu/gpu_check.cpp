@@ -566,19 +566,27 @@ private:
   void fence(const Fence *f) {
     std::string err;
     using analysis::SyncTimeline;
-    if (analysis::sync_timeline(f->first) == SyncTimeline::WgmmaFence1 ||
-        analysis::sync_timeline(f->second) == SyncTimeline::WgmmaFence2) {
+    const SyncTimeline first = analysis::sync_timeline(f->first);
+    const SyncTimeline second = analysis::sync_timeline(f->second);
+    if (first == SyncTimeline::WgmmaFence1 || second == SyncTimeline::WgmmaFence2) {
       if (!warpgroup_ || !at_scope(tiling_, *warpgroup_, err)) {
         diag_.report(f->loc, DiagKind::WgmmaFenceScope, scope_words(tiling_));
         fail();
+      } else if (first == SyncTimeline::WgmmaFence1 && second == SyncTimeline::WgmmaFence2) {
+        facts_.fences[f] = FenceFacts{FenceForm::WgmmaFence, FenceScope::Warpgroup, false};
       }
-      return; // codegen says what it cannot emit
+      return; // any other form: codegen says it cannot emit it
     }
+    const bool barrier = first == SyncTimeline::CudaInOrder &&
+                         (second == SyncTimeline::CudaInOrder ||
+                          second == SyncTimeline::CudaGenericAndAsyncProxy);
     for (const auto &[type, scope] : fence_scopes_)
       if (at_scope(tiling_, type, err)) {
         // The typecheck admits known timelines only.
-        facts_.fences[f] = FenceFacts{scope, sync::needs_proxy_fence(*sync::lookup_sync_tl(f->first),
-                                                                     *sync::lookup_sync_tl(f->second))};
+        if (barrier)
+          facts_.fences[f] = FenceFacts{FenceForm::Barrier, scope,
+                                        sync::needs_proxy_fence(*sync::lookup_sync_tl(f->first),
+                                                                *sync::lookup_sync_tl(f->second))};
         return;
       }
     diag_.report(f->loc, DiagKind::FenceScope, scope_words(tiling_));
