@@ -52,6 +52,23 @@ const std::pair<const char *, InstrTimeline> kInstrTimelines[] = {
     {"tcgen05_st", IT::Tcgen05St},
 };
 
+using UK = UnitKind;
+const std::pair<const char *, UnitKind> kUnits[] = {
+    {"standalone_thread", UK::StandaloneThread},
+    {"cuda_thread", UK::CudaThread},
+    {"cuda_warp", UK::CudaWarp},
+    {"cuda_warpgroup", UK::CudaWarpgroup},
+    {"cuda_quadpair", UK::CudaQuadpair},
+    {"cuda_threads_strided", UK::CudaThreadsStrided},
+    {"cuda_warp_in_cluster", UK::CudaWarpInCluster},
+    {"cuda_cta_in_cluster", UK::CudaCtaInCluster},
+    {"cuda_cluster", UK::CudaCluster},
+    {"cuda_cta_in_cluster_strided", UK::CudaCtaInClusterStrided},
+    {"cuda_warp_in_cluster_strided", UK::CudaWarpInClusterStrided},
+    {"cuda_agnostic_sub_cta", UK::CudaAgnosticSubCta},
+    {"cuda_agnostic_intact_cta", UK::CudaAgnosticIntactCta},
+};
+
 template <typename Table> std::vector<std::string> names_of(const Table &t) {
   std::vector<std::string> out;
   for (const auto &entry : t)
@@ -98,21 +115,41 @@ bool loop_mode_accepts(const std::string &mode, const std::string &kwarg) {
   return (mode == "seq" && kwarg == "unroll") || (mode == "cuda_threads" && kwarg == "unit");
 }
 
+std::optional<UnitKind> unit_kind(const std::string &name) { return find_named(kUnits, name); }
+
+const char *unit_name(UnitKind u) {
+  const char *name = name_of(kUnits, u);
+  EXGC_CHECK(name) << "a unit missing from the table";
+  return name;
+}
+
+int unit_arity(UnitKind u) {
+  switch (u) {
+  case UK::CudaThreadsStrided: return 2;
+  case UK::CudaCtaInClusterStrided:
+  case UK::CudaWarpInClusterStrided: return 1;
+  case UK::StandaloneThread:
+  case UK::CudaThread:
+  case UK::CudaWarp:
+  case UK::CudaWarpgroup:
+  case UK::CudaQuadpair:
+  case UK::CudaWarpInCluster:
+  case UK::CudaCtaInCluster:
+  case UK::CudaCluster:
+  case UK::CudaAgnosticSubCta:
+  case UK::CudaAgnosticIntactCta: return 0;
+  }
+  return 0;
+}
+
 bool is_unit_name(const std::string &name) {
-  static const std::vector<std::string> k = {
-      "standalone_thread", "cuda_thread",         "cuda_warp",
-      "cuda_warpgroup",    "cuda_quadpair",       "cuda_warp_in_cluster",
-      "cuda_cta_in_cluster", "cuda_cluster",      "cuda_agnostic_sub_cta",
-      "cuda_agnostic_intact_cta"};
-  return contains(k, name);
+  std::optional<UnitKind> u = unit_kind(name);
+  return u && unit_arity(*u) == 0;
 }
 
 int unit_function_arity(const std::string &name) {
-  if (name == "cuda_threads_strided")
-    return 2;
-  if (name == "cuda_cta_in_cluster_strided" || name == "cuda_warp_in_cluster_strided")
-    return 1;
-  return -1;
+  std::optional<UnitKind> u = unit_kind(name);
+  return u && unit_arity(*u) > 0 ? unit_arity(*u) : -1;
 }
 
 bool is_context(const std::string &name) { return context_kind(name).has_value(); }

@@ -39,8 +39,19 @@ const char *instr_timeline_name(InstrTimeline tl);
 bool is_loop_mode(const std::string &name);
 bool loop_mode_accepts(const std::string &mode, const std::string &kwarg);
 
-/// Collective units usable as a name (`cuda_warp`) and those that are
-/// functions of integer parameters (`cuda_threads_strided(m, s)`: 2).
+/// Collective units (docs/gpu.md, "Collective units"): names (`cuda_warp`)
+/// and functions of integer parameters (`cuda_threads_strided(m, s)`).
+enum class UnitKind {
+  StandaloneThread, CudaThread, CudaWarp, CudaWarpgroup, CudaQuadpair, CudaThreadsStrided,
+  CudaWarpInCluster, CudaCtaInCluster, CudaCluster, CudaCtaInClusterStrided,
+  CudaWarpInClusterStrided, CudaAgnosticSubCta, CudaAgnosticIntactCta
+};
+/// The unit `name` names, either form; nullopt for a name the language lacks.
+std::optional<UnitKind> unit_kind(const std::string &name);
+const char *unit_name(UnitKind u);
+/// Its integer parameters: 0 for a unit used as a name.
+int unit_arity(UnitKind u);
+/// Collective units usable as a name (`cuda_warp`).
 bool is_unit_name(const std::string &name);
 /// Number of parameters of a parametric unit, or -1 when `name` is not one.
 int unit_function_arity(const std::string &name);

@@ -11,54 +11,56 @@ const char *const kMbarrierKwargs[] = {"pre_arrive", nullptr};
 using M = MemId;
 using K = MemKind;
 using S = MemSpace;
+using U = UnitKind;
+const std::optional<UnitKind> kNoUnit; // host memories, tensor maps
 
 // Columns: id, name, kind, space, #params, kwargs, host_access, device_access,
 // device_read_only, host_alloc, device_alloc, per_thread, needs_const_shape,
 // native_unit, cxx_element.
 const std::vector<MemoryInfo> kMemories = {
     {M::DRAM, "DRAM", K::Memory, S::Host, 0, kNoKwargs, true, false, false, true, false, false,
-     false, "", "{x}[{idx}]"},
+     false, kNoUnit, "{x}[{idx}]"},
     // Device global memory, allocated by the host (cudaMallocAsync): the host
     // only passes it on; kernels read and write it.
     {M::CudaGmemLinear, "CudaGmemLinear", K::Memory, S::DeviceGlobal, 0, kNoKwargs, false, true,
-     false, true, false, false, false, "", "{x}[{idx}]"},
+     false, true, false, false, false, kNoUnit, "{x}[{idx}]"},
     // A by-value kernel argument: written on the host, read-only on the device.
     {M::CudaGridConstant, "CudaGridConstant", K::Memory, S::GridConstant, 0, kNoKwargs, true, true,
-     true, true, false, false, true, "", "{x}[{idx}]"},
+     true, true, false, false, true, kNoUnit, "{x}[{idx}]"},
     {M::CudaSmemLinear, "CudaSmemLinear", K::Memory, S::Shared, 0, kNoKwargs, false, true, false,
-     false, true, false, true, "cuda_cta_in_cluster", "{x}[{idx}]"},
+     false, true, false, true, U::CudaCtaInCluster, "{x}[{idx}]"},
     // Element access goes through the swizzle wrapper (xor of address bits).
     {M::Sm90_SmemSwizzled, "Sm90_SmemSwizzled", K::Memory, S::Shared, 1, kNoKwargs, false, true,
-     false, false, true, false, true, "cuda_cta_in_cluster", "{x}[{idx}]"},
+     false, false, true, false, true, U::CudaCtaInCluster, "{x}[{idx}]"},
     {M::CudaRmem, "CudaRmem", K::Memory, S::Registers, 0, kNoKwargs, false, true, false, false,
-     true, true, true, "cuda_thread", "{x}[{idx}]"},
+     true, true, true, U::CudaThread, "{x}[{idx}]"},
     {M::CudaRmemUniform, "CudaRmemUniform", K::Memory, S::Registers, 1, kNoKwargs, false, true,
-     false, false, true, true, true, "cuda_thread", "{x}[{idx}]"},
+     false, false, true, true, true, U::CudaThread, "{x}[{idx}]"},
     {M::CudaRmemPacked32, "CudaRmemPacked32", K::Memory, S::Registers, 0, kNoKwargs, false, true,
-     false, false, true, true, true, "cuda_thread", "{x}[{idx}]"},
+     false, false, true, true, true, U::CudaThread, "{x}[{idx}]"},
     // wgmma operand and accumulator tiles: fragments spread over a warpgroup,
     // touched only by instructions.
     {M::Sm90_RmemMatrixA, "Sm90_RmemMatrixA", K::Memory, S::Registers, 0, kNoKwargs, false, true,
-     false, false, true, false, true, "cuda_warpgroup", ""},
+     false, false, true, false, true, U::CudaWarpgroup, ""},
     {M::Sm90_RmemMatrixD, "Sm90_RmemMatrixD", K::Memory, S::Registers, 0, kNoKwargs, false, true,
-     false, false, true, false, true, "cuda_warpgroup", ""},
+     false, false, true, false, true, U::CudaWarpgroup, ""},
     // Host-encoded TMA descriptor over a CudaGmemLinear tensor: (swizzle
     // bytes, then the box's extent in each dimension, outermost first).
     // Accessed by TMA instructions only.
     {M::Sm90_tensorMap, "Sm90_tensorMap", K::SpecialWindow, S::GridConstant, kTensorMapParams,
-     kNoKwargs, false, true, true, true, false, false, false, "", ""},
+     kNoKwargs, false, true, true, true, false, false, false, kNoUnit, ""},
     {M::CudaMbarrier, "CudaMbarrier", K::BarrierMechanism, S::Shared, 0, kMbarrierKwargs, false,
-     true, false, false, true, false, false, "cuda_cta_in_cluster", ""},
+     true, false, false, true, false, false, U::CudaCtaInCluster, ""},
     {M::CudaCommitGroup, "CudaCommitGroup", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs, false,
-     true, false, false, true, false, false, "cuda_thread", ""},
+     true, false, false, true, false, false, U::CudaThread, ""},
     {M::Sm80_CommitGroup, "Sm80_CommitGroup", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs,
-     false, true, false, false, true, false, false, "cuda_thread", ""},
+     false, true, false, false, true, false, false, U::CudaThread, ""},
     {M::Sm90_TmaCommitGroup, "Sm90_TmaCommitGroup", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs,
-     false, true, false, false, true, false, false, "cuda_warp", ""},
+     false, true, false, false, true, false, false, U::CudaWarp, ""},
     {M::Sm90_WgmmaCommitGroup, "Sm90_WgmmaCommitGroup", K::BarrierMechanism, S::NoStorage, 0,
-     kNoKwargs, false, true, false, false, true, false, false, "cuda_warpgroup", ""},
+     kNoKwargs, false, true, false, false, true, false, false, U::CudaWarpgroup, ""},
     {M::CudaClusterSync, "CudaClusterSync", K::BarrierMechanism, S::NoStorage, 0, kNoKwargs, false,
-     true, false, false, true, false, false, "cuda_cluster", ""},
+     true, false, false, true, false, false, U::CudaCluster, ""},
 };
 
 } // namespace

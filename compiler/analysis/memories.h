@@ -6,9 +6,11 @@
 // the sync checker read their facts from here rather than from name strings.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "compiler/analysis/gpu_names.h"
 #include "compiler/ir/nodes.h"
 
 namespace exgc::analysis {
@@ -61,8 +63,9 @@ struct MemoryInfo {
   bool device_alloc;  // may be allocated inside a CudaDeviceFunction
   bool per_thread;    // one copy per thread (register memories)
   bool needs_const_shape;
-  /// The collective that owns one copy ("cuda_cta_in_cluster"); "" for host memories.
-  const char *native_unit;
+  /// The collective that owns one copy (a CTA for shared memory); none for
+  /// host memories and tensor maps.
+  std::optional<UnitKind> native_unit;
   /// How generated C++ names element (i, j) of buffer x: `{x}` the buffer's
   /// C++ name, `{idx}` the flattened row-major offset. "" when elements are
   /// reached only through instructions (wgmma tiles, barriers, tensor maps).

@@ -55,14 +55,14 @@ public:
                 const std::map<NodeId, CallSite> &inlined)
       : diag_(diag), callee_(callee), facts_(facts), inlined_(inlined), shards_(diag, facts.config.env, facts.shards),
         cluster_barriers_(diag, facts),
-        tiling_(Tiling::device(facts.config.env)), one_thread_(scope_type("standalone_thread")),
-        warpgroup_(scope_type("cuda_warpgroup")) {
-    for (const auto &[name, scope] : {std::pair{"standalone_thread", FenceScope::Thread},
-                                      std::pair{"cuda_warp", FenceScope::Warp},
-                                      std::pair{"cuda_warpgroup", FenceScope::Warpgroup},
-                                      std::pair{"cuda_cta_in_cluster", FenceScope::Cta},
-                                      std::pair{"cuda_cluster", FenceScope::Cluster}})
-      if (std::optional<CollType> c = scope_type(name))
+        tiling_(Tiling::device(facts.config.env)), one_thread_(scope_type(UnitKind::StandaloneThread)),
+        warpgroup_(scope_type(UnitKind::CudaWarpgroup)) {
+    for (const auto &[unit, scope] : {std::pair{UnitKind::StandaloneThread, FenceScope::Thread},
+                                      std::pair{UnitKind::CudaWarp, FenceScope::Warp},
+                                      std::pair{UnitKind::CudaWarpgroup, FenceScope::Warpgroup},
+                                      std::pair{UnitKind::CudaCtaInCluster, FenceScope::Cta},
+                                      std::pair{UnitKind::CudaCluster, FenceScope::Cluster}})
+      if (std::optional<CollType> c = scope_type(unit))
         fence_scopes_.push_back({*c, scope});
   }
 
@@ -120,7 +120,7 @@ private:
   bool fail() { return ok_ = false; }
 
   /// A unit of the table, aligned for scope checks under this device.
-  std::optional<CollType> scope_type(const char *unit) const {
+  std::optional<CollType> scope_type(UnitKind unit) const {
     std::string err;
     std::optional<CollUnit> u = named_unit(unit, facts_.config.env);
     return u ? unpack_aligned(*u, facts_.config.env, err) : std::nullopt;
@@ -215,14 +215,15 @@ private:
   /// collective of its CTA (the arrive count is the collective's size).
   void barrier_scope(const Stmt &s, const Expr &bar, const char *what) {
     const analysis::MemoryInfo *m = mechanism(bar);
-    if (!m || m->name == std::string("CudaMbarrier"))
+    if (!m || m->id == analysis::MemId::CudaMbarrier)
       return;
     std::string err;
-    std::optional<CollType> unit = scope_type(m->native_unit);
+    // Every barrier mechanism names its unit (memories.cpp).
+    std::optional<CollType> unit = scope_type(*m->native_unit);
     if (unit && at_scope(tiling_, *unit, err))
       return;
-    diag_.report(s->loc, DiagKind::BarrierScope, what, print_expr(bar), m->name, m->native_unit,
-                 scope_words(tiling_));
+    diag_.report(s->loc, DiagKind::BarrierScope, what, print_expr(bar), m->name,
+                 analysis::unit_name(*m->native_unit), scope_words(tiling_));
     fail();
   }
 
@@ -336,7 +337,7 @@ private:
 
   /// The tiling of warps [lo, hi) of the current collective run together.
   std::optional<Derived> derive_warps(int64_t lo, int64_t hi, std::string &err) {
-    std::optional<CollUnit> warp = named_unit("cuda_warp", facts_.config.env);
+    std::optional<CollUnit> warp = named_unit(UnitKind::CudaWarp, facts_.config.env);
     std::optional<CollType> raw = warp ? unpack_raw(*warp, facts_.config.env, err) : std::nullopt;
     return raw ? derive(tiling_, 0, "CudaWarps", *raw, lo, hi, false, err) : std::nullopt;
   }
@@ -383,7 +384,7 @@ private:
     if (const Expr *u = f->mode.kwarg("unit"); u && *u)
       unit = eval_unit(*u, facts_.config.env, err);
     else
-      unit = named_unit("cuda_thread", facts_.config.env);
+      unit = named_unit(UnitKind::CudaThread, facts_.config.env);
     std::optional<CollType> raw = unit ? unpack_raw(*unit, facts_.config.env, err) : std::nullopt;
     if (!raw) {
       const Expr *u = f->mode.kwarg("unit");
@@ -456,7 +457,7 @@ private:
     if (coll && coll->values.size() == 1)
       unit = eval_unit(bind_params(*callee, *c, coll->values[0]), facts_.config.env, err);
     else if (!coll)
-      unit = named_unit("standalone_thread", facts_.config.env);
+      unit = named_unit(UnitKind::StandaloneThread, facts_.config.env);
     else
       err = "'collective:' names one unit";
     std::optional<CollType> want = unit ? unpack_aligned(*unit, facts_.config.env, err) : std::nullopt;

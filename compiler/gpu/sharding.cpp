@@ -12,16 +12,23 @@ namespace exgc::gpu {
 
 namespace {
 
-std::string unit_words(const std::string &unit) {
-  if (unit == "cuda_thread")
-    return "thread";
-  if (unit == "cuda_cta_in_cluster")
-    return "CTA";
-  if (unit == "cuda_warp")
-    return "warp";
-  if (unit == "cuda_warpgroup")
-    return "warpgroup";
-  return unit;
+std::string unit_words(UnitKind unit) {
+  switch (unit) {
+  case UnitKind::CudaThread: return "thread";
+  case UnitKind::CudaCtaInCluster: return "CTA";
+  case UnitKind::CudaWarp: return "warp";
+  case UnitKind::CudaWarpgroup: return "warpgroup";
+  case UnitKind::StandaloneThread:
+  case UnitKind::CudaQuadpair:
+  case UnitKind::CudaThreadsStrided:
+  case UnitKind::CudaWarpInCluster:
+  case UnitKind::CudaCluster:
+  case UnitKind::CudaCtaInClusterStrided:
+  case UnitKind::CudaWarpInClusterStrided:
+  case UnitKind::CudaAgnosticSubCta:
+  case UnitKind::CudaAgnosticIntactCta: break;
+  }
+  return analysis::unit_name(unit);
 }
 
 std::string names(const std::vector<std::string> &v) {
@@ -38,14 +45,14 @@ bool subdivided(const CollType &c, size_t i) { return c.box[i] == 1 && c.domain[
 
 bool ShardTracker::alloc(const Alloc *a, const Tiling &t) {
   analysis::MemoryRef m = analysis::resolve_memory(a->type.mem);
-  if (!m || m.info->kind != analysis::MemKind::Memory || !*m.info->native_unit ||
+  if (!m || m.info->kind != analysis::MemKind::Memory || !m.info->native_unit ||
       a->type.kind != Type::Kind::Data)
     return true;
   Tracked tr;
   tr.alloc = a;
   tr.tiling = t;
   tr.mem = m.info->name;
-  tr.unit = m.info->native_unit;
+  tr.unit = *m.info->native_unit;
   std::string err;
   std::optional<CollUnit> u = named_unit(tr.unit, env_);
   std::optional<CollType> c = u ? unpack_aligned(*u, env_, err) : std::nullopt;

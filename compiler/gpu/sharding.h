@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/analysis/gpu_names.h"
 #include "compiler/gpu/facts.h"
 #include "compiler/support/diagnostics.h"
 
@@ -43,7 +44,8 @@ private:
     const Alloc *alloc = nullptr;
     Tiling tiling;       // at the allocation
     CollType native;     // the owner of one copy, aligned
-    std::string mem, unit;
+    std::string mem;
+    analysis::UnitKind unit = analysis::UnitKind::CudaThread; // the memory's native unit
     bool failed = false; // reported once already
     bool seen = false;
     std::vector<int64_t> pitches; // of the distributed dimensions, from the first use

@@ -21,35 +21,26 @@ struct Shape {
   int scaled = -1;
 };
 
-std::optional<Shape> base_unit(const std::string &n, const std::vector<int64_t> &args,
-                               const DeviceEnv &env) {
+/// A parametric unit without its parameters is no unit.
+std::optional<Shape> base_unit(UnitKind u, const std::vector<int64_t> &args, const DeviceEnv &env) {
   const int64_t B = env.block_dim, C = env.cluster_dim;
-  if (n == "standalone_thread")
-    return Shape{{1}, {1}, 0};
-  if (n == "cuda_thread")
-    return Shape{{B}, {1}, 0};
-  if (n == "cuda_warp")
-    return Shape{{B}, {32}, 0};
-  if (n == "cuda_warpgroup")
-    return Shape{{B}, {128}, 0};
-  if (n == "cuda_quadpair")
-    return Shape{{B / 16, 16}, {2, 4}, -1};
-  if (n == "cuda_threads_strided" && args.size() == 2)
-    return Shape{{B / args[1], args[1]}, {1, args[0]}, 0};
-  if (n == "cuda_warp_in_cluster")
-    return Shape{{C, B}, {1, 32}, 0};
-  if (n == "cuda_cta_in_cluster")
-    return Shape{{C * B}, {B}, 0};
-  if (n == "cuda_cluster")
-    return Shape{{C * B}, {C * B}, -1};
-  if (n == "cuda_cta_in_cluster_strided" && args.size() == 1)
-    return Shape{{C / args[0], args[0], B}, {1, 1, B}, 0};
-  if (n == "cuda_warp_in_cluster_strided" && args.size() == 1)
-    return Shape{{C / args[0], args[0], B}, {1, 1, 32}, 0};
-  if (n == "cuda_agnostic_sub_cta")
-    return Shape{{C, B}, {1, kAny}, -1};
-  if (n == "cuda_agnostic_intact_cta")
-    return Shape{{C, B}, {kAny, B}, -1};
+  if (analysis::unit_arity(u) > 0 && args.size() != size_t(analysis::unit_arity(u)))
+    return std::nullopt;
+  switch (u) {
+  case UnitKind::StandaloneThread: return Shape{{1}, {1}, 0};
+  case UnitKind::CudaThread: return Shape{{B}, {1}, 0};
+  case UnitKind::CudaWarp: return Shape{{B}, {32}, 0};
+  case UnitKind::CudaWarpgroup: return Shape{{B}, {128}, 0};
+  case UnitKind::CudaQuadpair: return Shape{{B / 16, 16}, {2, 4}, -1};
+  case UnitKind::CudaThreadsStrided: return Shape{{B / args[1], args[1]}, {1, args[0]}, 0};
+  case UnitKind::CudaWarpInCluster: return Shape{{C, B}, {1, 32}, 0};
+  case UnitKind::CudaCtaInCluster: return Shape{{C * B}, {B}, 0};
+  case UnitKind::CudaCluster: return Shape{{C * B}, {C * B}, -1};
+  case UnitKind::CudaCtaInClusterStrided: return Shape{{C / args[0], args[0], B}, {1, 1, B}, 0};
+  case UnitKind::CudaWarpInClusterStrided: return Shape{{C / args[0], args[0], B}, {1, 1, 32}, 0};
+  case UnitKind::CudaAgnosticSubCta: return Shape{{C, B}, {1, kAny}, -1};
+  case UnitKind::CudaAgnosticIntactCta: return Shape{{C, B}, {kAny, B}, -1};
+  }
   return std::nullopt;
 }
 
@@ -78,12 +69,12 @@ std::optional<CollUnit> finish(const std::string &name, Shape s, int64_t k, cons
 
 } // namespace
 
-std::optional<CollUnit> named_unit(const std::string &name, const DeviceEnv &env, int64_t k) {
-  std::optional<Shape> s = base_unit(name, {}, env);
+std::optional<CollUnit> named_unit(UnitKind unit, const DeviceEnv &env, int64_t k) {
+  std::optional<Shape> s = base_unit(unit, {}, env);
   std::string err;
   if (!s)
     return std::nullopt;
-  return finish(name, *s, k, env, err);
+  return finish(analysis::unit_name(unit), *s, k, env, err);
 }
 
 std::optional<CollUnit> eval_unit(const Expr &e, const DeviceEnv &env, std::string &err) {
@@ -128,7 +119,8 @@ std::optional<CollUnit> eval_unit(const Expr &e, const DeviceEnv &env, std::stri
       return std::nullopt;
     }
   }
-  std::optional<Shape> s = base_unit(name, args, env);
+  std::optional<UnitKind> kind = analysis::unit_kind(name);
+  std::optional<Shape> s = kind ? base_unit(*kind, args, env) : std::nullopt;
   if (!s) {
     err = "'" + text + "' is not a collective unit";
     return std::nullopt;

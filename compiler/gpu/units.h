@@ -6,10 +6,13 @@
 #include <optional>
 #include <string>
 
+#include "compiler/analysis/gpu_names.h"
 #include "compiler/gpu/collective.h"
 #include "compiler/ir/nodes.h"
 
 namespace exgc::gpu {
+
+using analysis::UnitKind;
 
 /// The value of an integer literal; false for any other expression.
 bool int_literal(const Expr &e, int64_t &v);
@@ -18,8 +21,8 @@ bool int_literal(const Expr &e, int64_t &v);
 /// unit, scales one that cannot be scaled, or does not fit the device.
 std::optional<CollUnit> eval_unit(const Expr &e, const DeviceEnv &env, std::string &err);
 
-/// A unit by its name alone (`cuda_warp`), as instructions and memories name
-/// them; `k` scales it.
-std::optional<CollUnit> named_unit(const std::string &name, const DeviceEnv &env, int64_t k = 1);
+/// A unit used as a name (`cuda_warp`), as instructions and memories name
+/// them; `k` scales it. Empty for a parametric unit.
+std::optional<CollUnit> named_unit(UnitKind unit, const DeviceEnv &env, int64_t k = 1);
 
 } // namespace exgc::gpu

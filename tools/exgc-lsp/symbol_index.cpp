@@ -31,8 +31,8 @@ std::string memory_text(const analysis::MemoryInfo &m) {
   std::string out = "memory `" + std::string(m.name) + "`: " + space_text(m.space);
   if (m.per_thread)
     out += ", one copy per thread";
-  if (*m.native_unit)
-    out += ", one copy per `" + std::string(m.native_unit) + "`";
+  if (m.native_unit)
+    out += ", one copy per `" + std::string(analysis::unit_name(*m.native_unit)) + "`";
   return out;
 }
 

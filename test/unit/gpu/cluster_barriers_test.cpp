@@ -17,7 +17,7 @@ namespace {
 
 CollType raw_unit(const std::string &name, const DeviceEnv &env, int64_t k = 1) {
   std::string err;
-  std::optional<CollUnit> u = named_unit(name, env, k);
+  std::optional<CollUnit> u = named_unit(*analysis::unit_kind(name), env, k);
   EXPECT_TRUE(u) << name;
   std::optional<CollType> c = unpack_raw(*u, env, err);
   EXPECT_TRUE(c) << err;

@@ -17,7 +17,7 @@ namespace exgc::gpu {
 namespace {
 
 CollUnit unit_of(const std::string &name, const DeviceEnv &env, int64_t k = 1) {
-  std::optional<CollUnit> u = named_unit(name, env, k);
+  std::optional<CollUnit> u = named_unit(*analysis::unit_kind(name), env, k);
   EXPECT_TRUE(u) << name;
   return *u;
 }
@@ -120,7 +120,7 @@ TEST(Collective, Failures) {
                       err));
   EXPECT_EQ(err, "1 iteration of unit 'cuda_warpgroup' needs 128 threads, but each iteration of the "
                  "enclosing loop 'w' has 32 threads (unit 'cuda_warp')");
-  EXPECT_FALSE(named_unit("cuda_quadpair", env, 2));
+  EXPECT_FALSE(named_unit(UnitKind::CudaQuadpair, env, 2));
   DeviceEnv odd{96, 1};
   EXPECT_FALSE(unpack_aligned(unit_of("cuda_warpgroup", odd), odd, err));
 }
