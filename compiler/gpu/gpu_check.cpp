@@ -53,9 +53,10 @@ class KernelChecker {
 public:
   KernelChecker(DiagEngine &diag, const CalleeLookup &callee, KernelFacts &facts,
                 const std::map<NodeId, CallSite> &inlined)
-      : diag_(diag), callee_(callee), facts_(facts), inlined_(inlined), shards_(diag, facts.config.env, facts.shards),
-        cluster_barriers_(diag, facts),
-        tiling_(Tiling::device(facts.config.env)), one_thread_(scope_type(UnitKind::StandaloneThread)),
+      : diag_(diag), callee_(callee), facts_(facts), inlined_(inlined),
+        shards_(diag, facts.config.env, facts.shards), cluster_barriers_(diag, facts),
+        tiling_(Tiling::device(facts.config.env)),
+        one_thread_(scope_type(UnitKind::StandaloneThread)),
         warpgroup_(scope_type(UnitKind::CudaWarpgroup)) {
     for (const auto &[unit, scope] : {std::pair{UnitKind::StandaloneThread, FenceScope::Thread},
                                       std::pair{UnitKind::CudaWarp, FenceScope::Warp},
