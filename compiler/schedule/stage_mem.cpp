@@ -37,6 +37,8 @@
 // in use (NameInUse); `memory` is not a memory (UnknownMemory,
 // MemoryKindMismatch, MemoryParams). Warns when the block does not access A
 // at all (StageUnused): the step is kept, but its copies are dead.
+#include <optional>
+
 #include "compiler/analysis/rounding_log.h"
 #include "compiler/ir/fold.h"
 #include "compiler/ir/mutator.h"
@@ -167,186 +169,242 @@ struct NameUse : IRVisitor {
   }
 };
 
-} // namespace
+/// One stage_mem call: the window parsed and placed, every access of the
+/// block checked to stay in it, then the rewrite.
+class StageMem {
+public:
+  StageMem(Interpreter &in, const CallSite &call)
+      : in_(in), call_(call), p_(call.proc()), window_(call.arg("window").value.str),
+        name_(call.arg("name").value.str), accum_(call.arg("accum").value.int_value != 0),
+        stmts_(block_arg(in, p_, call.arg("block").value, call.loc, "stage_mem")),
+        ctx_(context_at(p_, stmts_.front())), dep_(solver_) {}
 
-Value stage_mem(Interpreter &in, const CallSite &call) {
-  const Proc &p = call.proc();
-  const Value &bv = call.arg("block").value;
-  const std::string &window = call.arg("window").value.str;
-  const std::string &name = call.arg("name").value.str;
-  bool accum = call.arg("accum").value.int_value != 0;
-  Block stmts = block_arg(in, p, bv, call.loc, "stage_mem");
-  analysis::Context ctx = context_at(p, stmts.front());
-
-  // The window: `A[lo:hi, k]`, one subscript per dimension of A.
-  FragExprP f;
-  FragmentError err;
-  if (!parse_expr_fragment(window, f, err))
-    in.fail(call.loc, err.syntax ? DiagKind::PatternSyntax : DiagKind::PatternNotSupported, window,
-            err.message);
-  // A scalar is staged by its name alone (`acc`): a window of no subscripts.
-  const bool indexed = f->kind == FragExpr::Kind::Index;
-  const FragExpr &head = indexed ? *f->items[0] : *f;
-  const size_t subscripts = indexed ? f->items.size() - 1 : 0;
-  StageSource src;
-  if (head.kind != FragExpr::Kind::Name || !find_stage_source(*p, head.text, src) ||
-      subscripts != src.type.shape.size())
-    in.fail(call.loc, DiagKind::StageWindowShape, window);
-  const Sym buf = src.sym;
-  const Type &btype = src.type;
-  Expr mem = new_buffer_memory(in, call.arg("memory"), name);
-  std::map<std::string, Expr> scope = index_names(*p, ctx);
-  std::vector<Dim> dims;
-  std::vector<Expr> extents;
-  for (size_t d = 1; d <= subscripts; ++d) {
-    const FragExpr &s = *f->items[d];
-    std::string bad;
-    Dim dim;
-    dim.slice = s.kind == FragExpr::Kind::Slice;
-    if (dim.slice) {
-      dim.lo = s.items[0] ? build_index_expr(*s.items[0], scope, bad) : IntImm::make(0);
-      dim.hi = s.items[1] && bad.empty() ? build_index_expr(*s.items[1], scope, bad)
-                                         : btype.shape[d - 1];
-    } else {
-      dim.lo = build_index_expr(s, scope, bad);
-    }
-    if (!bad.empty() && !names_unknown(bad))
-      in.fail(call.loc, DiagKind::NotIndexExpr, window, bad);
-    if (!bad.empty())
-      in.fail(call.loc, DiagKind::ExprNotAtAlloc, window, bad, name);
-    if (dim.slice)
-      extents.push_back(fold_constants(minus(dim.hi, dim.lo)));
-    dims.push_back(dim);
+  Value run() {
+    parse_window();
+    check_names_free();
+    place_window();
+    check_accesses();
+    return Value::of_proc(replace_block(p_, stmts_, rewrite()));
   }
-  NameUse names;
-  names.names.push_back(name);
-  for (size_t d = 0; d < extents.size(); ++d)
-    names.names.push_back(name + "_i" + std::to_string(d));
-  names.visit_proc(*p);
-  for (const Arg &a : p->args)
-    names.check(a.name.name);
-  if (!names.found.empty())
-    in.fail(call.loc, DiagKind::NameInUse, names.found, p->name);
 
-  analysis::IndexSolver solver;
-  analysis::DependenceAnalyzer dep(solver);
-  // The window starts inside A; where it may end past A (a tile over a
-  // ragged edge), the copies are guarded to A's part of it.
-  std::vector<Expr> guards(dims.size());
-  for (size_t d = 0; d < dims.size(); ++d) {
-    const Expr &ext = btype.shape[d];
-    Expr zero = IntImm::make(0);
-    Expr starts = dims[d].slice ? BinOp::make(BinOpKind::Lt, dims[d].lo, dims[d].hi)
-                                : BinOp::make(BinOpKind::Lt, dims[d].lo, ext);
-    Expr inside = BinOp::make(BinOpKind::And, BinOp::make(BinOpKind::Le, zero, dims[d].lo), starts);
-    require(in, dep, ctx, inside, call.loc, "that window '" + window + "' lies inside '" + buf.name + "'",
-            DiagKind::StageWindowOutside, window, buf.name, d, print_expr(ext));
-    if (dims[d].slice &&
-            dep.prove(ctx, BinOp::make(BinOpKind::Le, dims[d].hi, ext), nullptr) !=
-            analysis::Validity::Valid)
-      guards[d] = ext;
+private:
+  /// The window: `A[lo:hi, k]`, one subscript per dimension of A.
+  void parse_window() {
+    const SrcLoc loc = call_.loc;
+    FragExprP f;
+    FragmentError err;
+    if (!parse_expr_fragment(window_, f, err))
+      in_.fail(loc, err.syntax ? DiagKind::PatternSyntax : DiagKind::PatternNotSupported, window_,
+               err.message);
+    // A scalar is staged by its name alone (`acc`): a window of no subscripts.
+    const bool indexed = f->kind == FragExpr::Kind::Index;
+    const FragExpr &head = indexed ? *f->items[0] : *f;
+    const size_t subscripts = indexed ? f->items.size() - 1 : 0;
+    if (head.kind != FragExpr::Kind::Name || !find_stage_source(*p_, head.text, src_) ||
+        subscripts != src_.type.shape.size())
+      in_.fail(loc, DiagKind::StageWindowShape, window_);
+    buf_ = src_.sym;
+    mem_ = new_buffer_memory(in_, call_.arg("memory"), name_);
+    std::map<std::string, Expr> scope = index_names(*p_, ctx_);
+    for (size_t d = 1; d <= subscripts; ++d) {
+      const FragExpr &s = *f->items[d];
+      std::string bad;
+      Dim dim;
+      dim.slice = s.kind == FragExpr::Kind::Slice;
+      if (dim.slice) {
+        dim.lo = s.items[0] ? build_index_expr(*s.items[0], scope, bad) : IntImm::make(0);
+        dim.hi = s.items[1] && bad.empty() ? build_index_expr(*s.items[1], scope, bad)
+                                           : src_.type.shape[d - 1];
+      } else {
+        dim.lo = build_index_expr(s, scope, bad);
+      }
+      if (!bad.empty() && !names_unknown(bad))
+        in_.fail(loc, DiagKind::NotIndexExpr, window_, bad);
+      if (!bad.empty())
+        in_.fail(loc, DiagKind::ExprNotAtAlloc, window_, bad, name_);
+      if (dim.slice)
+        extents_.push_back(fold_constants(minus(dim.hi, dim.lo)));
+      dims_.push_back(dim);
+    }
   }
-  // Every access of the block to A falls inside the window.
-  DirectUses direct;
-  direct.buf = buf.id;
-  direct.rank = btype.shape.size();
-  direct.visit(stmts);
-  // Accesses of a window name stay on it (its own coordinates).
-  analysis::EffectCollector collector(*effects_view(p, src), callee_lookup(in, p));
-  analysis::Effects fx = collector.of(stmts);
-  // A window name's buffer may be reached by other names too (`w = x[0:8]`
-  // and a read of `x`): the copy would hide the block's writes from them.
-  const uint32_t root = src.window ? analysis::EffectCollector(*p, callee_lookup(in, p)).root_of(buf).id
-                                   : buf.id;
-  size_t through_effects = 0;
-  bool writes = false;
-  std::string alias; // such an access
-  for (const analysis::Access &a : fx.accesses) {
-    if (a.buf.id == root && root != buf.id && !direct.indirect) {
-      direct.indirect = true;
-      direct.at = a.loc;
-      alias = a.text;
+
+  /// The copy and its iterators take names nothing in the proc uses.
+  void check_names_free() {
+    NameUse names;
+    names.names.push_back(name_);
+    for (size_t d = 0; d < extents_.size(); ++d)
+      names.names.push_back(name_ + "_i" + std::to_string(d));
+    names.visit_proc(*p_);
+    for (const Arg &a : p_->args)
+      names.check(a.name.name);
+    if (!names.found.empty())
+      in_.fail(call_.loc, DiagKind::NameInUse, names.found, p_->name);
+  }
+
+  /// The window starts inside A; where it may end past A (a tile over a
+  /// ragged edge), the copies are guarded to A's part of it.
+  void place_window() {
+    guards_.resize(dims_.size());
+    for (size_t d = 0; d < dims_.size(); ++d) {
+      const Expr &ext = src_.type.shape[d];
+      Expr zero = IntImm::make(0);
+      Expr starts = dims_[d].slice ? BinOp::make(BinOpKind::Lt, dims_[d].lo, dims_[d].hi)
+                                   : BinOp::make(BinOpKind::Lt, dims_[d].lo, ext);
+      Expr inside =
+          BinOp::make(BinOpKind::And, BinOp::make(BinOpKind::Le, zero, dims_[d].lo), starts);
+      require(in_, dep_, ctx_, inside, call_.loc,
+              "that window '" + window_ + "' lies inside '" + buf_.name + "'",
+              DiagKind::StageWindowOutside, window_, buf_.name, d, print_expr(ext));
+      if (dims_[d].slice &&
+          dep_.prove(ctx_, BinOp::make(BinOpKind::Le, dims_[d].hi, ext), nullptr) !=
+              analysis::Validity::Valid)
+        guards_[d] = ext;
     }
-    if (a.buf.id != buf.id)
-      continue;
-    ++through_effects;
-    if (a.anywhere || a.idx.size() != dims.size()) {
-      direct.indirect = true;
-      direct.at = a.loc;
-      continue;
+  }
+
+  /// Every access of the block to A falls inside the window, reaches A by
+  /// A's own name, and (with accum) reduces into it.
+  void check_accesses() {
+    DirectUses direct;
+    direct.buf = buf_.id;
+    direct.rank = src_.type.shape.size();
+    direct.visit(stmts_);
+    // Accesses of a window name stay on it (its own coordinates).
+    collector_.emplace(*effects_view(p_, src_), callee_lookup(in_, p_));
+    analysis::Effects fx = collector_->of(stmts_);
+    // A window name's buffer may be reached by other names too (`w = x[0:8]`
+    // and a read of `x`): the copy would hide the block's writes from them.
+    const uint32_t root =
+        src_.window ? analysis::EffectCollector(*p_, callee_lookup(in_, p_)).root_of(buf_).id
+                    : buf_.id;
+    size_t through_effects = 0;
+    std::string alias; // such an access
+    for (const analysis::Access &a : fx.accesses) {
+      if (a.buf.id == root && root != buf_.id && !direct.indirect) {
+        direct.indirect = true;
+        direct.at = a.loc;
+        alias = a.text;
+      }
+      if (a.buf.id != buf_.id)
+        continue;
+      ++through_effects;
+      if (a.anywhere || a.idx.size() != dims_.size()) {
+        direct.indirect = true;
+        direct.at = a.loc;
+        continue;
+      }
+      writes_ |= a.kind != analysis::AccessKind::Read;
+      if (accum_ && a.kind != analysis::AccessKind::Reduce) {
+        in_.diag().report(call_.loc, DiagKind::StageAccumNotReduce, buf_.name)
+            .note(a.loc, "'" + a.text + "' " + analysis::access_verb(a.kind) + " '" + buf_.name +
+                             "' here");
+        throw ScriptAbort{};
+      }
+      check_in_window(a);
     }
-    writes |= a.kind != analysis::AccessKind::Read;
-    if (accum && a.kind != analysis::AccessKind::Reduce) {
-      in.diag().report(call.loc, DiagKind::StageAccumNotReduce, buf.name)
-          .note(a.loc, "'" + a.text + "' " + analysis::access_verb(a.kind) + " '" + buf.name + "' here");
+    if (through_effects == 0 && !direct.indirect)
+      in_.diag().report(call_.loc, DiagKind::StageUnused, buf_.name, name_);
+    if (direct.indirect || through_effects != direct.direct) {
+      in_.diag().report(call_.loc, DiagKind::StageIndirectAccess, buf_.name)
+          .note(direct.at.valid() ? direct.at : stmts_.front()->loc,
+                alias.empty() ? "'" + buf_.name + "' is reached here"
+                              : "'" + alias + "' reaches the buffer '" + buf_.name + "' views");
       throw ScriptAbort{};
     }
-    analysis::Context actx = ctx;
+  }
+
+  void check_in_window(const analysis::Access &a) {
+    analysis::Context actx = ctx_;
     actx.scopes.insert(actx.scopes.end(), a.scopes.begin(), a.scopes.end());
-    for (size_t d = 0; d < dims.size(); ++d) {
-      Expr goal = dims[d].slice
-                      ? BinOp::make(BinOpKind::And, BinOp::make(BinOpKind::Le, dims[d].lo, a.idx[d]),
-                                    BinOp::make(BinOpKind::Lt, a.idx[d], dims[d].hi))
-                      : BinOp::make(BinOpKind::Eq, a.idx[d], dims[d].lo);
+    for (size_t d = 0; d < dims_.size(); ++d) {
+      const Dim &dim = dims_[d];
+      Expr goal = dim.slice
+                      ? BinOp::make(BinOpKind::And, BinOp::make(BinOpKind::Le, dim.lo, a.idx[d]),
+                                    BinOp::make(BinOpKind::Lt, a.idx[d], dim.hi))
+                      : BinOp::make(BinOpKind::Eq, a.idx[d], dim.lo);
       analysis::Counterexample cex;
-      analysis::Validity v = dep.prove(actx, goal, &cex);
+      analysis::Validity v = dep_.prove(actx, goal, &cex);
       if (v == analysis::Validity::Unknown)
-        fail_unknown(in, call.loc, "that '" + a.text + "' lies in window '" + window + "'", solver);
+        fail_unknown(in_, call_.loc, "that '" + a.text + "' lies in window '" + window_ + "'",
+                     solver_);
       if (v == analysis::Validity::Invalid) {
-        auto rep = in.diag().report(call.loc, DiagKind::StageNotCovered, a.text, window);
-        rep.note(a.loc, "'" + a.text + "' " + analysis::access_verb(a.kind) + " '" + buf.name + "' here");
+        auto rep = in_.diag().report(call_.loc, DiagKind::StageNotCovered, a.text, window_);
+        rep.note(a.loc,
+                 "'" + a.text + "' " + analysis::access_verb(a.kind) + " '" + buf_.name + "' here");
         if (!cex.values.empty())
-          rep.note(call.loc, "for example " + cex.str());
+          rep.note(call_.loc, "for example " + cex.str());
         throw ScriptAbort{};
       }
     }
   }
-  if (through_effects == 0 && !direct.indirect)
-    in.diag().report(call.loc, DiagKind::StageUnused, buf.name, name);
-  if (direct.indirect || through_effects != direct.direct) {
-    in.diag().report(call.loc, DiagKind::StageIndirectAccess, buf.name)
-        .note(direct.at.valid() ? direct.at : stmts.front()->loc,
-              alias.empty() ? "'" + buf.name + "' is reached here"
-                            : "'" + alias + "' reaches the buffer '" + buf.name + "' views");
-    throw ScriptAbort{};
+
+  /// The copy's allocation, its load (unless every point is written first),
+  /// the block on the copy, and its store back when the block writes.
+  Block rewrite() {
+    const SrcLoc loc = call_.loc;
+    Sym stage = Sym::fresh(name_);
+    for (size_t d = 0; d < extents_.size(); ++d)
+      iters_.push_back(Sym::fresh(name_ + "_i" + std::to_string(d)));
+    std::vector<Expr> stage_idx, buf_idx;
+    size_t k = 0;
+    for (const Dim &dim : dims_) {
+      if (!dim.slice) {
+        buf_idx.push_back(dim.lo);
+        continue;
+      }
+      stage_idx.push_back(iter_var(iters_[k]));
+      buf_idx.push_back(plus(dim.lo, iter_var(iters_[k])));
+      ++k;
+    }
+    ValueType t = src_.type.scalar;
+    // Each copy touches A only inside it: `lo + i < extent` where the window
+    // may pass the end of A.
+    k = 0;
+    for (size_t d = 0; d < dims_.size(); ++d) {
+      if (!dims_[d].slice)
+        continue;
+      if (guards_[d]) {
+        Expr c = BinOp::make(BinOpKind::Lt, plus(dims_[d].lo, iter_var(iters_[k])), guards_[d], loc);
+        inside_a_ = inside_a_ ? BinOp::make(BinOpKind::And, inside_a_, c, loc) : c;
+      }
+      ++k;
+    }
+    Stmt alloc = Alloc::make(stage, Type::data(t, extents_, mem_, false, loc), loc);
+    // The block's sums add up in the copy first, then join A's values at once.
+    if (accum_ && is_float(t))
+      analysis::RoundingLog::record({"adds the " + std::string(value_type_name(t)) +
+                                         " sums into '" + buf_.name + "' through the copy '" +
+                                         stage.name + "'",
+                                     t});
+    Stmt load =
+        accum_ ? nest(Assign::make(stage, stage_idx, FloatImm::make(0.0), loc), false)
+               : nest(Assign::make(stage, stage_idx, Read::make(buf_, buf_idx, t, loc), loc), false);
+    Stmt store =
+        accum_ ? nest(Reduce::make(buf_, buf_idx, Read::make(stage, stage_idx, t, loc), loc), true)
+               : nest(Assign::make(buf_, buf_idx, Read::make(stage, stage_idx, t, loc), loc), true);
+    ToStage r;
+    r.buf = buf_.id;
+    r.stage = stage;
+    r.type = t;
+    r.dims = dims_;
+    Block staged{alloc};
+    if (!point_written_first(*collector_, stmts_, buf_, dims_))
+      staged.push_back(load);
+    for (const Stmt &s : stmts_)
+      for (const Stmt &x : r.mutate(s))
+        staged.push_back(x);
+    if (writes_)
+      staged.push_back(store);
+    return staged;
   }
 
-  // The rewrite.
-  Sym stage = Sym::fresh(name);
-  std::vector<Sym> iters;
-  for (size_t d = 0; d < extents.size(); ++d)
-    iters.push_back(Sym::fresh(name + "_i" + std::to_string(d)));
-  std::vector<Expr> stage_idx, buf_idx;
-  size_t k = 0;
-  for (const Dim &dim : dims) {
-    if (!dim.slice) {
-      buf_idx.push_back(dim.lo);
-      continue;
-    }
-    stage_idx.push_back(iter_var(iters[k]));
-    buf_idx.push_back(plus(dim.lo, iter_var(iters[k])));
-    ++k;
-  }
-  ValueType t = btype.scalar;
-  // Each copy touches A only inside it: `lo + i < extent` where the window
-  // may pass the end of A.
-  Expr inside_a;
-  k = 0;
-  for (size_t d = 0; d < dims.size(); ++d) {
-    if (!dims[d].slice)
-      continue;
-    if (guards[d]) {
-      Expr c = BinOp::make(BinOpKind::Lt, plus(dims[d].lo, iter_var(iters[k])), guards[d], call.loc);
-      inside_a = inside_a ? BinOp::make(BinOpKind::And, inside_a, c, call.loc) : c;
-    }
-    ++k;
-  }
-  // The store nest gets its own iterators: every binding is a distinct Sym.
-  auto nest = [&](Stmt body, bool second) {
-    if (inside_a)
-      body = If::make(inside_a, {body}, {}, call.loc);
+  /// `body` in the copy's loop nest, guarded to A; the store nest (`second`)
+  /// gets its own iterators: every binding is a distinct Sym.
+  Stmt nest(Stmt body, bool second) {
+    if (inside_a_)
+      body = If::make(inside_a_, {body}, {}, call_.loc);
     std::map<uint32_t, Expr> fresh;
-    std::vector<Sym> its = iters;
+    std::vector<Sym> its = iters_;
     if (second)
       for (Sym &it : its) {
         Sym f = Sym::fresh(it.name);
@@ -355,36 +413,33 @@ Value stage_mem(Interpreter &in, const CallSite &call) {
       }
     if (second)
       body = copy_block({body}, fresh, true).front();
-    for (size_t d = extents.size(); d-- > 0;)
-      body = For::make(its[d], IntImm::make(0), extents[d], LoopMode{}, {body}, call.loc);
+    for (size_t d = extents_.size(); d-- > 0;)
+      body = For::make(its[d], IntImm::make(0), extents_[d], LoopMode{}, {body}, call_.loc);
     return body;
-  };
-  Stmt alloc = Alloc::make(stage, Type::data(t, extents, mem, false, call.loc), call.loc);
-  // The block's sums add up in the copy first, then join A's values at once.
-  if (accum && is_float(t))
-    analysis::RoundingLog::record({"adds the " + std::string(value_type_name(t)) + " sums into '" +
-                                       buf.name + "' through the copy '" + stage.name + "'",
-                                   t});
-  Stmt load = accum ? nest(Assign::make(stage, stage_idx, FloatImm::make(0.0), call.loc), false)
-                    : nest(Assign::make(stage, stage_idx, Read::make(buf, buf_idx, t, call.loc), call.loc),
-                           false);
-  Stmt store =
-      accum ? nest(Reduce::make(buf, buf_idx, Read::make(stage, stage_idx, t, call.loc), call.loc), true)
-            : nest(Assign::make(buf, buf_idx, Read::make(stage, stage_idx, t, call.loc), call.loc), true);
-  ToStage r;
-  r.buf = buf.id;
-  r.stage = stage;
-  r.type = t;
-  r.dims = dims;
-  Block staged{alloc};
-  if (!point_written_first(collector, stmts, buf, dims))
-    staged.push_back(load);
-  for (const Stmt &s : stmts)
-    for (const Stmt &x : r.mutate(s))
-      staged.push_back(x);
-  if (writes)
-    staged.push_back(store);
-  return Value::of_proc(replace_block(p, stmts, staged));
-}
+  }
+
+  Interpreter &in_;
+  const CallSite &call_;
+  const Proc &p_;
+  const std::string &window_, &name_;
+  const bool accum_;
+  Block stmts_;
+  analysis::Context ctx_;
+  StageSource src_;
+  Sym buf_;
+  Expr mem_;
+  std::vector<Dim> dims_;
+  std::vector<Expr> extents_, guards_;
+  analysis::IndexSolver solver_;
+  analysis::DependenceAnalyzer dep_;
+  std::optional<analysis::EffectCollector> collector_;
+  bool writes_ = false;
+  std::vector<Sym> iters_;
+  Expr inside_a_;
+};
+
+} // namespace
+
+Value stage_mem(Interpreter &in, const CallSite &call) { return StageMem(in, call).run(); }
 
 } // namespace exgc::schedule
