@@ -364,7 +364,8 @@ private:
       if (!dims_[d].slice)
         continue;
       if (guards_[d]) {
-        Expr c = BinOp::make(BinOpKind::Lt, plus(dims_[d].lo, iter_var(iters_[k])), guards_[d], loc);
+        Expr at = plus(dims_[d].lo, iter_var(iters_[k]));
+        Expr c = BinOp::make(BinOpKind::Lt, at, guards_[d], loc);
         inside_a_ = inside_a_ ? BinOp::make(BinOpKind::And, inside_a_, c, loc) : c;
       }
       ++k;
@@ -376,9 +377,9 @@ private:
                                          " sums into '" + buf_.name + "' through the copy '" +
                                          stage.name + "'",
                                      t});
-    Stmt load =
-        accum_ ? nest(Assign::make(stage, stage_idx, FloatImm::make(0.0), loc), false)
-               : nest(Assign::make(stage, stage_idx, Read::make(buf_, buf_idx, t, loc), loc), false);
+    Stmt load = accum_ ? nest(Assign::make(stage, stage_idx, FloatImm::make(0.0), loc), false)
+                       : nest(Assign::make(stage, stage_idx, Read::make(buf_, buf_idx, t, loc), loc),
+                              false);
     Stmt store =
         accum_ ? nest(Reduce::make(buf_, buf_idx, Read::make(stage, stage_idx, t, loc), loc), true)
                : nest(Assign::make(buf_, buf_idx, Read::make(stage, stage_idx, t, loc), loc), true);
