@@ -4,7 +4,6 @@
 #include "compiler/analysis/memories.h"
 #include "compiler/codegen/abi.h"
 #include "compiler/ir/printer.h"
-#include "compiler/ir/visitor.h"
 #include "compiler/support/check.h"
 
 namespace exgc::codegen {

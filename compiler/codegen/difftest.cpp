@@ -88,6 +88,11 @@ protected:
   }
 };
 
+/// "k.exg:14: step 'divide_loop' of schedule 'g'": how the program names a case.
+std::string case_where(const DiagEngine &diag, const DiffCase &c) {
+  return diag.sources().name(c.loc.file) + ":" + std::to_string(c.loc.line) + ": " + c.label;
+}
+
 /// `t` as a C++ literal that reads back as the same double.
 std::string tolerance_literal(double t) {
   char buf[40];
@@ -228,8 +233,7 @@ public:
     std::vector<std::string> consts;
     for (int64_t v : constants(c))
       consts.push_back(std::to_string(v));
-    std::string where = diag_.sources().name(c.loc.file) + ":" + std::to_string(c.loc.line) + ": " +
-                        c.label;
+    std::string where = case_where(diag_, c);
     o << admit << run << "static const exgdt::Case exgdt_case_" << id << " = {" << quote(where)
       << ", {" << join(vars, ", ") << "}, {" << join(consts, ", ") << "}, exgdt_admit_" << id
       << ", exgdt_run_" << id << ", " << tolerance_literal(c.tolerance) << "};\n\n";
@@ -312,8 +316,7 @@ bool emit_difftest(const Program &program, const std::vector<DiffCase> &cases, s
   for (size_t i = 0; i < cases.size(); ++i) {
     const DiffCase &c = cases[i];
     Proc before = by_name[fn[c.before.get()]], after = by_name[fn[c.after.get()]];
-    std::string where = diag.sources().name(c.loc.file) + ":" + std::to_string(c.loc.line) + ": " +
-                        c.label;
+    std::string where = case_where(diag, c);
     if (before == after && c.before != c.after) {
       // A step the CPU reference cannot see: both run the same code, which
       // no run could tell apart. (A proc against itself, --emit=runall, runs.)

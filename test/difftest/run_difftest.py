@@ -53,8 +53,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         programs = list(pool.map(lambda f: program_of(exgc, tmp, f), files))
-        accepted = [cpp for cpp, _ in programs if cpp]
-        runtime = compile_runtime(cxx, FLAGS, accepted[0], tmp) if accepted else None
+        runtime = compile_runtime(cxx, FLAGS, [cpp for cpp, _ in programs], tmp)
 
         def one(f, program):
             cpp, refused = program

@@ -11,9 +11,13 @@ import subprocess
 APART = "-DEXGDT_RUNTIME_APART"
 
 
-def compile_runtime(cxx, flags, program, tmp):
-    """The object of the runtime in `program` (a generated .cpp), built with
-    `flags`; raises RuntimeError with the compiler's output on failure."""
+def compile_runtime(cxx, flags, programs, tmp):
+    """The object of the runtime in the first of `programs` (generated .cpp
+    paths; None for a file exgc refused) built with `flags`, or None when
+    there is none; raises RuntimeError with the compiler's output on failure."""
+    program = next((p for p in programs if p), None)
+    if program is None:
+        return None
     obj = os.path.join(tmp, "exgdt_runtime.o")
     r = subprocess.run([cxx] + flags + ["-DEXGDT_RUNTIME_ONLY", "-c", "-o", obj, program],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

@@ -74,8 +74,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         programs = list(pool.map(lambda f: program_of(f, exgc, tmp), files))
-        accepted = [cpp for cpp, _ in programs if cpp]
-        runtime = compile_runtime(cxx, FLAGS, accepted[0], tmp) if accepted else None
+        runtime = compile_runtime(cxx, FLAGS, [cpp for cpp, _ in programs], tmp)
         jobs = [(f, pool.submit(check, cpp, cxx, runtime) if cpp else None, why)
                 for f, (cpp, why) in zip(files, programs)]
         for f, job, why in jobs:
