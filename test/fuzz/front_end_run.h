@@ -3,19 +3,18 @@
 
 #include <sstream>
 
-#include "compiler/frontend/load.h"
-#include "compiler/frontend/typecheck.h"
-#include "compiler/schedule/interpreter.h"
+#include "compiler/pipeline/compilation.h"
 #include "compiler/support/big_stack.h"
 #include "compiler/support/check.h"
 #include "test/fuzz/fuzz_support.h"
 
 namespace exgc::fuzz {
 
-/// The driver's pipeline up to the schedules, on a module whose text is
-/// `text`, on the driver's stack: load (parse, build, imports), typecheck
-/// (bounds included), then, with `schedules`, every schedule script under a
-/// small budget. Every error must carry a location; rendering must work.
+/// The driver's stages up to the schedules (a Compilation), on a module whose
+/// text is `text`, on the driver's stack: load (parse, build, imports),
+/// typecheck (bounds included), then, with `schedules`, every schedule script
+/// under a small budget and the re-check of their results. Every error must
+/// carry a location; rendering must work.
 inline void run_front_end(const std::string &text, bool schedules) {
   std::string path = scratch_file("input.exg", text);
   run_on_big_stack([&] {
@@ -24,14 +23,12 @@ inline void run_front_end(const std::string &text, bool schedules) {
     try {
       LoadOptions lo;
       lo.stdlib_dir = EXGC_SOURCE_DIR "/stdlib";
-      std::unique_ptr<Program> prog = load_program(path, lo, sources, diag);
-      if (prog && !diag.has_errors() && typecheck(*prog, diag) && !diag.has_errors() &&
-          schedules) {
-        schedule::ScriptBudget budget; // smaller: fuzzing wants many short runs
-        budget.steps = 20000;
-        budget.values = 20000;
-        schedule::Interpreter interp(*prog, diag, budget);
-        interp.run_all();
+      Compilation comp(sources, diag);
+      if (comp.load(path, lo) && comp.typecheck() && schedules) {
+        Compilation::ScheduleOptions so; // a small budget: fuzzing wants many short runs
+        so.budget.steps = 20000;
+        so.budget.values = 20000;
+        comp.run_schedules(so);
       }
     } catch (const InternalError &e) {
       finding(std::string("internal error: ") + e.what());

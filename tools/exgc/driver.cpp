@@ -1,12 +1,13 @@
 // driver.cpp - the pipeline of one exgc run --------------------------------//
-// load (parse, build, imports; -D names checked) -> [--emit=exg: print the
-// module] -> typecheck (with the bounds check) -> schedules (-D values
-// applied; each result re-checked whole) -> [--emit=exg -e: print the procs]
-// -> [--emit=difftest: test every schedule step] -> pick the procs -> [CUDA,
-// --verify, --emit=sync: GPU semantics and the `check`s of the
-// synchronization checker] -> emit CUDA
-// (.cu + .h; --verify runs the backend for what it cannot emit, writing nothing) or
-// CPU reference C++.
+// The front stages run on a Compilation (pipeline/compilation.h): load
+// (parse, build, imports), typecheck (with the bounds check), schedules
+// (each result re-checked whole); the driver adds what to emit around them:
+// -D names checked after load -> [--emit=exg: print the module] ->
+// typecheck -> schedules (-D values applied) -> [--emit=exg -e: print the
+// procs] -> [--emit=difftest: test every schedule step] -> pick the procs ->
+// [CUDA, --verify, --emit=sync: the compilation's GPU stage and the `check`s
+// of the synchronization checker] -> emit CUDA (.cu + .h; --verify runs the
+// backend for what it cannot emit, writing nothing) or CPU reference C++.
 // Stages report through one DiagEngine; the driver stops after the first
 // stage that reported an error and renders everything at the end. Outputs
 // are collected and written only by a run without errors (outputs.h).
@@ -23,26 +24,24 @@
 #include <set>
 #include <sstream>
 
-#include "compiler/codegen/cpp_backend.h"
-#include "compiler/codegen/cuda_backend.h"
 #include "compiler/analysis/memories.h"
 #include "compiler/analysis/solver.h"
+#include "compiler/codegen/cpp_backend.h"
+#include "compiler/codegen/cuda_backend.h"
 #include "compiler/codegen/difftest.h"
-#include "compiler/frontend/load.h"
-#include "compiler/frontend/typecheck.h"
 #include "compiler/gpu/kernel_calls.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/pipeline/compilation.h"
 #include "compiler/schedule/interpreter.h"
-#include "compiler/schedule/primitives.h"
 #include "compiler/schedule/provenance.h"
 #include "compiler/support/cancel.h"
 #include "compiler/support/check.h"
 #include "compiler/support/diagnostics.h"
+#include "compiler/support/did_you_mean.h"
 #include "compiler/support/install_paths.h"
 #include "tools/exgc/checks.h"
 #include "tools/exgc/outputs.h"
-#include "compiler/support/did_you_mean.h"
 
 namespace exgc {
 
@@ -276,69 +275,6 @@ bool select_procs(const Program &prog, const DriverOptions &opts, DiagEngine &di
   return ok;
 }
 
-/// The steps `about` says something of, grouped by schedule: one
-/// diagnostic `kind` per schedule that ran any (at the schedule, its count
-/// as argument {1}, `noun` for "step"), with a note at each place such a step
-/// ran (a `def` called twice runs its step twice at one place).
-void report_steps(const schedule::Interpreter &interp, DiagEngine &diag, DiagKind kind,
-                  const std::string &noun,
-                  const std::function<std::string(const schedule::Interpreter::Step &)> &about) {
-  struct Place {
-    SrcLoc loc;
-    std::string note;
-    size_t times;
-  };
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<Place>> places;
-  std::map<std::string, size_t> counts;
-  for (const schedule::Interpreter::Step &s : interp.steps()) {
-    std::string note = about(s);
-    if (note.empty())
-      continue;
-    if (!counts[s.schedule]++)
-      order.push_back(s.schedule);
-    std::vector<Place> &ps = places[s.schedule];
-    auto same = std::find_if(ps.begin(), ps.end(),
-                             [&](const Place &p) { return p.loc == s.loc && p.note == note; });
-    if (same != ps.end())
-      ++same->times;
-    else
-      ps.push_back({s.loc, note, 1});
-  }
-  for (const std::string &name : order) {
-    auto result = interp.results().find(name);
-    SrcLoc at = result != interp.results().end() ? result->second->loc : places[name][0].loc;
-    size_t n = counts[name];
-    DiagBuilder b = diag.report(at, kind, name, std::to_string(n) + " " + noun + (n == 1 ? "" : "s"));
-    for (const Place &p : places[name])
-      b.note(p.loc, p.note + (p.times > 1 ? " (" + std::to_string(p.times) + " steps here)" : ""));
-  }
-}
-
-/// An unsafe step skipped its check: a warning per schedule that used any.
-void report_unsafe_steps(const schedule::Interpreter &interp, DiagEngine &diag) {
-  report_steps(interp, diag, DiagKind::UnsafeStepsApplied, "unsafe step",
-               [](const schedule::Interpreter::Step &s) -> std::string {
-                 if (!schedule::is_unsafe_primitive(s.primitive))
-                   return "";
-                 return "unsafe step '" + s.primitive + "' rewrote '" + s.schedule +
-                        "' without checking that its meaning is kept";
-               });
-}
-
-/// A step that keeps the meaning over the reals but rounds otherwise
-/// (reordered float sums, another precision): a remark per schedule, for
-/// --verify and --emit=difftest.
-void report_rounding_steps(const schedule::Interpreter &interp, DiagEngine &diag) {
-  report_steps(interp, diag, DiagKind::RoundingStepsApplied, "step",
-               [](const schedule::Interpreter::Step &s) -> std::string {
-                 std::string what;
-                 for (const analysis::RoundingChange &r : s.rounding)
-                   what += (what.empty() ? "" : "; ") + r.what;
-                 return what.empty() ? "" : "step '" + s.primitive + "' " + what;
-               });
-}
-
 /// The difftest's tolerance for a case whose procs differ by the rounding
 /// `changes` make: 16 units of roundoff of the coarsest type they change
 /// (docs/scheduling.md, "Differential testing"), never below the 1e-5 of an
@@ -351,52 +287,16 @@ double rounding_tolerance(const std::vector<const schedule::Interpreter::Step *>
   return tol;
 }
 
-/// Runs the main module's schedules and adds each result to the module as a
-/// proc of the schedule's name, so later stages see it like any other proc.
-/// With `cases`, also lists each schedule (input -> result) and each of its
-/// primitive steps (input -> output) for --emit=difftest.
-bool run_schedules(Program &prog, schedule::Interpreter &interp, DiagEngine &diag,
-                   std::vector<DiffCase> *cases, bool list_rounding, Stats &stats) {
-  bool ran = interp.run_all();
-  stats.steps = interp.steps().size();
-  stats.stage("schedules");
-  if (!ran || diag.has_errors())
-    return false;
-  report_unsafe_steps(interp, diag);
-  if (list_rounding)
-    report_rounding_steps(interp, diag);
-  if (cases) {
-    for (const auto &[name, proc] : interp.results())
-      cases->push_back({"schedule '" + name + "'", proc->loc, interp.inputs().at(name), proc,
-                        rounding_tolerance(interp.rounding_steps(proc))});
-    for (const schedule::Interpreter::Step &s : interp.steps())
-      if (!s.before.get() || s.before.get() != s.after.get())
-        cases->push_back({"step '" + s.primitive + "' of schedule '" + s.schedule + "'", s.loc,
-                          s.before, s.after, rounding_tolerance({&s})});
-  }
-  // Results are procs of the main module (another result may call one, after
-  // call_eqv), and are so during their re-check.
-  LoadedModule &main = prog.main_loaded();
+/// --emit=difftest: each schedule (input -> result) and each of its
+/// primitive steps that made a new proc (input -> output) is a case.
+void add_schedule_cases(const schedule::Interpreter &interp, std::vector<DiffCase> &cases) {
   for (const auto &[name, proc] : interp.results())
-    main.scope[name] = proc;
-  // Every rewrite was checked on its own; the whole result is checked again
-  // (types, bounds, callee preconditions), so no step can hand codegen a
-  // proc the typecheck would refuse. Its errors say which schedule made it.
-  bool ok = true;
-  for (const auto &[name, proc] : interp.results()) {
-    size_t first = diag.diagnostics().size();
-    DiagEngine::InProc in(diag, name);
-    if (typecheck_proc(prog, *proc, diag))
-      continue;
-    ok = false;
-    schedule::note_schedule_provenance(interp, diag, first);
-  }
-  stats.stage("re-check of results");
-  if (!ok)
-    return false;
-  for (const auto &[name, proc] : interp.results())
-    main.module.decls.push_back(proc);
-  return true;
+    cases.push_back({"schedule '" + name + "'", proc->loc, interp.inputs().at(name), proc,
+                     rounding_tolerance(interp.rounding_steps(proc))});
+  for (const schedule::Interpreter::Step &s : interp.steps())
+    if (!s.before.get() || s.before.get() != s.after.get())
+      cases.push_back({"step '" + s.primitive + "' of schedule '" + s.schedule + "'", s.loc,
+                       s.before, s.after, rounding_tolerance({&s})});
 }
 
 /// --difftest-pair=REF:CAND: the hand-written proc CAND, tested against REF
@@ -515,20 +415,6 @@ bool generate_cuda(const Program &prog, const DriverOptions &opts, const std::ve
   return emitted;
 }
 
-/// The GPU stage of one compilation: the sync checks and the CUDA backend
-/// share its results (gpu/gpu_stage.h). --print-stats counts the procs it
-/// ran on when the compilation ends.
-struct CompilationGpuStage {
-  CompilationGpuStage(const Program &prog, DiagEngine &diag, Stats &stats)
-      : stage([&prog](const ProcNode *from,
-                      const std::string &name) { return prog.lookup_from(from, name); },
-              diag),
-        stats(stats) {}
-  ~CompilationGpuStage() { stats.gpu_procs = stage.runs(); }
-  gpu::GpuStage stage;
-  Stats &stats;
-};
-
 /// The GPU stage on every proc compiled (`procs`) or checked, first, so that
 /// its errors get their notes here, once; the checks and the backend reuse
 /// its results. False after errors.
@@ -551,13 +437,14 @@ bool run_gpu_stage(const Program &prog, const DriverOptions &opts, const std::ve
 /// --verify: every check that exists, on the procs that would be compiled
 /// (the backend's own checks last, as a compilation reaches them), and
 /// nothing written.
-int verify(const Program &prog, const DriverOptions &opts, schedule::Interpreter &interp,
-           DiagEngine &diag, Stats &stats) {
+int verify(Compilation &comp, const DriverOptions &opts, Stats &stats) {
+  const Program &prog = *comp.program();
+  schedule::Interpreter &interp = *comp.interpreter();
+  DiagEngine &diag = comp.diag();
   std::vector<Proc> procs;
   if (!select_procs(prog, opts, diag, procs))
     return 1;
-  CompilationGpuStage gpu(prog, diag, stats);
-  gpu::GpuStage &stage = gpu.stage;
+  gpu::GpuStage &stage = comp.gpu_stage();
   SyncChecks checks(prog, opts, stage, diag);
   run_gpu_stage(prog, opts, procs, checks, stage, interp, diag);
   attributed(interp, diag, [&] { return check_kernel_calls(prog, procs, diag); });
@@ -601,10 +488,12 @@ bool check_entry_naming(const codegen::EntryNaming &entries, DiagEngine &diag) {
   return ok;
 }
 
-/// The pipeline; `prog` keeps the program for the caller (check_program).
-/// What it would write goes to `out`, written only when the run succeeds.
-int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag, Stats &stats,
-            std::unique_ptr<Program> &prog, Outputs &out) {
+/// The pipeline on `comp`, which keeps the program for the caller
+/// (check_program). What it would write goes to `out`, written only when the
+/// run succeeds.
+int compile(const DriverOptions &opts, Compilation &comp, Stats &stats, Outputs &out) {
+  DiagEngine &diag = comp.diag();
+  SourceManager &sources = comp.sources();
   if (!check_entry_naming(opts.entries, diag))
     return 2; // bad usage: nothing is read
   LoadOptions lo;
@@ -612,10 +501,9 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   lo.stdlib_dir = opts.stdlib_dir;
   lo.max_file_bytes = opts.max_input_bytes;
   lo.unsaved = opts.unsaved;
-  prog = load_program(opts.input, lo, sources, diag);
-  stats.stage("load");
-  if (!prog || diag.has_errors())
+  if (!comp.load(opts.input, lo))
     return 1;
+  Program *prog = comp.program();
   if (!check_value_overrides(*prog, opts, diag))
     return 1;
 
@@ -630,21 +518,25 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
     return 0;
   }
 
-  bool typed = typecheck(*prog, diag);
-  if (opts.on_typechecked)
-    opts.on_typechecked(*prog, sources);
-  stats.stage("typecheck");
-  if (!typed || diag.has_errors())
+  comp.on_typechecked = opts.on_typechecked;
+  if (!comp.typecheck())
     return 1;
-  std::vector<DiffCase> cases;
-  schedule::Interpreter interp(*prog, diag, opts.script_budget);
-  interp.set_value_overrides({opts.value_overrides.begin(), opts.value_overrides.end()});
   bool difftest = opts.emit == EmitKind::Difftest;
-  if (!run_schedules(*prog, interp, diag, difftest ? &cases : nullptr, opts.verify || difftest,
-                     stats))
+  Compilation::ScheduleOptions so;
+  so.budget = opts.script_budget;
+  so.value_overrides = {opts.value_overrides.begin(), opts.value_overrides.end()};
+  so.list_rounding = opts.verify || difftest;
+  bool scheduled = comp.run_schedules(so);
+  if (comp.interpreter())
+    stats.steps = comp.interpreter()->steps().size();
+  if (!scheduled)
     return 1;
+  schedule::Interpreter &interp = *comp.interpreter();
   if (opts.verify)
-    return verify(*prog, opts, interp, diag, stats);
+    return verify(comp, opts, stats);
+  std::vector<DiffCase> cases;
+  if (difftest)
+    add_schedule_cases(interp, cases);
   if (opts.emit == EmitKind::Exg) {
     std::vector<Proc> procs;
     if (!select_procs(*prog, opts, diag, procs))
@@ -654,8 +546,7 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
   }
   if (opts.emit == EmitKind::Sync) {
     std::string text;
-    CompilationGpuStage gpu(*prog, diag, stats);
-    gpu::GpuStage &stage = gpu.stage;
+    gpu::GpuStage &stage = comp.gpu_stage();
     SyncChecks checks(*prog, opts, stage, diag);
     bool passed = run_gpu_stage(*prog, opts, {}, checks, stage, interp, diag);
     passed = checks.run_all(&text) && passed;
@@ -704,8 +595,7 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
       return 1;
   } else {
     // Nothing unchecked is written: every `check` passes first.
-    CompilationGpuStage gpu(*prog, diag, stats);
-    gpu::GpuStage &stage = gpu.stage;
+    gpu::GpuStage &stage = comp.gpu_stage();
     SyncChecks checks(*prog, opts, stage, diag);
     bool checks_passed = run_gpu_stage(*prog, opts, procs, checks, stage, interp, diag);
     stats.stage("GPU semantics");
@@ -730,14 +620,15 @@ int compile(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
 }
 
 /// compile() with our own bugs turned into an InternalFailure diagnostic.
-int compile_guarded(const DriverOptions &opts, SourceManager &sources, DiagEngine &diag,
-                    Stats &stats, std::unique_ptr<Program> &prog, Outputs &out) {
+int compile_guarded(const DriverOptions &opts, Compilation &comp, Stats &stats, Outputs &out) {
+  DiagEngine &diag = comp.diag();
+  comp.on_stage_end = [&stats](const char *stage) { stats.stage(stage); };
   int rc;
   if (opts.solver_rlimit)
     analysis::IndexSolver::set_default_rlimit(opts.solver_rlimit);
   diag.set_warning_policy(opts.warnings);
   try {
-    rc = compile(opts, sources, diag, stats, prog, out);
+    rc = compile(opts, comp, stats, out);
   } catch (const InternalError &e) {
     diag.report(SrcLoc{}, DiagKind::InternalFailure, "compiling '" + opts.input + "'", e.what());
     rc = 3;
@@ -745,6 +636,7 @@ int compile_guarded(const DriverOptions &opts, SourceManager &sources, DiagEngin
     diag.report(SrcLoc{}, DiagKind::InternalFailure, "compiling '" + opts.input + "'", e.what());
     rc = 3;
   }
+  stats.gpu_procs = comp.gpu_stage_runs();
   return rc == 0 && diag.has_errors() ? 1 : rc;
 }
 
@@ -757,12 +649,14 @@ std::unique_ptr<CheckedProgram> check_program(DriverOptions opts) {
   Stats stats;
   stats.cancel = opts.cancel;
   Outputs none({});
+  Compilation comp(out->sources, out->diag);
   try {
-    out->rc = compile_guarded(opts, out->sources, out->diag, stats, out->program, none);
+    out->rc = compile_guarded(opts, comp, stats, none);
   } catch (const Cancelled &) {
     out->cancelled = true;
     out->rc = 1;
   }
+  out->program = comp.release_program();
   return out;
 }
 
@@ -770,9 +664,9 @@ int run_driver(const DriverOptions &opts) {
   SourceManager sources;
   DiagEngine diag(sources);
   Stats stats;
-  std::unique_ptr<Program> prog;
+  Compilation comp(sources, diag);
   Outputs out(planned_outputs(opts));
-  int rc = compile_guarded(opts, sources, diag, stats, prog, out);
+  int rc = compile_guarded(opts, comp, stats, out);
   if (rc == 0) {
     if (!out.commit(diag))
       rc = 1;

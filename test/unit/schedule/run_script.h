@@ -1,7 +1,7 @@
 // run_script.h - load, typecheck and schedule a module written in a test ----//
 // For the schedule unit tests: the text goes to a temporary file named after
-// the running test, runs through the driver's stages up to the schedules, and
-// the result keeps the program, interpreter and diagnostics for inspection.
+// the running test and through the driver's stages up to the schedules and
+// their re-check (a Compilation), which the result keeps for inspection.
 #pragma once
 #include <gtest/gtest.h>
 
@@ -10,19 +10,19 @@
 #include <memory>
 #include <string>
 
-#include "compiler/frontend/load.h"
-#include "compiler/frontend/typecheck.h"
 #include "compiler/ir/printer.h"
-#include "compiler/schedule/interpreter.h"
+#include "compiler/pipeline/compilation.h"
 
 namespace exgc::schedule {
 
-/// A module loaded, typechecked and scheduled; `ok` when the schedules ran.
+/// A module loaded, typechecked and scheduled; `ok` when the schedules ran
+/// and their results passed the re-check.
 struct Run {
   SourceManager sm;
   DiagEngine diag{sm};
-  std::unique_ptr<Program> prog;
-  std::unique_ptr<Interpreter> interp;
+  Compilation comp{sm, diag};
+  Program *prog = nullptr;
+  Interpreter *interp = nullptr;
   bool ok = false;
   std::string messages() const {
     std::string s;
@@ -52,12 +52,13 @@ inline std::unique_ptr<Run> run(const std::string &text) {
   std::filesystem::path file =
       std::filesystem::temp_directory_path() / ("exgc_schedule_test_" + test + ".exg");
   std::ofstream(file) << text;
-  r->prog = load_program(file.string(), LoadOptions{}, r->sm, r->diag);
+  bool loaded = r->comp.load(file.string(), LoadOptions{});
   std::filesystem::remove(file);
-  if (!r->prog || !typecheck(*r->prog, r->diag))
+  r->prog = r->comp.program();
+  if (!loaded || !r->comp.typecheck())
     return r;
-  r->interp = std::make_unique<Interpreter>(*r->prog, r->diag);
-  r->ok = r->interp->run_all();
+  r->ok = r->comp.run_schedules({});
+  r->interp = r->comp.interpreter();
   return r;
 }
 
