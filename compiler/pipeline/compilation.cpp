@@ -44,7 +44,8 @@ void report_steps(const schedule::Interpreter &interp, DiagEngine &diag, DiagKin
     auto result = interp.results().find(name);
     SrcLoc at = result != interp.results().end() ? result->second->loc : places[name][0].loc;
     size_t n = counts[name];
-    DiagBuilder b = diag.report(at, kind, name, std::to_string(n) + " " + noun + (n == 1 ? "" : "s"));
+    DiagBuilder b =
+        diag.report(at, kind, name, std::to_string(n) + " " + noun + (n == 1 ? "" : "s"));
     for (const Place &p : places[name])
       b.note(p.loc, p.note + (p.times > 1 ? " (" + std::to_string(p.times) + " steps here)" : ""));
   }

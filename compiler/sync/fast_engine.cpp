@@ -64,226 +64,279 @@ void FastEngine::alloc(int tensor, const Ctx &c) {
   S.stats.max_regions = std::max(S.stats.max_regions, S.live_regions);
 }
 
-bool FastEngine::access(const AccessEvent &e) {
-  State &S = *st_;
-  const TensorInfo &t = (*tensors_)[e.tensor];
-  RegionStore &store = S.store(e.tensor, t);
+/// One access, in three steps: the regions it touches; the check of their
+/// histories (a hazard names the lowest failing element); then the new
+/// histories: each touched part of a region gets a new assignment record
+/// with the access's entry added, made once per old one.
+class FastEngine::Access {
+public:
+  Access(FastEngine &engine, const AccessEvent &e)
+      : eng_(engine), S(*engine.st_), e_(e), t_((*engine.tensors_)[e.tensor]),
+        store_(S.store(e.tensor, t_)), hits_(S.hits), m_(new_record_masks(e)) {}
 
-  // 1. Regions the access touches.
-  std::vector<RegionRef> &hits = S.hits;
-  hits.clear();
-  RegionRef exact;
-  if (e.boxes.size() == 1 && store.find_exact(e.boxes[0], exact))
-    hits.push_back(exact);
-  else
-    for (const Box &b : e.boxes)
-      tick(store.query(b, [&](RegionRef r) { hits.push_back(r); }));
-  if (e.boxes.size() > 1) {
-    std::sort(hits.begin(), hits.end());
-    hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
-  }
-
-  // 2. Check, once per distinct assignment record; the failing element is the
-  // lowest C-order index of a failing region's overlap with the access.
-  {
-    std::vector<std::pair<uint32_t, bool>> &memo = S.memo;
-    memo.clear();
-    int64_t best_lin = -1;
-    uint32_t best_ar = 0;
-    for (const RegionRef &i : hits) {
-      tick();
-      const Region &rg = store.at(i);
-      uint32_t a = rg.ar;
-      bool fails = false, known = false;
-      for (auto &m : memo)
-        if (m.first == a) {
-          fails = m.second;
-          known = true;
-        }
-      if (!known) {
-        State::Failure f;
-        fails = S.check_ar(a, e, f);
-        memo.push_back({a, fails});
-      }
-      if (!fails)
-        continue;
-      for (const Box &b : e.boxes) {
-        if (!overlaps(rg.box, b))
-          continue;
-        int64_t lin = t.linear(intersect(rg.box, b).lo);
-        if (best_lin < 0 || lin < best_lin) {
-          best_lin = lin;
-          best_ar = a;
-        }
-      }
-    }
-    if (best_lin >= 0) {
-      State::Failure f;
-      const Idx at = element(t, best_lin);
-      S.check_ar(best_ar, e, f, &at);
-      hazard_ = Hazard();
-      hazard_.kind = hazard_kind(f.part->freed, f.part->before_alloc, f.from_mutates, e.mutate);
-      hazard_.tensor_id = e.tensor;
-      hazard_.linear = best_lin;
-      hazard_.has_prior = true;
-      hazard_.prior = f.rec.origin;
-      hazard_.prior_thread = f.best.tid;
-      hazard_.missing_threads = f.missing;
-      hazard_.need_flag = f.from_mutates ? need_on_mutates(e) : kNeedOnReads;
-      hazard_.need_quals = e.ext;
-      hazard_.prior_quals = f.rec.own_quals;
+  bool run() {
+    find_touched();
+    if (!check())
       return false;
+    for (auto &bk : e_.trailing) {
+      PendingEntry *it = find_pending(pend_, bk.first);
+      if (it == pend_.end() || it->bar != bk.first)
+        pend_.insert(it, {bk.first, bk.second});
     }
-  }
-
-  // 3. Record. One record per distinct free-on-arrive barrier (ring slots).
-  const ThreadSet &c = *e.ctx.threads;
-  const ThreadSet *const c_ptr = e.ctx.threads.get();
-  const Masks m = new_record_masks(e);
-  Pending pend;
-  for (auto &bk : e.trailing) {
-    PendingEntry *it = find_pending(pend, bk.first);
-    if (it == pend.end() || it->bar != bk.first)
-      pend.insert(it, {bk.first, bk.second});
-  }
-  // The access's origin, made when an entry first takes it (a thread
-  // reading an element again adds no entry).
-  constexpr uint32_t kNoOrigin = ~uint32_t(0);
-  uint32_t origin = kNoOrigin;
-  auto drop_unused_origin = [&] {
-    if (origin != kNoOrigin)
-      S.drop_if_unused(origin);
-  };
-  std::vector<std::pair<int64_t, uint32_t>> &rec_by_foa = S.rec_by_foa;
-  rec_by_foa.clear();
-  auto record_for = [&](int64_t foa) {
-    for (auto &rf : rec_by_foa)
-      if (rf.first == foa)
-        return rf.second;
-    const State::FreshKey key{c_ptr, m, e.conv, e.atomic, foa};
-    uint32_t known;
-    if (pend.empty() && S.find_fresh(key, known)) {
-      rec_by_foa.push_back({foa, known});
-      return known;
-    }
-    Part p;
-    if (e.conv) {
-      p.s.add(c, m);
-    } else {
-      p.members = c;
-      p.own = m;
-    }
-    p.atomic_all = e.atomic;
-    p.pending = pend;
-    // Hash-consing: an equal content made since the last sync op is still
-    // unchanged, so it can be shared.
-    for (size_t i = 0; i < S.fresh.size(); ++i) {
-      const uint32_t f = S.fresh[(S.fresh_last + S.fresh.size() - i) % S.fresh.size()];
-      const Record &fr = S.recs[f];
-      if (fr.list != 0 && fr.foa == foa && fr.parts.size() == 1 && fr.parts[0].members == p.members &&
-          fr.parts[0].same_but_members(p)) {
-        rec_by_foa.push_back({foa, f});
-        if (pend.empty())
-          S.remember_fresh_key(key, e.ctx.threads, f);
-        return f;
-      }
-    }
-    uint32_t id = S.new_record();
-    Record &r = S.recs[id];
-    r.parts.push_back(std::move(p));
-    r.foa = foa;
-    S.update_max(r);
-    for (const PendingEntry &bk : pend)
-      S.add_waiter(bk.bar, id);
-    rec_by_foa.push_back({foa, id});
-    S.remember_fresh(id);
-    if (pend.empty())
-      S.remember_fresh_key(key, e.ctx.threads, id);
-    return id;
-  };
-  // An entry sharing an earlier entry's record fails exactly when that one
-  // does (one content) and loses to it as the culprit (a later access), so
-  // a thread reading an element again adds nothing.
-  auto add_entry = [&](SmallVec<Entry, 4> &list, uint32_t rid) {
-    if (std::any_of(list.begin(), list.end(), [&](const Entry &en) { return en.rec == rid; }))
-      return;
-    if (origin == kNoOrigin)
-      origin = S.new_origin(Origin{e.ctx.seq, e.ctx.stmt, e.ctx.threads}, bit(e.initial));
-    list.push_back({rid, origin});
-    ++S.recs[rid].refs;
-    ++S.origins[origin].refs;
-  };
-  std::vector<std::pair<uint32_t, uint32_t>> &ar_map = S.ar_map; // old -> new
-  ar_map.clear();
-  auto new_of = [&](uint32_t old) {
-    for (auto &p : ar_map)
-      if (p.first == old)
-        return p.second;
-    const int64_t foa = S.ars[old].foa;
-    uint32_t rid = record_for(foa);
-    uint32_t n = S.new_ar();
-    AR &na = S.ars[n];
-    const AR &oa = S.ars[old];
-    na.foa = foa;
-    if (e.mutate) {
-      if (e.atomic)
-        na.mutates = oa.mutates;
-    } else {
-      na.mutates = oa.mutates;
-      na.reads = oa.reads;
-    }
-    for (const Entry &en : na.mutates) {
-      ++S.recs[en.rec].refs;
-      ++S.origins[en.origin].refs;
-    }
-    for (const Entry &en : na.reads) {
-      ++S.recs[en.rec].refs;
-      ++S.origins[en.origin].refs;
-    }
-    add_entry(e.mutate ? na.mutates : na.reads, rid);
-    ar_map.push_back({old, n});
-    return n;
-  };
-
-  // Fast path: the access is exactly one existing region (a register tile
-  // rewritten, a slot read again, a barrier word): swap its record in place.
-  if (e.boxes.size() == 1 && hits.size() == 1 && store.at(hits[0]).box.lo == e.boxes[0].lo &&
-      store.at(hits[0]).box.hi == e.boxes[0].hi) {
-    Region &rg = store.at(hits[0]);
-    uint32_t old = rg.ar;
-    if (old != 0 && S.ars[old].refs == 1) {
-      // The region alone holds its assignment record: change it in place
-      // rather than copying its lists (a tile read by many threads).
-      const uint32_t rid = record_for(S.ars[old].foa);
-      ++S.recs[rid].refs; // kept alive while the old entries go
-      if (e.mutate) {
-        S.release(S.ars[old].reads);
-        if (!e.atomic)
-          S.release(S.ars[old].mutates);
-      }
-      add_entry(e.mutate ? S.ars[old].mutates : S.ars[old].reads, rid);
-      S.unref_record(rid);
-      drop_unused_origin();
-      return true;
-    }
-    uint32_t n = new_of(old);
-    ++S.ars[n].refs;
-    rg.ar = n;
-    S.unref_ar(old);
-    drop_unused_origin();
+    S.rec_by_foa.clear();
+    S.ar_map.clear();
+    if (!rewrite_in_place())
+      rebuild_regions();
+    if (origin_ != kNoOrigin)
+      S.drop_if_unused(origin_);
     return true;
   }
+
+private:
+  static constexpr uint32_t kNoOrigin = ~uint32_t(0);
+
+  void find_touched();
+  bool check();
+  void report(uint32_t ar, int64_t lin);
+  uint32_t record_for(int64_t foa);
+  bool equal_fresh_record(const Part &p, int64_t foa, uint32_t &id) const;
+  void add_entry(SmallVec<Entry, 4> &list, uint32_t rid);
+  uint32_t new_of(uint32_t old);
+  bool rewrite_in_place();
+  void rebuild_regions();
+
+  FastEngine &eng_;
+  State &S;
+  const AccessEvent &e_;
+  const TensorInfo &t_;
+  RegionStore &store_;
+  std::vector<RegionRef> &hits_;
+  const Masks m_;
+  Pending pend_; // the access's trailing awaits, sorted by barrier
+  // The access's origin, made when an entry first takes it (a thread
+  // reading an element again adds no entry).
+  uint32_t origin_ = kNoOrigin;
+};
+
+void FastEngine::Access::find_touched() {
+  hits_.clear();
+  RegionRef exact;
+  if (e_.boxes.size() == 1 && store_.find_exact(e_.boxes[0], exact))
+    hits_.push_back(exact);
+  else
+    for (const Box &b : e_.boxes)
+      eng_.tick(store_.query(b, [&](RegionRef r) { hits_.push_back(r); }));
+  if (e_.boxes.size() > 1) {
+    std::sort(hits_.begin(), hits_.end());
+    hits_.erase(std::unique(hits_.begin(), hits_.end()), hits_.end());
+  }
+}
+
+/// Once per distinct assignment record; the failing element is the lowest
+/// C-order index of a failing region's overlap with the access.
+bool FastEngine::Access::check() {
+  std::vector<std::pair<uint32_t, bool>> &memo = S.memo;
+  memo.clear();
+  int64_t best_lin = -1;
+  uint32_t best_ar = 0;
+  for (const RegionRef &i : hits_) {
+    eng_.tick();
+    const Region &rg = store_.at(i);
+    uint32_t a = rg.ar;
+    bool fails = false, known = false;
+    for (auto &m : memo)
+      if (m.first == a) {
+        fails = m.second;
+        known = true;
+      }
+    if (!known) {
+      State::Failure f;
+      fails = S.check_ar(a, e_, f);
+      memo.push_back({a, fails});
+    }
+    if (!fails)
+      continue;
+    for (const Box &b : e_.boxes) {
+      if (!overlaps(rg.box, b))
+        continue;
+      int64_t lin = t_.linear(intersect(rg.box, b).lo);
+      if (best_lin < 0 || lin < best_lin) {
+        best_lin = lin;
+        best_ar = a;
+      }
+    }
+  }
+  if (best_lin < 0)
+    return true;
+  report(best_ar, best_lin);
+  return false;
+}
+
+/// The hazard at element `lin`, whose assignment record `ar` fails.
+void FastEngine::Access::report(uint32_t ar, int64_t lin) {
+  State::Failure f;
+  const Idx at = element(t_, lin);
+  S.check_ar(ar, e_, f, &at);
+  Hazard &h = eng_.hazard_;
+  h = Hazard();
+  h.kind = hazard_kind(f.part->freed, f.part->before_alloc, f.from_mutates, e_.mutate);
+  h.tensor_id = e_.tensor;
+  h.linear = lin;
+  h.has_prior = true;
+  h.prior = f.rec.origin;
+  h.prior_thread = f.best.tid;
+  h.missing_threads = f.missing;
+  h.need_flag = f.from_mutates ? need_on_mutates(e_) : kNeedOnReads;
+  h.need_quals = e_.ext;
+  h.prior_quals = f.rec.own_quals;
+}
+
+/// The access's record for ring slots freed on arrive `foa`: one per
+/// distinct barrier, shared with an equal record made since the last sync op.
+uint32_t FastEngine::Access::record_for(int64_t foa) {
+  for (auto &rf : S.rec_by_foa)
+    if (rf.first == foa)
+      return rf.second;
+  const ThreadSet &c = *e_.ctx.threads;
+  const State::FreshKey key{e_.ctx.threads.get(), m_, e_.conv, e_.atomic, foa};
+  uint32_t known;
+  if (pend_.empty() && S.find_fresh(key, known)) {
+    S.rec_by_foa.push_back({foa, known});
+    return known;
+  }
+  Part p;
+  if (e_.conv) {
+    p.s.add(c, m_);
+  } else {
+    p.members = c;
+    p.own = m_;
+  }
+  p.atomic_all = e_.atomic;
+  p.pending = pend_;
+  if (equal_fresh_record(p, foa, known)) {
+    S.rec_by_foa.push_back({foa, known});
+    if (pend_.empty())
+      S.remember_fresh_key(key, e_.ctx.threads, known);
+    return known;
+  }
+  uint32_t id = S.new_record();
+  Record &r = S.recs[id];
+  r.parts.push_back(std::move(p));
+  r.foa = foa;
+  S.update_max(r);
+  for (const PendingEntry &bk : pend_)
+    S.add_waiter(bk.bar, id);
+  S.rec_by_foa.push_back({foa, id});
+  S.remember_fresh(id);
+  if (pend_.empty())
+    S.remember_fresh_key(key, e_.ctx.threads, id);
+  return id;
+}
+
+/// Hash-consing: an equal content made since the last sync op is still
+/// unchanged, so it can be shared.
+bool FastEngine::Access::equal_fresh_record(const Part &p, int64_t foa, uint32_t &id) const {
+  for (size_t i = 0; i < S.fresh.size(); ++i) {
+    const uint32_t f = S.fresh[(S.fresh_last + S.fresh.size() - i) % S.fresh.size()];
+    const Record &fr = S.recs[f];
+    if (fr.list != 0 && fr.foa == foa && fr.parts.size() == 1 && fr.parts[0].members == p.members &&
+        fr.parts[0].same_but_members(p)) {
+      id = f;
+      return true;
+    }
+  }
+  return false;
+}
+
+/// An entry sharing an earlier entry's record fails exactly when that one
+/// does (one content) and loses to it as the culprit (a later access), so a
+/// thread reading an element again adds nothing.
+void FastEngine::Access::add_entry(SmallVec<Entry, 4> &list, uint32_t rid) {
+  if (std::any_of(list.begin(), list.end(), [&](const Entry &en) { return en.rec == rid; }))
+    return;
+  if (origin_ == kNoOrigin)
+    origin_ = S.new_origin(Origin{e_.ctx.seq, e_.ctx.stmt, e_.ctx.threads}, bit(e_.initial));
+  list.push_back({rid, origin_});
+  ++S.recs[rid].refs;
+  ++S.origins[origin_].refs;
+}
+
+/// The assignment record that replaces `old` where the access touches it
+/// (0: an element with no history), made once per old one: a write keeps
+/// no reads (and no writes unless atomic), a read keeps both.
+uint32_t FastEngine::Access::new_of(uint32_t old) {
+  for (auto &p : S.ar_map) // old -> new
+    if (p.first == old)
+      return p.second;
+  const int64_t foa = S.ars[old].foa;
+  uint32_t rid = record_for(foa);
+  uint32_t n = S.new_ar();
+  AR &na = S.ars[n];
+  const AR &oa = S.ars[old];
+  na.foa = foa;
+  if (e_.mutate) {
+    if (e_.atomic)
+      na.mutates = oa.mutates;
+  } else {
+    na.mutates = oa.mutates;
+    na.reads = oa.reads;
+  }
+  for (const Entry &en : na.mutates) {
+    ++S.recs[en.rec].refs;
+    ++S.origins[en.origin].refs;
+  }
+  for (const Entry &en : na.reads) {
+    ++S.recs[en.rec].refs;
+    ++S.origins[en.origin].refs;
+  }
+  add_entry(e_.mutate ? na.mutates : na.reads, rid);
+  S.ar_map.push_back({old, n});
+  return n;
+}
+
+/// Fast path: the access is exactly one existing region (a register tile
+/// rewritten, a slot read again, a barrier word): swap its record in place.
+bool FastEngine::Access::rewrite_in_place() {
+  if (!(e_.boxes.size() == 1 && hits_.size() == 1 && store_.at(hits_[0]).box.lo == e_.boxes[0].lo &&
+        store_.at(hits_[0]).box.hi == e_.boxes[0].hi))
+    return false;
+  Region &rg = store_.at(hits_[0]);
+  uint32_t old = rg.ar;
+  if (old != 0 && S.ars[old].refs == 1) {
+    // The region alone holds its assignment record: change it in place
+    // rather than copying its lists (a tile read by many threads).
+    const uint32_t rid = record_for(S.ars[old].foa);
+    ++S.recs[rid].refs; // kept alive while the old entries go
+    if (e_.mutate) {
+      S.release(S.ars[old].reads);
+      if (!e_.atomic)
+        S.release(S.ars[old].mutates);
+    }
+    add_entry(e_.mutate ? S.ars[old].mutates : S.ars[old].reads, rid);
+    S.unref_record(rid);
+    return true;
+  }
+  uint32_t n = new_of(old);
+  ++S.ars[n].refs;
+  rg.ar = n;
+  S.unref_ar(old);
+  return true;
+}
+
+/// The general case: per box, the pieces of touched regions inside it (one
+/// region when they all agree), then what the touched regions keep outside
+/// the access; the touched regions are replaced by those.
+void FastEngine::Access::rebuild_regions() {
   std::vector<Region> &out = S.out;
   out.clear();
-  // Per box: the pieces inside it, then one region when they all agree.
-  for (const Box &b : e.boxes) {
+  for (const Box &b : e_.boxes) {
     auto &inside = S.inside;
     auto &uncovered = S.uncovered;
     inside.clear();
     uncovered.clear();
     uncovered.push_back(b);
-    for (const RegionRef &i : hits) {
-      const Region &rg = store.at(i);
+    for (const RegionRef &i : hits_) {
+      const Region &rg = store_.at(i);
       if (!overlaps(rg.box, b))
         continue;
       inside.push_back({intersect(rg.box, b), new_of(rg.ar)});
@@ -307,13 +360,12 @@ bool FastEngine::access(const AccessEvent &e) {
   }
   for (Region &r : out)
     ++S.ars[r.ar].refs;
-  // What the touched regions keep outside the access.
-  for (const RegionRef &i : hits) {
-    const Region &rg = store.at(i);
+  for (const RegionRef &i : hits_) {
+    const Region &rg = store_.at(i);
     auto &rest = S.rest;
     rest.clear();
     rest.push_back(rg.box);
-    for (const Box &b : e.boxes) {
+    for (const Box &b : e_.boxes) {
       auto &next = S.next;
       next.clear();
       for (const Box &u : rest)
@@ -326,27 +378,27 @@ bool FastEngine::access(const AccessEvent &e) {
     }
   }
   // Drop the touched regions (highest index first keeps the others valid).
-  if (e.boxes.size() == 1)
-    std::sort(hits.begin(), hits.end());
-  for (const RegionRef &i : hits)
-    S.unref_ar(store.at(i).ar);
-  store.remove(hits);
-  S.live_regions -= hits.size();
+  if (e_.boxes.size() == 1)
+    std::sort(hits_.begin(), hits_.end());
+  for (const RegionRef &i : hits_)
+    S.unref_ar(store_.at(i).ar);
+  store_.remove(hits_);
+  S.live_regions -= hits_.size();
   for (Region &r : out) {
-    store.add(std::move(r));
+    store_.add(std::move(r));
     ++S.live_regions;
   }
   // ARs made for this access but not used by any region (none today) and the
   // creation references of new records are settled here.
-  for (auto &p : ar_map)
+  for (auto &p : S.ar_map)
     if (S.ars[p.second].refs == 0) {
       ++S.ars[p.second].refs;
       S.unref_ar(p.second);
     }
   S.stats.max_regions = std::max(S.stats.max_regions, S.live_regions);
-  drop_unused_origin();
-  return true;
 }
+
+bool FastEngine::access(const AccessEvent &e) { return Access(*this, e).run(); }
 
 void FastEngine::fence(const Ctx &c, QualMask l1, const SyncTl &l2) {
   State &S = *st_;

@@ -79,6 +79,7 @@ public:
 
 private:
   struct State;
+  class Access; // one access: check, then new histories (fast_engine.cpp)
   std::unique_ptr<State> st_;
   bool old_changes_seen(const std::vector<std::pair<int, Box>> &area);
 };
