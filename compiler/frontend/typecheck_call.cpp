@@ -172,7 +172,8 @@ void Checker::check_barrier_ref(const Expr &e, const char *where, bool allow_sli
   if (!b)
     return;
   if (b->kind != Declared::Kind::Barrier) {
-    diag_.report(e->loc, DiagKind::NotABarrier, s.name).note(b->decl, "'" + s.name + "' declared here");
+    diag_.report(e->loc, DiagKind::NotABarrier, s.name)
+        .note(b->decl, "'" + s.name + "' declared here");
     return;
   }
   if (nidx != b->rank()) {
@@ -194,20 +195,9 @@ void Checker::check_barrier_ref(const Expr &e, const char *where, bool allow_sli
 }
 
 void Checker::check_call(const CallStmt &c) {
-  Proc callee = program_.lookup_from(proc_, c.callee);
-  if (!callee) {
-    const LoadedModule *owner = program_.owner(proc_);
-    auto amb = owner ? owner->ambiguous.find(c.callee) : decltype(owner->ambiguous.end()){};
-    if (owner && amb != owner->ambiguous.end()) {
-      std::string mods;
-      for (const std::string &m : amb->second)
-        mods += (mods.empty() ? "" : ", ") + m;
-      diag_.report(c.loc, DiagKind::AmbiguousCallee, c.callee, mods);
-    } else {
-      diag_.report(c.loc, DiagKind::UnknownCallee, c.callee);
-    }
+  Proc callee = callee_of(c);
+  if (!callee)
     return;
-  }
   const ProcNode &p = *callee;
   std::vector<std::string> tparams = template_params(p);
   std::vector<const Arg *> positional;
@@ -218,109 +208,142 @@ void Checker::check_call(const CallStmt &c) {
     diag_.report(c.loc, DiagKind::CallArgCount, p.name, positional.size(), c.args.size())
         .note(p.loc, "'" + p.name + "' declared here");
   }
-  for (size_t i = 0; i < std::min(c.args.size(), positional.size()); ++i) {
-    const Arg &param = *positional[i];
-    const Expr &actual = c.args[i];
-    const std::string &pn = param.name.name;
-    if (param.type.kind == Type::Kind::Control) {
-      if (const Declared *whole = whole_buffer(actual)) {
-        diag_.report(actual->loc, DiagKind::CallArgKind, pn, p.name, kind_of_param(param),
-                     "a " + whole->describe());
-        continue;
-      }
-      ValueType t = check_expr(actual, Use::ControlArg);
-      bool want_bool = param.type.scalar == ValueType::Bool;
-      if (t != ValueType::Meta && (t == ValueType::Bool) != want_bool)
-        diag_.report(actual->loc, DiagKind::CallArgKind, pn, p.name, kind_of_param(param),
-                     std::string("a '") + value_type_name(t) + "' value");
-      continue;
-    }
-    if (param.type.kind == Type::Kind::Barrier) {
-      check_barrier_ref(actual, "a call", true);
-      continue;
-    }
-    if (param.type.shape.empty()) { // a data scalar, passed by value
-      ValueType t = check_expr(actual, Use::Data);
-      if (t == ValueType::Bool)
-        diag_.report(actual->loc, DiagKind::ControlInData, show(actual), "bool");
-      continue;
-    }
-    // A tensor or window parameter: a whole buffer, or (for windows) a window expression.
-    const Declared *b = nullptr;
-    size_t rank = 0;
-    if (const auto *we = actual.as<WindowExpr>()) {
-      b = lookup(we->buf, actual->loc);
-      if (b && b->kind != Declared::Kind::Data) {
-        diag_.report(actual->loc, DiagKind::CallArgKind, pn, p.name, kind_of_param(param),
-                     "a " + b->describe());
-        continue;
-      }
-      if (b && we->idx.size() != b->rank()) {
-        diag_.report(actual->loc, DiagKind::WrongIndexCount, we->buf.name, b->rank(),
-                     we->idx.size());
-        continue;
-      }
-      for (const WindowIdx &wi : we->idx) {
-        rank += wi.is_slice;
-        for (const Expr *x : {&wi.lo, &wi.hi})
-          if (*x)
-            check_indices({*x});
-      }
-      if (b && !param.type.window) {
-        diag_.report(actual->loc, DiagKind::CallArgKind, pn, p.name, kind_of_param(param),
-                     "a window");
-        continue;
-      }
-    } else {
-      b = whole_buffer(actual);
-      if (!b) {
-        ValueType t = ValueType::Meta;
-        const Declared *any = nullptr;
-        if (const auto *v = actual.as<Var>())
-          any = lookup(v->name, actual->loc);
-        else if (const auto *r = actual.as<Read>())
-          t = check_expr(actual, Use::Data), (void)r;
-        else
-          t = check_expr(actual, Use::Data);
-        std::string got = any ? "a " + any->describe()
-                              : std::string("a '") + value_type_name(t) + "' value";
-        if (any || t != ValueType::Meta)
-          diag_.report(actual->loc, DiagKind::CallArgKind, pn, p.name, kind_of_param(param), got);
-        continue;
-      }
-      rank = b->rank();
-      if (b->is_window && !param.type.window) {
-        diag_.report(actual->loc, DiagKind::CallArgKind, pn, p.name, kind_of_param(param),
-                     "a window");
-        continue;
-      }
-    }
-    if (!b)
-      continue;
-    if (rank != param.type.shape.size()) {
-      diag_.report(actual->loc, DiagKind::CallArgRank, pn, p.name, param.type.shape.size(), rank);
-      continue;
-    }
-    if (param.type.scalar != ValueType::R && b->type != ValueType::R &&
-        b->type != param.type.scalar)
-      diag_.report(actual->loc, DiagKind::CallArgType, pn, p.name, value_type_name(b->type),
-                   value_type_name(param.type.scalar));
-    std::string want = analysis::memory_name(param.type.mem);
-    std::string got = analysis::memory_name(b->mem);
-    if (want.empty())
-      want = "DRAM";
-    if (got.empty())
-      got = "DRAM";
-    if (want != got && analysis::find_memory(want) && analysis::find_memory(got)) {
-      diag_.report(actual->loc, DiagKind::CallArgMemory, pn, p.name, got, want)
-          .note(param.loc.valid() ? param.loc : param.type.loc, "'" + pn + "' declared here");
-    } else if (auto expected = memory_param_mismatch(c, p, param, b->mem)) {
-      diag_.report(actual->loc, DiagKind::CallArgMemory, pn, p.name, print_expr(b->mem),
-                   *expected)
-          .note(b->decl, "'" + b->sym.name + "' declared here");
-    }
+  for (size_t i = 0; i < std::min(c.args.size(), positional.size()); ++i)
+    check_call_arg(c, p, *positional[i], c.args[i]);
+  check_template_args(c, p, tparams);
+  check_trailing_barriers(c, p);
+}
+
+Proc Checker::callee_of(const CallStmt &c) {
+  if (Proc callee = program_.lookup_from(proc_, c.callee))
+    return callee;
+  const LoadedModule *owner = program_.owner(proc_);
+  auto amb = owner ? owner->ambiguous.find(c.callee) : decltype(owner->ambiguous.end()){};
+  if (owner && amb != owner->ambiguous.end()) {
+    std::string mods;
+    for (const std::string &m : amb->second)
+      mods += (mods.empty() ? "" : ", ") + m;
+    diag_.report(c.loc, DiagKind::AmbiguousCallee, c.callee, mods);
+  } else {
+    diag_.report(c.loc, DiagKind::UnknownCallee, c.callee);
   }
-  // Template arguments, by keyword.
+  return nullptr;
+}
+
+void Checker::check_call_arg(const CallStmt &c, const ProcNode &p, const Arg &param,
+                             const Expr &actual) {
+  const std::string &pn = param.name.name;
+  if (param.type.kind == Type::Kind::Control) {
+    if (const Declared *whole = whole_buffer(actual)) {
+      diag_.report(actual->loc, DiagKind::CallArgKind, pn, p.name, kind_of_param(param),
+                   "a " + whole->describe());
+      return;
+    }
+    ValueType t = check_expr(actual, Use::ControlArg);
+    bool want_bool = param.type.scalar == ValueType::Bool;
+    if (t != ValueType::Meta && (t == ValueType::Bool) != want_bool)
+      diag_.report(actual->loc, DiagKind::CallArgKind, pn, p.name, kind_of_param(param),
+                   std::string("a '") + value_type_name(t) + "' value");
+    return;
+  }
+  if (param.type.kind == Type::Kind::Barrier) {
+    check_barrier_ref(actual, "a call", true);
+    return;
+  }
+  if (param.type.shape.empty()) { // a data scalar, passed by value
+    ValueType t = check_expr(actual, Use::Data);
+    if (t == ValueType::Bool)
+      diag_.report(actual->loc, DiagKind::ControlInData, show(actual), "bool");
+    return;
+  }
+  size_t rank = 0;
+  if (const Declared *b = tensor_arg(p, param, actual, rank))
+    check_tensor_arg(c, p, param, actual, *b, rank);
+}
+
+/// A tensor or window parameter's argument: a whole buffer, or (for windows)
+/// a window expression. The buffer it names and the argument's `rank`; null
+/// after reporting (or when its name was already reported unknown).
+const Declared *Checker::tensor_arg(const ProcNode &p, const Arg &param, const Expr &actual,
+                                    size_t &rank) {
+  const std::string &pn = param.name.name;
+  if (const auto *we = actual.as<WindowExpr>()) {
+    const Declared *b = lookup(we->buf, actual->loc);
+    if (b && b->kind != Declared::Kind::Data) {
+      diag_.report(actual->loc, DiagKind::CallArgKind, pn, p.name, kind_of_param(param),
+                   "a " + b->describe());
+      return nullptr;
+    }
+    if (b && we->idx.size() != b->rank()) {
+      diag_.report(actual->loc, DiagKind::WrongIndexCount, we->buf.name, b->rank(),
+                   we->idx.size());
+      return nullptr;
+    }
+    for (const WindowIdx &wi : we->idx) {
+      rank += wi.is_slice;
+      for (const Expr *x : {&wi.lo, &wi.hi})
+        if (*x)
+          check_indices({*x});
+    }
+    if (b && !param.type.window) {
+      diag_.report(actual->loc, DiagKind::CallArgKind, pn, p.name, kind_of_param(param),
+                   "a window");
+      return nullptr;
+    }
+    return b;
+  }
+  const Declared *b = whole_buffer(actual);
+  if (!b) {
+    ValueType t = ValueType::Meta;
+    const Declared *any = nullptr;
+    if (const auto *v = actual.as<Var>())
+      any = lookup(v->name, actual->loc);
+    else
+      t = check_expr(actual, Use::Data);
+    std::string got =
+        any ? "a " + any->describe() : std::string("a '") + value_type_name(t) + "' value";
+    if (any || t != ValueType::Meta)
+      diag_.report(actual->loc, DiagKind::CallArgKind, pn, p.name, kind_of_param(param), got);
+    return nullptr;
+  }
+  rank = b->rank();
+  if (b->is_window && !param.type.window) {
+    diag_.report(actual->loc, DiagKind::CallArgKind, pn, p.name, kind_of_param(param),
+                 "a window");
+    return nullptr;
+  }
+  return b;
+}
+
+/// The argument's rank, element type and memory against the parameter's.
+void Checker::check_tensor_arg(const CallStmt &c, const ProcNode &p, const Arg &param,
+                               const Expr &actual, const Declared &b, size_t rank) {
+  const std::string &pn = param.name.name;
+  if (rank != param.type.shape.size()) {
+    diag_.report(actual->loc, DiagKind::CallArgRank, pn, p.name, param.type.shape.size(), rank);
+    return;
+  }
+  if (param.type.scalar != ValueType::R && b.type != ValueType::R && b.type != param.type.scalar)
+    diag_.report(actual->loc, DiagKind::CallArgType, pn, p.name, value_type_name(b.type),
+                 value_type_name(param.type.scalar));
+  std::string want = analysis::memory_name(param.type.mem);
+  std::string got = analysis::memory_name(b.mem);
+  if (want.empty())
+    want = "DRAM";
+  if (got.empty())
+    got = "DRAM";
+  if (want != got && analysis::find_memory(want) && analysis::find_memory(got)) {
+    diag_.report(actual->loc, DiagKind::CallArgMemory, pn, p.name, got, want)
+        .note(param.loc.valid() ? param.loc : param.type.loc, "'" + pn + "' declared here");
+  } else if (auto expected = memory_param_mismatch(c, p, param, b.mem)) {
+    diag_.report(actual->loc, DiagKind::CallArgMemory, pn, p.name, print_expr(b.mem), *expected)
+        .note(b.decl, "'" + b.sym.name + "' declared here");
+  }
+}
+
+/// Template arguments, by keyword: each parameter once, as a constant.
+void Checker::check_template_args(const CallStmt &c, const ProcNode &p,
+                                  const std::vector<std::string> &tparams) {
   std::set<std::string> given;
   for (const KwArg &k : c.kwargs) {
     SrcLoc kl = k.loc.valid() ? k.loc : c.loc;
@@ -342,7 +365,10 @@ void Checker::check_call(const CallStmt &c) {
   for (const std::string &t : tparams)
     if (!given.count(t))
       diag_.report(c.loc, DiagKind::MissingKeywordArg, t, p.name);
-  // Trailing barriers.
+}
+
+/// Trailing barriers: where the callee declares one, of its mechanism.
+void Checker::check_trailing_barriers(const CallStmt &c, const ProcNode &p) {
   const InstrAttr *bar = p.attr("barrier");
   std::string mech;
   if (bar && !bar->values.empty()) {
@@ -355,7 +381,8 @@ void Checker::check_call(const CallStmt &c) {
   if (!bar && !c.barriers.empty())
     diag_.report(c.barriers[0]->loc, DiagKind::TrailingBarrierNotAllowed, p.name);
   if (bar && c.barriers.empty())
-    diag_.report(c.loc, DiagKind::MissingTrailingBarrier, p.name, mech).note(bar->loc, "declared here");
+    diag_.report(c.loc, DiagKind::MissingTrailingBarrier, p.name, mech)
+        .note(bar->loc, "declared here");
   for (const Expr &e : c.barriers) {
     unsigned before = diag_.num_errors();
     check_barrier_ref(e, "a trailing barrier", true);

@@ -78,6 +78,17 @@ public:
 
   // --- typecheck_call.cpp: calls, annotations, sync, attributes
   void check_call(const CallStmt &c);
+  /// The proc a call names, or null after reporting it unknown or ambiguous.
+  Proc callee_of(const CallStmt &c);
+  void check_call_arg(const CallStmt &c, const ProcNode &callee, const Arg &param,
+                      const Expr &actual);
+  const Declared *tensor_arg(const ProcNode &callee, const Arg &param, const Expr &actual,
+                             size_t &rank);
+  void check_tensor_arg(const CallStmt &c, const ProcNode &callee, const Arg &param,
+                        const Expr &actual, const Declared &b, size_t rank);
+  void check_template_args(const CallStmt &c, const ProcNode &callee,
+                           const std::vector<std::string> &tparams);
+  void check_trailing_barriers(const CallStmt &c, const ProcNode &callee);
   void check_barrier_ref(const Expr &e, const char *where, bool allow_slices);
   void check_memory(const Expr &mem, analysis::MemKind want, const std::string &what, SrcLoc at);
   /// A tensor map names one box extent per dimension of the window it is on.

@@ -22,6 +22,8 @@
 
 namespace exgc::schedule {
 
+struct PrimitiveSpec; // primitives.h
+
 /// One argument of a primitive call and what its errors name ("argument 3,
 /// 'cut' to cut_loop"), all taken from primitives.def by CallSite::arg.
 struct PrimArg {
@@ -153,6 +155,11 @@ private:
                  std::vector<std::pair<std::string, Value>> kwargs, const LoadedModule *module);
   Value call_method(const Value &obj, const std::string &method, SrcLoc loc,
                     std::vector<Value> args, Frame &f);
+  /// Runs primitive `spec` on its bound arguments (their constants checked
+  /// first; `arg_locs` says where each was written), its solver queries
+  /// charged to the step budget, and records the step when it made a proc.
+  Value run_primitive(const PrimitiveSpec &spec, SrcLoc loc, CallSite &site,
+                      const std::vector<SrcLoc> &arg_locs);
   void step(SrcLoc loc);
   /// The result of schedule `name` of `module` (running it first if it has
   /// not run), or null when `module` has no such schedule. `loc` is where

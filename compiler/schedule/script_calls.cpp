@@ -111,6 +111,181 @@ std::vector<analysis::RoundingChange> rounding_changes(const analysis::RoundingL
   return out;
 }
 
+/// A call's arguments, evaluated: positional, then keyword (with where each
+/// keyword was written).
+struct CallArgs {
+  std::vector<Value> args;
+  std::vector<std::pair<std::string, Value>> kwargs;
+  std::vector<SrcLoc> kwlocs;
+};
+
+/// A descriptor constructor: CudaDeviceFunction(...), cuda_threads(unit=...).
+Value make_descriptor(Interpreter &in, const script::ExprNode &e, const std::string &name,
+                      const CallArgs &a) {
+  std::vector<Expr> margs;
+  std::vector<KwArg> mkw;
+  for (size_t i = 0; i < a.args.size(); ++i) {
+    Expr x;
+    if (!to_meta_expr(a.args[i], e.items[i]->loc, x))
+      in.fail(e.items[i]->loc, DiagKind::ScriptArgType, i + 1, "", name,
+              "an int, str, list or descriptor", a.args[i].type_name());
+    margs.push_back(x);
+  }
+  for (size_t i = 0; i < a.kwargs.size(); ++i) {
+    Expr x;
+    if (!to_meta_expr(a.kwargs[i].second, a.kwlocs[i], x))
+      in.fail(a.kwlocs[i], DiagKind::ScriptArgType, a.args.size() + i + 1, a.kwargs[i].first, name,
+              "an int, str, list or descriptor", a.kwargs[i].second.type_name());
+    mkw.push_back({a.kwargs[i].first, x, a.kwlocs[i]});
+  }
+  Value desc = Value::of_meta(Call::make(name, std::move(margs), std::move(mkw), e.loc));
+  for (const Value &v : a.args) // each at most the budget; at most ~2^16 arguments
+    desc.weight += v.weight;
+  for (const auto &kw : a.kwargs)
+    desc.weight += kw.second.weight;
+  in.require_value_size(e.loc, "descriptor", desc.weight);
+  return desc;
+}
+
+/// range(stop) and range(start, stop): the list of ints.
+Value range_list(Interpreter &in, const script::ExprNode &e, const std::vector<Value> &args) {
+  if (args.empty() || args.size() > 2)
+    in.fail(e.loc, DiagKind::ScriptArgCount, "range", 2, args.size());
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].kind != Value::Kind::Int)
+      in.fail(e.items[i]->loc, DiagKind::ScriptArgType, i + 1, i ? "stop" : "start", "range",
+              "int", args[i].type_name());
+  int64_t lo = args.size() == 2 ? args[0].int_value : 0;
+  int64_t hi = args.back().int_value;
+  // hi - lo may not be an int64: compare without computing it.
+  int64_t size = hi <= lo ? 0 : (lo < 0 && hi > INT64_MAX + lo) ? INT64_MAX : hi - lo;
+  in.require_value_size(e.loc, "list", size);
+  in.charge(e.loc, size);
+  std::vector<Value> items;
+  items.reserve(static_cast<size_t>(size));
+  for (int64_t i = 0; i < size; ++i)
+    items.push_back(Value::of_int(lo + i));
+  return Value::of_list(std::move(items));
+}
+
+/// The builtin functions (print, same_code, len, str, range); false when
+/// `fn` names none of them.
+bool call_builtin(Interpreter &in, const std::string &fn, const script::ExprNode &e,
+                  const std::vector<Value> &args, Value &out) {
+  if (fn == "print") {
+    // A nested list or a big proc must not print more than the value budget.
+    std::string text;
+    size_t limit = static_cast<size_t>(in.budget().values);
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (i)
+        text += " ";
+      if (!args[i].append_display(text, limit))
+        in.require_value_size(e.loc, "printed text", static_cast<int64_t>(text.size()));
+    }
+    in.charge(e.loc, 1 + static_cast<int64_t>(text.size()) / 64);
+    in.diag().report(e.loc, DiagKind::ScriptPrint, text);
+    out = Value::none();
+    return true;
+  }
+  if (fn == "same_code") {
+    if (args.size() != 2)
+      in.fail(e.loc, DiagKind::ScriptArgCount, "same_code", 2, args.size());
+    for (size_t i = 0; i < 2; ++i)
+      if (args[i].kind != Value::Kind::Proc)
+        in.fail(e.items[i]->loc, DiagKind::ScriptArgType, i + 1, i ? "q" : "p", "same_code",
+                "proc", args[i].type_name());
+    out = Value::of_bool(same_proc_code(*args[0].proc, *args[1].proc));
+    return true;
+  }
+  if (fn == "len") {
+    if (args.size() != 1 || args[0].kind != Value::Kind::List)
+      in.fail(e.loc, DiagKind::ScriptArgType, 1, "x", "len", "list",
+              args.empty() ? "nothing" : args[0].type_name());
+    out = Value::of_int(static_cast<int64_t>(args[0].list->size()));
+    return true;
+  }
+  if (fn == "str") {
+    // Decimal digits of an int, so that a def can write the constants of its
+    // configuration into the text a primitive takes (windows, declarations).
+    if (args.size() != 1 || args[0].kind != Value::Kind::Int)
+      in.fail(e.loc, DiagKind::ScriptArgType, 1, "x", "str", "int",
+              args.empty() ? "nothing" : args[0].type_name());
+    in.charge(e.loc, 1);
+    out = Value::of_str(std::to_string(args[0].int_value));
+    return true;
+  }
+  if (fn == "range") {
+    out = range_list(in, e, args);
+    return true;
+  }
+  return false;
+}
+
+/// A primitive's call site: arguments bound to parameters (positional, by
+/// keyword, the rest of the keywords to a Keywords parameter, defaults),
+/// each of its parameter's kind; `arg_locs` says where each was written.
+CallSite bind_primitive_args(Interpreter &in, const PrimitiveSpec &spec,
+                             const script::ExprNode &e, CallArgs a,
+                             std::vector<SrcLoc> &arg_locs) {
+  const std::string &fn = spec.name;
+  CallSite site{e.loc, fn, std::vector<Value>(spec.params.size()), {}};
+  for (const Param &param : spec.params)
+    site.params.push_back(param.name);
+  arg_locs.assign(spec.params.size(), e.loc);
+  std::vector<bool> given(spec.params.size(), false);
+  // A Keywords parameter (last) takes the keyword arguments no other
+  // parameter names, as a list of [name, value] pairs; never a positional one.
+  const bool rest = !spec.params.empty() && spec.params.back().kind == ParamKind::Keywords;
+  const size_t positional = spec.params.size() - (rest ? 1 : 0);
+  if (a.args.size() > positional)
+    in.fail(e.loc, DiagKind::ScriptArgCount, fn, positional, a.args.size());
+  for (size_t i = 0; i < a.args.size(); ++i) {
+    site.args[i] = a.args[i];
+    given[i] = true;
+    arg_locs[i] = e.items[i]->loc;
+  }
+  for (size_t k = 0; k < a.kwargs.size(); ++k) {
+    size_t i = 0;
+    while (i < spec.params.size() && a.kwargs[k].first != spec.params[i].name)
+      ++i;
+    if (i == spec.params.size() && rest) {
+      const size_t r = spec.params.size() - 1;
+      std::vector<Value> items = given[r] ? *site.args[r].list : std::vector<Value>{};
+      items.push_back(Value::of_list({Value::of_str(a.kwargs[k].first), a.kwargs[k].second}));
+      site.args[r] = Value::of_list(std::move(items));
+      given[r] = true;
+      arg_locs[r] = a.kwlocs[k];
+      continue;
+    }
+    if (i == spec.params.size() || spec.params[i].kind == ParamKind::Keywords)
+      in.fail(a.kwlocs[k], DiagKind::ScriptUnknownKeyword, fn, a.kwargs[k].first);
+    if (given[i])
+      in.fail(a.kwlocs[k], DiagKind::ScriptDuplicateArg, fn, a.kwargs[k].first);
+    site.args[i] = a.kwargs[k].second;
+    given[i] = true;
+    arg_locs[i] = a.kwlocs[k];
+  }
+  for (size_t i = 0; i < spec.params.size(); ++i) {
+    const Param &param = spec.params[i];
+    if (!given[i]) {
+      if (param.required())
+        in.fail(e.loc, DiagKind::ScriptMissingArg, fn, param.name);
+      site.args[i] = param.fallback.value();
+      continue;
+    }
+    if (!kind_matches(param.kind, site.args[i]))
+      in.fail(arg_locs[i], DiagKind::ScriptArgType, i + 1, param.name, fn,
+              param_kind_name(param.kind), site.args[i].type_name());
+    if (param.kind == ParamKind::Count && site.args[i].int_value < 1)
+      in.fail(arg_locs[i], DiagKind::ScriptArgType, i + 1, param.name, fn,
+              param_kind_name(param.kind), std::to_string(site.args[i].int_value));
+    if (param.kind == ParamKind::Name && !is_exg_name(site.args[i].str))
+      in.fail(arg_locs[i], DiagKind::ScriptArgType, i + 1, param.name, fn,
+              param_kind_name(param.kind), "'" + site.args[i].str + "'");
+  }
+  return site;
+}
+
 } // namespace
 
 Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
@@ -123,172 +298,38 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
     return call_method(obj, e.callee->text, e.loc, std::move(args), f);
   }
   Value callee = eval(e.callee, f);
-  std::vector<Value> args;
-  for (const script::Expr &a : e.items)
-    args.push_back(eval(a, f));
-  std::vector<std::pair<std::string, Value>> kwargs;
-  std::vector<SrcLoc> kwlocs;
+  CallArgs a;
+  for (const script::Expr &x : e.items)
+    a.args.push_back(eval(x, f));
   for (const script::KwArg &k : e.kwargs) {
-    kwargs.push_back({k.key, eval(k.value, f)});
-    kwlocs.push_back(k.loc);
+    a.kwargs.push_back({k.key, eval(k.value, f)});
+    a.kwlocs.push_back(k.loc);
   }
-
-  // Descriptor constructors: CudaDeviceFunction(...), cuda_threads(unit=...).
   if (callee.kind == Value::Kind::Meta) {
     const auto *name = callee.meta.as<Var>();
     if (!name)
       fail(e.loc, DiagKind::ScriptNotCallable, "'" + print_expr(callee.meta) + "'");
-    std::vector<Expr> margs;
-    std::vector<KwArg> mkw;
-    for (size_t i = 0; i < args.size(); ++i) {
-      Expr x;
-      if (!to_meta_expr(args[i], e.items[i]->loc, x))
-        fail(e.items[i]->loc, DiagKind::ScriptArgType, i + 1, "", name->name.name,
-             "an int, str, list or descriptor", args[i].type_name());
-      margs.push_back(x);
-    }
-    for (size_t i = 0; i < kwargs.size(); ++i) {
-      Expr x;
-      if (!to_meta_expr(kwargs[i].second, kwlocs[i], x))
-        fail(kwlocs[i], DiagKind::ScriptArgType, args.size() + i + 1, kwargs[i].first,
-             name->name.name, "an int, str, list or descriptor", kwargs[i].second.type_name());
-      mkw.push_back({kwargs[i].first, x, kwlocs[i]});
-    }
-    Value desc = Value::of_meta(Call::make(name->name.name, std::move(margs), std::move(mkw), e.loc));
-    for (const Value &a : args) // each at most the budget; at most ~2^16 arguments
-      desc.weight += a.weight;
-    for (const auto &kw : kwargs)
-      desc.weight += kw.second.weight;
-    require_value_size(e.loc, "descriptor", desc.weight);
-    return desc;
+    return make_descriptor(*this, e, name->name.name, a);
   }
   if (callee.kind != Value::Kind::Func)
     fail(e.loc, DiagKind::ScriptNotCallable, callee.a_type());
   if (callee.def)
-    return call_def(*callee.def, e.loc, std::move(args), std::move(kwargs), f.module);
-
-  // Builtins.
+    return call_def(*callee.def, e.loc, std::move(a.args), std::move(a.kwargs), f.module);
   const std::string &fn = callee.str;
-  if (fn == "print") {
-    // A nested list or a big proc must not print more than the value budget.
-    std::string text;
-    size_t limit = static_cast<size_t>(budget_.values);
-    for (size_t i = 0; i < args.size(); ++i) {
-      if (i)
-        text += " ";
-      if (!args[i].append_display(text, limit))
-        require_value_size(e.loc, "printed text", static_cast<int64_t>(text.size()));
-    }
-    charge(e.loc, 1 + static_cast<int64_t>(text.size()) / 64);
-    diag_.report(e.loc, DiagKind::ScriptPrint, text);
-    return Value::none();
-  }
-  if (fn == "same_code") {
-    if (args.size() != 2)
-      fail(e.loc, DiagKind::ScriptArgCount, "same_code", 2, args.size());
-    for (size_t i = 0; i < 2; ++i)
-      if (args[i].kind != Value::Kind::Proc)
-        fail(e.items[i]->loc, DiagKind::ScriptArgType, i + 1, i ? "q" : "p", "same_code", "proc",
-             args[i].type_name());
-    return Value::of_bool(same_proc_code(*args[0].proc, *args[1].proc));
-  }
-  if (fn == "len") {
-    if (args.size() != 1 || args[0].kind != Value::Kind::List)
-      fail(e.loc, DiagKind::ScriptArgType, 1, "x", "len", "list",
-           args.empty() ? "nothing" : args[0].type_name());
-    return Value::of_int(static_cast<int64_t>(args[0].list->size()));
-  }
-  if (fn == "str") {
-    // Decimal digits of an int, so that a def can write the constants of its
-    // configuration into the text a primitive takes (windows, declarations).
-    if (args.size() != 1 || args[0].kind != Value::Kind::Int)
-      fail(e.loc, DiagKind::ScriptArgType, 1, "x", "str", "int",
-           args.empty() ? "nothing" : args[0].type_name());
-    charge(e.loc, 1);
-    return Value::of_str(std::to_string(args[0].int_value));
-  }
-  if (fn == "range") {
-    if (args.empty() || args.size() > 2)
-      fail(e.loc, DiagKind::ScriptArgCount, "range", 2, args.size());
-    for (size_t i = 0; i < args.size(); ++i)
-      if (args[i].kind != Value::Kind::Int)
-        fail(e.items[i]->loc, DiagKind::ScriptArgType, i + 1, i ? "stop" : "start", "range", "int",
-             args[i].type_name());
-    int64_t lo = args.size() == 2 ? args[0].int_value : 0;
-    int64_t hi = args.back().int_value;
-    // hi - lo may not be an int64: compare without computing it.
-    int64_t size = hi <= lo ? 0 : (lo < 0 && hi > INT64_MAX + lo) ? INT64_MAX : hi - lo;
-    require_value_size(e.loc, "list", size);
-    charge(e.loc, size);
-    std::vector<Value> items;
-    items.reserve(static_cast<size_t>(size));
-    for (int64_t i = 0; i < size; ++i)
-      items.push_back(Value::of_int(lo + i));
-    return Value::of_list(std::move(items));
-  }
-
-  // Primitives: bind arguments to parameters, check their kinds, run.
+  Value out;
+  if (call_builtin(*this, fn, e, a.args, out))
+    return out;
   const PrimitiveSpec *spec = find_primitive(fn);
   EXGC_CHECK(spec) << "function value without a definition: " << fn;
-  CallSite site{e.loc, fn, std::vector<Value>(spec->params.size()), {}};
-  for (const Param &param : spec->params)
-    site.params.push_back(param.name);
-  // Where argument i was written (positional or keyword), for its errors.
-  std::vector<SrcLoc> arg_locs(spec->params.size(), e.loc);
-  auto at_arg = [&](size_t i) { return arg_locs[i]; };
-  std::vector<bool> given(spec->params.size(), false);
-  // A Keywords parameter (last) takes the keyword arguments no other
-  // parameter names, as a list of [name, value] pairs; never a positional one.
-  const bool rest = !spec->params.empty() && spec->params.back().kind == ParamKind::Keywords;
-  const size_t positional = spec->params.size() - (rest ? 1 : 0);
-  if (args.size() > positional)
-    fail(e.loc, DiagKind::ScriptArgCount, fn, positional, args.size());
-  for (size_t i = 0; i < args.size(); ++i) {
-    site.args[i] = args[i];
-    given[i] = true;
-    arg_locs[i] = e.items[i]->loc;
-  }
-  for (size_t k = 0; k < kwargs.size(); ++k) {
-    size_t i = 0;
-    while (i < spec->params.size() && kwargs[k].first != spec->params[i].name)
-      ++i;
-    if (i == spec->params.size() && rest) {
-      const size_t r = spec->params.size() - 1;
-      std::vector<Value> items = given[r] ? *site.args[r].list : std::vector<Value>{};
-      items.push_back(Value::of_list({Value::of_str(kwargs[k].first), kwargs[k].second}));
-      site.args[r] = Value::of_list(std::move(items));
-      given[r] = true;
-      arg_locs[r] = kwlocs[k];
-      continue;
-    }
-    if (i == spec->params.size() || spec->params[i].kind == ParamKind::Keywords)
-      fail(kwlocs[k], DiagKind::ScriptUnknownKeyword, fn, kwargs[k].first);
-    if (given[i])
-      fail(kwlocs[k], DiagKind::ScriptDuplicateArg, fn, kwargs[k].first);
-    site.args[i] = kwargs[k].second;
-    given[i] = true;
-    arg_locs[i] = kwlocs[k];
-  }
-  for (size_t i = 0; i < spec->params.size(); ++i) {
-    const Param &param = spec->params[i];
-    if (!given[i]) {
-      if (param.required())
-        fail(e.loc, DiagKind::ScriptMissingArg, fn, param.name);
-      site.args[i] = param.fallback.value();
-      continue;
-    }
-    if (!kind_matches(param.kind, site.args[i]))
-      fail(at_arg(i), DiagKind::ScriptArgType, i + 1, param.name, fn, param_kind_name(param.kind),
-           site.args[i].type_name());
-    if (param.kind == ParamKind::Count && site.args[i].int_value < 1)
-      fail(at_arg(i), DiagKind::ScriptArgType, i + 1, param.name, fn, param_kind_name(param.kind),
-           std::to_string(site.args[i].int_value));
-    if (param.kind == ParamKind::Name && !is_exg_name(site.args[i].str))
-      fail(at_arg(i), DiagKind::ScriptArgType, i + 1, param.name, fn, param_kind_name(param.kind),
-           "'" + site.args[i].str + "'");
-  }
-  for (size_t i = 0; i < spec->params.size(); ++i)
-    check_constants(*this, site.args[i], i + 1, spec->params[i].name, fn, at_arg(i));
+  std::vector<SrcLoc> arg_locs; // where argument i was written, for its errors
+  CallSite site = bind_primitive_args(*this, *spec, e, std::move(a), arg_locs);
+  return run_primitive(*spec, e.loc, site, arg_locs);
+}
+
+Value Interpreter::run_primitive(const PrimitiveSpec &spec, SrcLoc loc, CallSite &site,
+                                 const std::vector<SrcLoc> &arg_locs) {
+  for (size_t i = 0; i < spec.params.size(); ++i)
+    check_constants(*this, site.args[i], i + 1, spec.params[i].name, spec.name, arg_locs[i]);
   // A solver query costs far more than a statement: charge it as it is
   // asked, so that the step budget bounds a script's time, and stops a
   // primitive in the middle of quadratic work rather than after it.
@@ -296,12 +337,12 @@ Value Interpreter::eval_call(const script::ExprNode &e, Frame &f) {
   analysis::RoundingLog rounding;
   {
     analysis::QueryMeter meter(
-        [&](bool cached) { charge(e.loc, cached ? kStepsPerCachedQuery : kStepsPerSolverQuery); });
-    out = spec->fn(*this, site);
+        [&](bool cached) { charge(loc, cached ? kStepsPerCachedQuery : kStepsPerSolverQuery); });
+    out = spec.fn(*this, site);
   }
-  if (out.kind == Value::Kind::Proc && !spec->params.empty() &&
-      spec->params[0].kind == ParamKind::Proc)
-    record_step(spec->name, e.loc, site.args[0].proc, out.proc,
+  if (out.kind == Value::Kind::Proc && !spec.params.empty() &&
+      spec.params[0].kind == ParamKind::Proc)
+    record_step(spec.name, loc, site.args[0].proc, out.proc,
                 rounding_changes(rounding, *site.args[0].proc));
   return out;
 }
