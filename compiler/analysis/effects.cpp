@@ -4,6 +4,7 @@
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/ir/window.h"
 
 namespace exgc::analysis {
 
@@ -128,32 +129,29 @@ EffectCollector::EffectCollector(const ProcNode &proc, CalleeLookup callees)
 
 Expr EffectCollector::subst(const Expr &e, const Env &env) const { return substitute(e, env.vars); }
 
+const Alias *EffectCollector::alias_of(const Sym &buf, const Env &env) const {
+  if (auto it = env.bufs.find(buf.id); it != env.bufs.end())
+    return &it->second;
+  if (auto it = windows_.find(buf.id); it != windows_.end())
+    return &it->second;
+  return nullptr;
+}
+
 Alias EffectCollector::resolve_window(const Sym &buf, const std::vector<bool> &is_slice,
                                       const std::vector<Expr> &start, Env &env) const {
-  const Alias *a = nullptr;
-  if (auto it = env.bufs.find(buf.id); it != env.bufs.end())
-    a = &it->second;
-  else if (auto it2 = windows_.find(buf.id); it2 != windows_.end())
-    a = &it2->second;
+  const Alias *a = alias_of(buf, env);
   if (!a)
     return Alias{buf, is_slice, start};
-  Alias out{a->base, {}, {}};
+  // A window of a window: the inner one's starts placed through the outer.
+  Alias out{a->base, {}, window_to_buffer(a->is_slice, a->start, start, plain_sum)};
   size_t k = 0;
-  for (size_t d = 0; d < a->start.size(); ++d) {
-    if (!a->is_slice[d] || k >= start.size()) {
-      out.is_slice.push_back(a->is_slice[d]);
-      out.start.push_back(a->start[d]);
-      continue;
-    }
-    out.is_slice.push_back(is_slice[k]);
-    out.start.push_back(BinOp::make(BinOpKind::Add, a->start[d], start[k]));
-    ++k;
-  }
+  for (size_t d = 0; d < a->start.size(); ++d)
+    out.is_slice.push_back(a->is_slice[d] && k < is_slice.size() ? is_slice[k++] : a->is_slice[d]);
   return out;
 }
 
-void EffectCollector::access(AccessKind k, const Sym &buf, const std::vector<Expr> &idx0, SrcLoc loc,
-                             const std::string &text, Env &env, Effects &out) const {
+void EffectCollector::access(AccessKind k, const Sym &buf, const std::vector<Expr> &idx0,
+                             SrcLoc loc, const std::string &text, Env &env, Effects &out) const {
   std::vector<Expr> idx;
   for (const Expr &e : idx0)
     idx.push_back(subst(e, env));
@@ -162,23 +160,12 @@ void EffectCollector::access(AccessKind k, const Sym &buf, const std::vector<Exp
   a.loc = loc;
   a.text = text;
   a.scopes = env.scopes;
-  const Alias *al = nullptr;
-  if (auto it = env.bufs.find(buf.id); it != env.bufs.end())
-    al = &it->second;
-  else if (auto it2 = windows_.find(buf.id); it2 != windows_.end())
-    al = &it2->second;
-  if (!al) {
+  if (const Alias *al = alias_of(buf, env)) {
+    a.buf = al->base;
+    a.idx = window_to_buffer(al->is_slice, al->start, idx, plain_sum);
+  } else {
     a.buf = buf;
     a.idx = idx;
-  } else {
-    a.buf = al->base;
-    size_t j = 0;
-    for (size_t d = 0; d < al->start.size(); ++d) {
-      if (al->is_slice[d] && j < idx.size())
-        a.idx.push_back(BinOp::make(BinOpKind::Add, al->start[d], idx[j++]));
-      else
-        a.idx.push_back(al->start[d]);
-    }
   }
   out.mentioned.insert(a.buf.id);
   out.accesses.push_back(std::move(a));
@@ -317,14 +304,11 @@ void EffectCollector::call(const CallStmt &c, Env &env, Effects &out) const {
     out.mentioned.insert(base.id);
     Alias al = resolve_window(base, sl, st, env);
     // A whole buffer passed as is: the parameter's indices are the buffer's.
-    if (sl.empty() && st.empty() && al.base == base) {
+    if (sl.empty() && st.empty() && al.base == base)
       inner.bufs[p.name.id] = Alias{base, std::vector<bool>(p.type.shape.size(), true),
                                     std::vector<Expr>(p.type.shape.size(), IntImm::make(0))};
-    } else if (sl.empty() && st.empty()) {
+    else
       inner.bufs[p.name.id] = al;
-    } else {
-      inner.bufs[p.name.id] = al;
-    }
   }
   // What the callee allocates is private to each run of it: its accesses
   // never conflict with anything outside this call, and its declarations are

@@ -91,6 +91,9 @@ private:
   void access(AccessKind k, const Sym &buf, const std::vector<Expr> &idx, SrcLoc loc,
               const std::string &text, Env &env, Effects &out) const;
   void call(const CallStmt &c, Env &env, Effects &out) const;
+  /// The window (or window parameter) `buf` names, or null for a buffer.
+  const Alias *alias_of(const Sym &buf, const Env &env) const;
+  /// `buf[start...]` as a window of the root buffer (ir/window.h's rule).
   Alias resolve_window(const Sym &buf, const std::vector<bool> &is_slice,
                        const std::vector<Expr> &start, Env &env) const;
   Expr subst(const Expr &e, const Env &env) const;

@@ -2,6 +2,7 @@
 #include "compiler/ir/inliner.h"
 
 #include "compiler/ir/fold.h"
+#include "compiler/ir/window.h"
 
 namespace exgc {
 
@@ -28,15 +29,10 @@ bool Inliner::bind_buffer(const Sym &param, const Expr &actual) {
 }
 
 std::vector<Expr> Inliner::compose(const BufArg &b, const std::vector<Expr> &idx) {
-  std::vector<Expr> out;
-  if (!b.window) {
-    for (const Expr &e : idx)
-      out.push_back(mutate(e));
-    return out;
-  }
-  for (size_t d = 0, j = 0; d < b.w.size(); ++d)
-    out.push_back(b.w[d].is_slice ? plus_folded(b.w[d].lo, mutate(idx[j++])) : b.w[d].lo);
-  return out;
+  std::vector<Expr> coords;
+  for (const Expr &e : idx)
+    coords.push_back(mutate(e));
+  return b.window ? window_to_buffer(b.w, coords, plus_folded) : coords;
 }
 
 size_t Inliner::source_dim(const BufArg &b, size_t d) {
