@@ -17,7 +17,7 @@
 //    int64_t (sizes at most 2^40, index arguments within +-2^40).
 // An instr's own behavior is checked against its declared parameter shapes
 // under its own asserts. Runs only on procs that typechecked. The checker's
-// state and its per-statement walk are in bounds_checker.h.
+// state is in bounds_checker.h, its per-statement walk in bounds_checker.cpp.
 #include "compiler/frontend/bounds_checker.h"
 
 namespace exgc::tc {

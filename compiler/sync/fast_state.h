@@ -2,8 +2,10 @@
 //
 // Owns FastEngine::State: the record, assignment-record and origin pools, the
 // region stores, the scan lists and the barrier waiter lists, with the
-// helpers every engine operation shares. fast_engine.cpp has the operations,
-// fast_replay.cpp the task replay; fast_engine.h has the design.
+// helpers every engine operation shares. The small hot helpers and the scans
+// are defined here; the bodies of the larger rules are in fast_state.cpp.
+// fast_engine.cpp has the operations, fast_replay.cpp the task replay;
+// fast_engine.h has the design.
 #ifndef EXGC_SYNC_FAST_STATE_H
 #define EXGC_SYNC_FAST_STATE_H
 
@@ -195,32 +197,7 @@ struct FastEngine::State {
   // Makes `box` one region with assignment record `ar` (its reference
   // already counted); overlapping regions keep what lies outside it.
   // Returns how many regions it examined (the work, for the meter).
-  size_t put_region(int tensor, const TensorInfo &t, const Box &box, uint32_t ar) {
-    RegionStore &st = store(tensor, t);
-    hits.clear();
-    size_t examined = st.query(box, [&](RegionRef r) { hits.push_back(r); });
-    std::sort(hits.begin(), hits.end());
-    out.clear();
-    for (const RegionRef &h : hits) {
-      const Region &rg = st.at(h);
-      next.clear();
-      subtract(rg.box, box, next);
-      for (Box &b : next) {
-        ++ars[rg.ar].refs;
-        out.push_back({std::move(b), rg.ar});
-      }
-    }
-    for (const RegionRef &h : hits)
-      unref_ar(st.at(h).ar);
-    st.remove(hits);
-    live_regions -= hits.size();
-    out.push_back({box, ar});
-    for (Region &r : out) {
-      st.add(std::move(r));
-      ++live_regions;
-    }
-    return examined;
-  }
+  size_t put_region(int tensor, const TensorInfo &t, const Box &box, uint32_t ar);
 
   bool valid(const Ref &ref) const { return recs[ref.first].gen == ref.second; }
 
@@ -262,30 +239,7 @@ struct FastEngine::State {
     drop_if_unused(id);
   }
 
-  void update_max(Record &r) {
-    uint64_t m = 0;
-    int64_t reach = -1;
-    QualMask wq = 0;
-    for (const Part &p : r.parts) {
-      m = std::max(m, p.s.max_tid());
-      if (!p.s.empty())
-        reach = std::max(reach, static_cast<int64_t>(p.s.max_tid()));
-      if (p.family())
-        reach = std::max(reach, static_cast<int64_t>(p.members.max()));
-      wq |= p.s.summary().witnessable();
-      if (p.family() && p.own.any()) {
-        m = std::max(m, p.members.max());
-        wq |= p.own.witnessable();
-      }
-    }
-    r.max_tid = m;
-    r.wq = wq;
-    if (reach != r.reach) {
-      r.reach = reach;
-      if (reach >= 0)
-        push_reach(r);
-    }
-  }
+  void update_max(Record &r);
 
   void push_reach(const Record &r) {
     const uint32_t id = static_cast<uint32_t>(&r - recs.data());
@@ -302,14 +256,7 @@ struct FastEngine::State {
       by_reach.pop();
     return by_reach.empty() ? -1 : by_reach.top().first;
   }
-  void compact_reach() {
-    std::vector<std::pair<int64_t, Ref>> keep;
-    for (; !by_reach.empty(); by_reach.pop())
-      if (reach_current(by_reach.top()))
-        keep.push_back(by_reach.top());
-    by_reach = std::priority_queue<std::pair<int64_t, Ref>>(
-        std::less<std::pair<int64_t, Ref>>(), std::move(keep));
-  }
+  void compact_reach();
 
   // A sync op may change any record: nothing is fresh any more.
   void forget_fresh() {
@@ -324,25 +271,8 @@ struct FastEngine::State {
       }
     return false;
   }
-  void remember_fresh_key(const FreshKey &k, const ThreadSetP &threads, uint32_t id) {
-    FreshEntry e{k, {id, recs[id].gen}, threads};
-    if (fresh_keys.size() < 4) {
-      fresh_keys.push_back(std::move(e));
-    } else {
-      fresh_keys[fresh_keys_next] = std::move(e);
-      fresh_keys_next = (fresh_keys_next + 1) % 4;
-    }
-  }
-  void remember_fresh(uint32_t id) {
-    constexpr size_t kFresh = 16;
-    if (fresh.size() < kFresh) {
-      fresh_last = fresh.size();
-      fresh.push_back(id);
-    } else {
-      fresh_last = (fresh_last + 1) % kFresh;
-      fresh[fresh_last] = id;
-    }
-  }
+  void remember_fresh_key(const FreshKey &k, const ThreadSetP &threads, uint32_t id);
+  void remember_fresh(uint32_t id);
 
   void add_waiter(Waiters &w, uint32_t id) {
     Ref ref{id, recs[id].gen};
@@ -354,36 +284,11 @@ struct FastEngine::State {
   void add_waiter(uint64_t bar, uint32_t id) { add_waiter(waiters[bar], id); }
 
   // Merge parts that differ only in their members.
-  void normalize(Record &r) {
-    if (r.parts.size() < 2)
-      return;
-    for (size_t i = 0; i < r.parts.size(); ++i)
-      for (size_t j = i + 1; j < r.parts.size();) {
-        if (r.parts[i].family() && r.parts[j].family() &&
-            r.parts[i].same_but_members(r.parts[j])) {
-          r.parts[i].members = r.parts[i].members.unite(r.parts[j].members);
-          r.parts[j] = std::move(r.parts.back());
-          r.parts.pop_back();
-        } else {
-          ++j;
-        }
-      }
-  }
+  void normalize(Record &r);
 
   // Members of part p a sync op by c with first sync-tl l1 sees: 0 none,
   // 1 all, 2 the subset `sub`.
-  static int witnessed(const Part &p, const ThreadSet &c, QualMask l1, ThreadSet &sub) {
-    if (p.freed)
-      return 0;
-    if (p.s.witness(c, l1))
-      return 1;
-    if (!p.family() || !(p.own.witnessable() & l1))
-      return 0;
-    sub = p.members.intersect(c);
-    if (sub.empty())
-      return 0;
-    return sub == p.members ? 1 : 2;
-  }
+  static int witnessed(const Part &p, const ThreadSet &c, QualMask l1, ThreadSet &sub);
 
   // Every part of `r` is seen in full by a sync op of c on l1 (none freed).
   static bool seen_in_full(const Record &r, const ThreadSet &c, QualMask l1) {
@@ -453,18 +358,7 @@ struct FastEngine::State {
     arrive_sigs.prune();
   }
   SigEntry &signature(char kind, const ThreadSetP &c, QualMask l1, const SyncTl &l2,
-                      const std::vector<uint64_t> *bars) {
-    SigKey key{kind, c.get(), l1, l2.full, l2.temp, {}};
-    if (bars)
-      key.bars.assign(bars->data(), bars->data() + bars->size());
-    SigCache &cache = bars ? arrive_sigs : sigs;
-    auto it = cache.map.emplace(std::move(key), SigEntry());
-    if (it.second) {
-      it.first->second.id = next_sig++;
-      cache.threads.push_back(c);
-    }
-    return it.first->second;
-  }
+                      const std::vector<uint64_t> *bars);
 
   // What a sync op found on a record: nothing to do until the record changes
   // (Noop), nothing to do ever again (Saturated), or work it must redo on the
@@ -569,34 +463,11 @@ struct FastEngine::State {
   // Keeps the change log and the active list proportional to the live
   // records: a key whose position falls off the log scans in full next time
   // (at the cost of one full scan, which the dropped entries would exceed).
-  void trim_changes() {
-    if (changes.size() > 2 * live_records + 4096) {
-      const size_t drop = changes.size() - (live_records + 2048);
-      changes.erase(changes.begin(), changes.begin() + static_cast<ptrdiff_t>(drop));
-      changes_base += drop;
-    }
-    if (active.size() > 2 * live_records + 1024) {
-      size_t keep = 0;
-      for (const Ref &ref : active)
-        if (valid(ref) && recs[ref.first].list == 1)
-          active[keep++] = ref;
-      active.resize(keep);
-    }
-  }
+  void trim_changes();
 
   // Records that died or came back leave stale heap entries; drop them when
   // they outnumber the live records, so the heap stays proportional to them.
-  void compact_retired() {
-    std::vector<std::pair<uint64_t, Ref>> keep;
-    while (!retired.empty()) {
-      const auto &top = retired.top();
-      if (valid(top.second) && recs[top.second.first].list == 2)
-        keep.push_back(top);
-      retired.pop();
-    }
-    retired = std::priority_queue<std::pair<uint64_t, Ref>>(
-        std::less<std::pair<uint64_t, Ref>>(), std::move(keep));
-  }
+  void compact_retired();
 
   // A record changed outside a scan (Await): make sure scans see it again.
   void reactivate(uint32_t id) {
@@ -618,16 +489,7 @@ struct FastEngine::State {
 
   // Keeps (o, p, tid) in `f` when it is a better culprit, as the oracle picks.
   static void consider(Failure &f, const OriginRec &o, const Part &p, int64_t tid,
-                       ThreadSet &miss, bool from_mutates) {
-    Culprit cand{true, o.origin.seq, tid};
-    if (!cand.better_than(f.best))
-      return;
-    f.best = cand;
-    f.rec = o;
-    f.part = &p;
-    f.missing = std::move(miss);
-    f.from_mutates = from_mutates;
-  }
+                       ThreadSet &miss, bool from_mutates);
 
   // The origin of entry `en` at element `at` (null: any element, when only
   // whether something fails matters).
@@ -642,56 +504,10 @@ struct FastEngine::State {
 
   // The culprit in AR `a` for access `e` at element `at`, as the oracle
   // picks it.
-  bool check_ar(uint32_t a, const AccessEvent &e, Failure &f, const Idx *at = nullptr) {
-    const AR &ar = ars[a];
-    const ThreadSet &c = *e.ctx.threads;
-    const int need_m = need_on_mutates(e);
-    OriginRec scratch; // a deferred origin resolved at `at`
-    for (int pass = 0; pass < 2; ++pass) {
-      if (pass == 1 && !e.mutate)
-        break;
-      int need = pass == 0 ? need_m : kNeedOnReads;
-      for (const Entry &en : pass == 0 ? ar.mutates : ar.reads) {
-        const Record &r = recs[en.rec];
-        const OriginRec &o = origin_of(origins, en, at, scratch);
-        for (const Part &p : r.parts) {
-          int64_t tid;
-          ThreadSet miss;
-          if (!part_fails(p, c, e.ext, need, e.conv, tid, miss))
-            continue;
-          consider(f, o, p, tid, miss, pass == 0);
-        }
-      }
-      if (f.best.found)
-        return true;
-    }
-    return false;
-  }
+  bool check_ar(uint32_t a, const AccessEvent &e, Failure &f, const Idx *at = nullptr);
 
   bool check_free_ar(uint32_t a, const ThreadSet &c, bool ring, QualMask q, Failure &f,
-                     const Idx *at = nullptr) {
-    const AR &ar = ars[a];
-    OriginRec scratch;
-    for (int pass = 0; pass < 2; ++pass)
-      for (const Entry &en : pass == 0 ? ar.mutates : ar.reads) {
-        const Record &r = recs[en.rec];
-        const OriginRec &o = origin_of(origins, en, at, scratch);
-        for (const Part &p : r.parts) {
-          int64_t tid = -1;
-          ThreadSet miss;
-          if (ring) {
-            if (r.foa < 0 || p.freed)
-              continue;
-            tid = p.family() ? static_cast<int64_t>(p.members.min()) : -1;
-          } else if (p.freed || !part_fails(p, c, q, Temp, false, tid, miss)) {
-            // A part its ring's Arrive freed is ordered by the ring protocol.
-            continue;
-          }
-          consider(f, o, p, tid, miss, true);
-        }
-      }
-    return f.best.found;
-  }
+                     const Idx *at = nullptr);
 };
 
 } // namespace exgc::sync
