@@ -10,7 +10,8 @@
 // on the barrier of each CTA it writes. Results go to KernelFacts
 // (cluster_barriers, remote_arrives, multicasts): the arrive counts and the
 // `{cta_mask}` codegen emits, the ranks a remote arrive reaches. Runs inside
-// gpu_check.cpp's walk, which gives the tiling and the thread iterators.
+// KernelChecker's walk (kernel_checker.h), which gives the tiling and the
+// thread iterators.
 #pragma once
 #include <optional>
 #include <string>
