@@ -4,6 +4,7 @@
 #include <set>
 
 #include "compiler/analysis/effects.h"
+#include "compiler/ir/device_code.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 
@@ -17,22 +18,10 @@ using Lookup = std::function<Proc(const ProcNode *, const std::string &)>;
 bool launches_kernel(const ProcNode &p, const Lookup &lookup, std::set<const ProcNode *> &seen) {
   if (!seen.insert(&p).second)
     return false;
-  struct Finder : IRVisitor {
-    bool found = false;
-    std::vector<std::string> callees;
-    void visit_node(const With *w) override {
-      found |= w->context() == ContextKind::CudaDeviceFunction;
-      IRVisitor::visit_node(w);
-    }
-    void visit_node(const CallStmt *c) override {
-      callees.push_back(c->callee);
-      IRVisitor::visit_node(c);
-    }
-  } f;
-  f.visit(p.body);
-  if (f.found)
+  DeviceCode code = device_code(p.body);
+  if (code.has_device_function)
     return true;
-  for (const std::string &name : f.callees)
+  for (const std::string &name : code.callees)
     if (Proc q = lookup(&p, name); q && !q->is_instr && launches_kernel(*q, lookup, seen))
       return true;
   return false;

@@ -17,8 +17,8 @@
 // the block declares is used after it (ScopeEndsBeforeUse).
 #include "compiler/analysis/effects.h"
 #include "compiler/analysis/gpu_names.h"
+#include "compiler/ir/device_code.h"
 #include "compiler/ir/printer.h"
-#include "compiler/ir/visitor.h"
 #include "compiler/schedule/cursor.h"
 #include "compiler/schedule/edit.h"
 #include "compiler/schedule/loop_support.h"
@@ -26,15 +26,6 @@
 
 namespace exgc::schedule {
 namespace {
-
-/// Whether a block contains a `with CudaDeviceFunction`.
-struct FindsDeviceFunction : IRVisitor {
-  bool found = false;
-  void visit_node(const With *op) override {
-    found |= op->context() == ContextKind::CudaDeviceFunction;
-    IRVisitor::visit_node(op);
-  }
-};
 
 /// Checks the context descriptor as the typecheck checks a `with`.
 void check_context(Interpreter &in, const Expr &ctx, SrcLoc loc, std::string &name) {
@@ -76,9 +67,7 @@ Value wrap_with_context(Interpreter &in, const CallSite &call) {
 
   bool in_device = in_device_function(*p, c.node);
   if (context_kind(name) == ContextKind::CudaDeviceFunction) {
-    FindsDeviceFunction inner;
-    inner.visit(stmts);
-    if (in_device || inner.found)
+    if (in_device || has_device_function(stmts))
       in.fail(call.loc, DiagKind::ContextNesting, name,
               in_device ? "the block is already in device code" : "the block contains one");
   } else if (!in_device) {
@@ -96,7 +85,8 @@ Value wrap_with_context(Interpreter &in, const CallSite &call) {
   Proc out = p;
   for (size_t i = 1; i < stmts.size(); ++i)
     out = replace_stmt(out, stmts[i]->id, [](const Stmt &) -> Block { return {}; });
-  return Value::of_proc(replace_stmt(out, stmts.front()->id, [&](const Stmt &) { return Block{with}; }));
+  return Value::of_proc(
+      replace_stmt(out, stmts.front()->id, [&](const Stmt &) { return Block{with}; }));
 }
 
 } // namespace exgc::schedule

@@ -30,8 +30,8 @@
 #include "compiler/codegen/cuda_backend.h"
 #include "compiler/codegen/difftest.h"
 #include "compiler/gpu/kernel_calls.h"
+#include "compiler/ir/device_code.h"
 #include "compiler/ir/printer.h"
-#include "compiler/ir/visitor.h"
 #include "compiler/pipeline/compilation.h"
 #include "compiler/schedule/interpreter.h"
 #include "compiler/schedule/provenance.h"
@@ -128,7 +128,8 @@ std::string text_output(const DriverOptions &opts) {
 std::string difftest_output(const DriverOptions &opts) {
   if (!opts.output.empty())
     return opts.output;
-  return derived_output(opts.input, opts.emit == EmitKind::Runall ? "_runall.cpp" : "_difftest.cpp");
+  return derived_output(opts.input,
+                        opts.emit == EmitKind::Runall ? "_runall.cpp" : "_difftest.cpp");
 }
 
 /// The code file of --emit=cu or --emit=cpp; its header is header_path_for it.
@@ -210,27 +211,6 @@ std::string print_procs(const std::vector<Proc> &procs) {
   return text;
 }
 
-/// Whether a body has a device function, and the names it calls there.
-struct HasDeviceFunction : IRVisitor {
-  bool found = false;
-  std::set<std::string> device_callees;
-  void visit_node(const With *op) override {
-    bool device = op->context() == ContextKind::CudaDeviceFunction;
-    found |= device;
-    depth_ += device;
-    IRVisitor::visit_node(op);
-    depth_ -= device;
-  }
-  void visit_node(const CallStmt *op) override {
-    if (depth_)
-      device_callees.insert(op->callee);
-    IRVisitor::visit_node(op);
-  }
-
-private:
-  int depth_ = 0;
-};
-
 /// The procs to compile: -e names, else the module's exports, else every proc
 /// (not instr) the main module defines, schedule results included, except
 /// those called in device code: a device helper is compiled at its calls,
@@ -262,13 +242,12 @@ bool select_procs(const Program &prog, const DriverOptions &opts, DiagEngine &di
       take(name, loc);
     return ok;
   }
-  HasDeviceFunction helpers;
+  std::set<std::string> helpers;
   for (const Decl &d : m.decls)
     if (const Proc *p = std::get_if<Proc>(&d))
-      helpers.visit((*p)->body);
+      helpers.merge(device_code((*p)->body).device_callees);
   for (const Decl &d : m.decls)
-    if (const Proc *p = std::get_if<Proc>(&d);
-        p && !(*p)->is_instr && !helpers.device_callees.count((*p)->name))
+    if (const Proc *p = std::get_if<Proc>(&d); p && !(*p)->is_instr && !helpers.count((*p)->name))
       take((*p)->name, (*p)->loc);
   if (ok && out.empty())
     diag.report(SrcLoc{m.file, 0, 0}, DiagKind::NothingToCompile, diag.sources().name(m.file));
@@ -322,12 +301,12 @@ bool add_difftest_pairs(const Program &prog, const DriverOptions &opts, DiagEngi
 /// A call that passes one buffer to two parameters of a kernel-launching proc
 /// (one written) runs a program its check never saw: refused.
 bool check_kernel_calls(const Program &prog, const std::vector<Proc> &procs, DiagEngine &diag) {
+  auto lookup = [&](const ProcNode *from, const std::string &n) {
+    return prog.lookup_from(from, n);
+  };
   bool ok = true;
   for (const Proc &p : procs)
-    ok = gpu::check_kernel_call_aliasing(
-             *p, [&](const ProcNode *from, const std::string &n) { return prog.lookup_from(from, n); },
-             diag) &&
-         ok;
+    ok = gpu::check_kernel_call_aliasing(*p, lookup, diag) && ok;
   return ok;
 }
 
@@ -337,9 +316,7 @@ bool warn_unverified(const std::vector<Proc> &procs, const SyncChecks &checks,
                      const DriverOptions &opts, DiagEngine &diag) {
   bool ok = true;
   for (const Proc &p : procs) {
-    HasDeviceFunction v;
-    v.visit(p->body);
-    if (v.found && !checks.has_check(p->name)) {
+    if (has_device_function(p->body) && !checks.has_check(p->name)) {
       diag.report(p->loc,
                   opts.require_check ? DiagKind::SyncCheckRequired : DiagKind::SyncNotVerified,
                   p->name);
@@ -371,12 +348,9 @@ void explain_implicit_selection(const Program &prog, const DriverOptions &opts,
   if (exports || !opts.entry_procs.empty())
     return;
   std::vector<std::string> kernels;
-  for (const Proc &p : procs) {
-    HasDeviceFunction v;
-    v.visit(p->body);
-    if (v.found)
+  for (const Proc &p : procs)
+    if (has_device_function(p->body))
       kernels.push_back(p->name);
-  }
   std::string e_flags, export_list;
   for (const std::string &k : kernels) {
     e_flags += (e_flags.empty() ? "-e " : " -e ") + k;
@@ -390,7 +364,8 @@ void explain_implicit_selection(const Program &prog, const DriverOptions &opts,
       continue;
     const std::string &host = d.procs.front();
     Proc p = prog.main().find_proc(host);
-    std::string why = "'" + host + "' is compiled because the module has no export list and no -e; ";
+    std::string why =
+        "'" + host + "' is compiled because the module has no export list and no -e; ";
     std::string fix = kernels.empty()
                           ? "compile '" + host + "' as a CPU reference with --emit=cpp"
                           : "compile only the kernel" + std::string(kernels.size() > 1 ? "s" : "") +
@@ -456,12 +431,10 @@ int verify(Compilation &comp, const DriverOptions &opts, Stats &stats) {
   // checks are not its checks.
   std::vector<Proc> gpu_procs;
   for (const Proc &p : procs) {
-    HasDeviceFunction v;
-    v.visit(p->body);
     bool device_arg = false;
     for (const Arg &a : p->args)
       device_arg |= a.type.mem && !analysis::resolve_memory(a.type.mem).is(analysis::MemId::DRAM);
-    if (v.found || device_arg)
+    if (device_arg || has_device_function(p->body))
       gpu_procs.push_back(p);
   }
   if (!diag.has_errors() && !gpu_procs.empty()) {
