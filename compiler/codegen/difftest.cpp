@@ -10,7 +10,9 @@
 #include "compiler/codegen/abi.h"
 #include "compiler/codegen/c_names.h"
 #include "compiler/codegen/cpp_backend.h"
+#include "compiler/codegen/difftest_ctrl.h"
 #include "compiler/codegen/difftest_runtime.h"
+#include "compiler/codegen/difftest_work.h"
 #include "compiler/codegen/effects.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
@@ -37,41 +39,6 @@ std::string quote(const std::string &s) {
   }
   return out + "\"";
 }
-
-/// Control expressions (extents, asserts) as C++ over the size variables.
-class CtrlPrinter {
-public:
-  std::map<uint32_t, std::string> vars; // Sym id -> C++ variable
-  bool ok = true;
-
-  std::string print(const Expr &e) {
-    if (const auto *i = e.as<IntImm>())
-      return "int64_t(" + std::to_string(i->value) + ")";
-    if (const auto *b = e.as<BoolImm>())
-      return b->value ? "true" : "false";
-    if (const auto *v = e.as<Var>()) {
-      auto it = vars.find(v->name.id);
-      if (it != vars.end())
-        return it->second;
-    }
-    if (const auto *u = e.as<UnOp>())
-      return std::string(u->op == UnOpKind::Neg ? "(-" : "(!") + print(u->a) + ")";
-    if (const auto *b = e.as<BinOp>()) {
-      std::string a = print(b->a), c = print(b->b);
-      switch (b->op) {
-      case BinOpKind::Div: return "exgdt::fdiv(" + a + ", " + c + ")";
-      case BinOpKind::Mod: return "exgdt::fmod(" + a + ", " + c + ")";
-      case BinOpKind::And: return "(" + a + " && " + c + ")";
-      case BinOpKind::Or: return "(" + a + " || " + c + ")";
-      default: return "(" + a + " " + binop_spelling(b->op) + " " + c + ")";
-      }
-    }
-    if (const auto *c = e.as<Call>(); c && (c->func == "min" || c->func == "max") && c->args.size() == 2)
-      return "exgdt::" + c->func + "64(" + print(c->args[0]) + ", " + print(c->args[1]) + ")";
-    ok = false;
-    return "0";
-  }
-};
 
 /// The integer constants a proc mentions (loop bounds, split factors, guard
 /// bounds, assert moduli), as magnitudes in [2, 2^20]: sizes around them are
@@ -137,6 +104,7 @@ public:
         continue;
       std::string v = "c" + std::to_string(i), at = "c[" + std::to_string(vars.size()) + "]";
       cp.vars[a.name.id] = v;
+      cp.vars[b.name.id] = v;
       bool is_bool = a.type.scalar == ValueType::Bool;
       unpack += "  [[maybe_unused]] " + std::string(is_bool ? "bool " : "int64_t ") + v + " = " + at +
                 (is_bool ? " != 0" : "") + ";\n";
@@ -163,6 +131,12 @@ public:
       why = "an extent or assert is not plain integer arithmetic";
       return false;
     }
+
+    // What a run of the dearer proc costs (the size search keeps a case's runs cheap).
+    CalleeOf callee = [&](const ProcNode *q, const std::string &name) { return fx_.callee(q, name); };
+    std::string work = "static int64_t exgdt_work_" + std::to_string(id) + "(const int64_t *c) {\n" +
+                       unpack + "  return exgdt::max64(" + work_expr(p, cp, callee) + ",\n    " +
+                       work_expr(*c.after, cp, callee) + ");\n}\n\n";
 
     std::string run = "static bool exgdt_run_" + std::to_string(id) +
                       "(const int64_t *c, int run, char *msg) {\n" + unpack;
@@ -234,9 +208,10 @@ public:
     for (int64_t v : constants(c))
       consts.push_back(std::to_string(v));
     std::string where = case_where(diag_, c);
-    o << admit << run << "static const exgdt::Case exgdt_case_" << id << " = {" << quote(where)
-      << ", {" << join(vars, ", ") << "}, {" << join(consts, ", ") << "}, exgdt_admit_" << id
-      << ", exgdt_run_" << id << ", " << tolerance_literal(c.tolerance) << "};\n\n";
+    o << admit << work << run << "static const exgdt::Case exgdt_case_" << id << " = {"
+      << quote(where) << ", {" << join(vars, ", ") << "}, {" << join(consts, ", ") << "}, exgdt_admit_"
+      << id << ", exgdt_work_" << id << ", exgdt_run_" << id << ", " << tolerance_literal(c.tolerance)
+      << "};\n\n";
     return true;
   }
 
