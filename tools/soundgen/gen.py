@@ -57,6 +57,17 @@ instr add2(d: [f32][2], s: [f32][2]):
 
 """
 
+# Helpers of --gpu batches: an instr over device memory that completes on a
+# barrier (replace, then set_trailing_barrier_expr).
+PRELUDE_GPU = """\
+instr gadd2(d: [f32][2] @ CudaGmemLinear, s: [f32][2] @ CudaGmemLinear):
+    barrier: CudaMbarrier
+    emit: "gadd2({d}, {s}, {bar});"
+    for q in seq(0, 2):
+        d[q] += s[q]
+
+"""
+
 def as_type(text, is_int):
     """`text` written for f32, made an i32 proc (most procs: integer sums wrap
     the same in any order, so reordered sums compare exactly) or kept f32 with
@@ -67,7 +78,7 @@ def as_type(text, is_int):
     for lit, rep in [("0.25", "1"), ("0.5", "1"), ("2.0", "2"), ("1.0", "1"), ("3.0", "3"),
                      ("0.0", "0")]:
         text = text.replace(lit, rep)
-    return re.sub(r"\b(swap2|bump|dbl|part|add2)(s?)\b", r"\1_i\2", text)
+    return re.sub(r"\b(swap2|bump|dbl|part|g?add2)(s?)\b", r"\1_i\2", text)
 
 
 # Loop bounds over the sizes n, m (both >= 1). Extents may be negative.
@@ -76,12 +87,13 @@ BOUNDS = [("0", "n"), ("0", "n - 8"), ("4", "n"), ("1", "n - 1"), ("m", "n"), ("
 ASSERTS = ["", "", "", "assert n >= 5", "assert n >= 9", "assert n % 4 == 0", "assert m <= n",
            "assert n >= m + 3"]
 FLOAT_BUFS = ["x", "y", "z"]
+TIMELINES = ["cuda_in_order", "cuda_temporal"]
 
 
 class ProcGen:
     """One random proc: its text, and what steps may name in it."""
 
-    def __init__(self, rng, name, only=None, mixed=None, unwritten=False, wide=False):
+    def __init__(self, rng, name, only=None, mixed=None, unwritten=False, wide=False, gpu=False):
         self.rng = rng
         self.name = name
         self.only = only     # a primitive every step uses, where it can
@@ -117,9 +129,16 @@ class ProcGen:
         self.dims2 = []      # (2-D local buffer, first extent)
         self.butterflies = [] # (acc pattern of a 2 x 2 sum)
         self.instr_loops = [] # inner loops that add2 can replace
+        self.instr_tops = []  # (top-level loop, its inner loop add2 can replace)
         self.index_exprs = [] # (iterator, offset) of indices written `i + k`
         if self.mixed:
             self.is_int = False
+        # GPU: the batch also has the GPU steps (rename, passes, loop modes
+        # everywhere); a proc of device memory (x, y, z, iz and a read-only
+        # `a` in CudaGmemLinear, no calls of the DRAM helpers) also gets
+        # wrapped into kernels, barriers, fences and tensor-map windows.
+        self.gpu_steps = gpu
+        self.gpu = gpu and rng.random() < 0.5
 
     def scalar_type(self):
         """A temporary's type: f32, or in a mixed proc any of its types."""
@@ -139,7 +158,7 @@ class ProcGen:
 
     def value(self, its):
         r = self.rng.random()
-        b = self.rng.choice(FLOAT_BUFS)
+        b = self.rng.choice(FLOAT_BUFS + (["a"] if self.gpu else []))
         if its and r < 0.6:
             return "%s[%s] * 2.0" % (b, self.index(self.rng.choice(its)))
         if its and r < 0.8:
@@ -226,7 +245,7 @@ class ProcGen:
     def wide_shape(self):
         """One of the shapes only wide procs have."""
         rng = self.rng
-        kind = rng.choice(["dims2", "butterfly", "instr"])
+        kind = rng.choice(["dims2", "butterfly", "instr"] + (["instr"] * 2 if self.gpu else []))
         i, j, i2, j2 = (self.fresh("i") for _ in range(4))
         if kind == "dims2":
             b, ext = self.fresh("d"), rng.choice(["8", "n", "n + 2"])
@@ -259,6 +278,7 @@ class ProcGen:
         self.iters += [i, j]
         self.nests.append((i, j))
         self.instr_loops.append(j)
+        self.instr_tops.append((i, j))
         self.top.append("for %s in _: _" % i)
         dst = rng.choice(FLOAT_BUFS)
         src = dst if rng.random() < 0.2 else rng.choice([b for b in FLOAT_BUFS if b != dst])
@@ -271,6 +291,9 @@ class ProcGen:
         types = ("f32", "i32", "i8") if self.mixed else ("f32", "f32", "f32")
         args = "n: size, m: size, x: %s[n + m + 16], y: %s[n + m + 16], z: %s[n + m + 16], " \
                "s0: f32, iz: i32[n + m + 16]" % types
+        if self.gpu:
+            args = args.replace("16]", "16] @ CudaGmemLinear") + \
+                ", a: f32[n + m + 16] @ CudaGmemLinear"
         lines = ["proc %s(%s):" % (self.name, args)]
         a = rng.choice(ASSERTS)
         if a:
@@ -311,7 +334,7 @@ class ProcGen:
                     acc, src, k, q, rng.choice(FLOAT_BUFS), q))
                 self.sums.append(("%s[_] = _; for %s in _: _" % (acc, k), k, q))
                 self.nests.append((k, q))
-            elif r < 0.62 and not self.mixed:
+            elif r < 0.62 and not self.mixed and not self.gpu:
                 callee = rng.choice(["swap2", "swap2", "bump", "dbl"] + (["part"] * 2 if self.wide else []))
                 # Often one buffer twice, often at one offset: aliasing.
                 b1 = rng.choice(FLOAT_BUFS)
@@ -440,6 +463,10 @@ class ProcGen:
             choices += ["set_memory"]
         if self.wide and self.pairs:
             choices += ["guard_unguard"]
+        if self.gpu_steps:
+            choices += ["rename"] + (["pass", "loop_mode"] if its else [])
+        if self.gpu:
+            choices += ["bind_window"] * 2 + (["device"] * 3 + ["fence"] if its else [])
         if self.only in choices:
             choices = [self.only]
         kind = rng.choice(choices)
@@ -569,7 +596,8 @@ class ProcGen:
         if kind == "butterfly_sum":
             return 'butterfly_sum(p, "%s", "%s")' % (rng.choice(self.butterflies), self.fresh("bf"))
         if kind == "replace":
-            return 'replace(p, "for %s in _: _", add2)' % rng.choice(self.instr_loops)
+            return 'replace(p, "for %s in _: _", %s)' % (rng.choice(self.instr_loops),
+                                                         "gadd2" if self.gpu else "add2")
         if kind == "rewrite_expr":
             i, off = rng.choice(self.index_exprs)
             new = rng.choice(["%d + %s" % (off, i), "%s + %d - 1" % (i, off + 1),
@@ -594,7 +622,70 @@ class ProcGen:
             cond = rng.choice(["n >= 1", "m >= 1", "n >= 2", "n + m >= 2", "m <= n"])
             return ['add_if(p, "for %s in _: _", "%s")' % (rng.choice([i, j]), cond),
                     'unsafe_remove_if(p, "if %s: _")' % cond]
+        if kind == "rename":
+            return 'rename(p, "%s")' % self.fresh(self.name + "_r")
+        if kind == "pass":
+            ins = 'insert_pass(p, p.find("%s").%s())' % (it(), rng.choice(["before", "after"]))
+            return [ins, "delete_pass(p)"] if rng.random() < 0.7 else ins
+        if kind == "loop_mode":
+            return 'set_loop_mode(p, "%s", %s)' % (it(), rng.choice(["seq", "seq(unroll=2)",
+                                                                    "seq(unroll=4)"]))
+        if kind == "device":
+            return self.device_steps(it)
+        if kind == "bind_window":
+            # `a` is only read; `x` is written (refused: a tensor map is read-only);
+            # a box of another rank is refused too.
+            return 'bind_window(p, "%s", "%s", Sm90_tensorMap(%s))' % (
+                rng.choice(["a", "a", "a", "x"]), self.fresh("map"),
+                rng.choice(["0, 32", "0, 16", "0, 64", "128, 32", "0, 8, 4"]))
+        if kind == "fence":
+            # In device code only (a step that made a kernel comes first).
+            return 'insert_fence(p, p.find("%s").%s(), %s, %s)' % (
+                it(), rng.choice(["before", "after"]), rng.choice(TIMELINES), rng.choice(TIMELINES))
         raise AssertionError(kind)
+
+    def device_steps(self, it):
+        """A top-level loop made a kernel's task loop, then what GPU
+        schedules put in one: thread loops, barriers with Arrive and Await, a
+        replaced loop completing on a barrier, fences, warp roles. None of it
+        changes the sequential meaning; the chain is cut at a refused step."""
+        rng = self.rng
+        loops = [t.split()[1] for t in self.top if t.startswith("for ")] or [it()]
+        i = rng.choice(loops)
+        # Half the time the kernel holds a loop an instr can replace, which
+        # then completes on the barrier.
+        instr = rng.choice(self.instr_tops) if self.instr_tops and rng.random() < 0.5 else None
+        if instr:
+            i = instr[0]
+        steps = ['wrap_with_context(p, "for %s in _: _", CudaDeviceFunction(blockDim=%d))' % (
+            i, rng.choice([32, 64, 128, 256]))]
+        if rng.random() < 0.8:
+            steps.append('set_loop_mode(p, "%s", cuda_tasks)' % i)
+        inner = [b for a, b in self.nests if a == i]
+        if inner and rng.random() < 0.5:
+            steps.append('set_loop_mode(p, "%s", %s)' % (inner[0], rng.choice(
+                ["cuda_threads(unit=cuda_thread)", "cuda_threads(unit=cuda_warp)", "seq(unroll=2)"])))
+        body = 'p.find("%s").body()[0]' % i
+        r = rng.random()
+        if r < 0.5 or instr:
+            bar = self.fresh("bar")
+            ring = rng.random() < (0.2 if instr else 0.5)
+            decl = ("%s: barrier[n @ ring(2)] @ CudaMbarrier" if ring else
+                    "%s: barrier @ CudaMbarrier") % bar
+            ref = "%s[%s]" % (bar, i) if ring else bar
+            steps += ['insert_barrier_alloc(p, p.find("%s").before(), "%s")' % (i, decl),
+                      'insert_arrive(p, %s.after(), %s, "%s")' % (body, rng.choice(TIMELINES), ref),
+                      'insert_await(p, %s.before(), "%s", %s, %d)' % (
+                          body, ref, rng.choice(TIMELINES), rng.choice([0, 0, 1]))]
+            if instr:
+                steps += ['replace(p, "for %s in _: _", gadd2)' % instr[1],
+                          'set_trailing_barrier_expr(p, p.find("gadd2(_)"), "%s")' % ref]
+        elif r < 0.75:
+            steps.append('insert_fence(p, %s.%s(), %s, %s)' % (
+                body, rng.choice(["before", "after"]), rng.choice(TIMELINES), rng.choice(TIMELINES)))
+        else:
+            steps.append('wrap_with_context(p, %s, CudaWarps(0, 1))' % body)
+        return steps
 
     def schedules(self, count, max_steps):
         out = []
@@ -608,16 +699,20 @@ class ProcGen:
         return out
 
 
-def batch(seed, procs, schedules, max_steps, only=None, mixed=None, unwritten=False, wide=False):
+def batch(seed, procs, schedules, max_steps, only=None, mixed=None, unwritten=False, wide=False,
+          gpu=False):
     """One module: (text, {schedule name: [step lines]}). With `only`, the
     steps use that primitive wherever a proc gives it something to work on;
     with `unwritten`, procs read memory before anything wrote it; with
-    `wide`, also every shape and primitive added in issue 27."""
+    `wide`, also every shape and primitive added in issue 27; with `gpu`,
+    also procs of device memory and the GPU steps."""
     rng = random.Random(seed)
     parts = [PRELUDE + as_type(PRELUDE, True)]
+    if gpu:
+        parts[0] += PRELUDE_GPU + as_type(PRELUDE_GPU, True)
     scheds = {}
     for k in range(procs):
-        g = ProcGen(rng, "h%d" % k, only, mixed, unwritten, wide)
+        g = ProcGen(rng, "h%d" % k, only, mixed, unwritten, wide, gpu)
         parts.append(g.generate())
         for name, steps in g.schedules(schedules, max_steps):
             scheds[name] = (g.name, steps)

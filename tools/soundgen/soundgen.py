@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 # soundgen.py - hunt for scheduling steps that exgc accepts and that change results
 #
-# usage: soundgen.py --exgc EXGC [--cxx CXX] [--seed S] [--batches B] [--procs P]
-#                    [--schedules K] [--steps N] [--out DIR] [--expect-steps M]
-#                    [--stats FILE] [--only PRIMITIVE] [--mixed some|all|none] [--roundtrip]
-#                    [--unwritten] [--wide] [--sanitize]
+# usage: soundgen.py --exgc EXGC [--cxx CXX] [--seed S] [--batches B] [--first-batch F]
+#                    [--jobs J] [--procs P] [--schedules K] [--steps N] [--out DIR]
+#                    [--expect-steps M] [--expect PRIMITIVE=N ...] [--stats FILE]
+#                    [--only PRIMITIVE] [--mixed some|all|none] [--roundtrip]
+#                    [--unwritten] [--wide] [--gpu] [--sanitize]
 #
 # Each batch is one generated module (gen.py): random procs and random
 # schedules of random primitive steps. exgc runs it with --emit=difftest;
@@ -13,11 +14,15 @@
 # program then checks every accepted step against its input on random data.
 # Prints the accepted steps per primitive. Exit codes: 0 when every accepted
 # step kept its results; 1 when a step changed a result, exgc crashed, or
-# fewer than --expect-steps steps were accepted (the slice lost its teeth);
-# each failing module is kept in --out with the difftest output beside it.
+# fewer than --expect-steps steps (or --expect steps of one primitive) were
+# accepted (the slice lost its teeth); each failing module is kept in --out
+# with the difftest output beside it. The difftest runtime every program
+# carries is compiled once and linked into each; batches run --jobs at a time.
 import argparse
 import collections
+import functools
 import json
+import multiprocessing
 import os
 import re
 import shutil
@@ -27,6 +32,10 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "test",
+                                "difftest"))
+from shared_runtime import APART, compile_runtime  # noqa: E402
 
 ROUNDTRIP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "test", "roundtrip",
                          "print_parse.py")
@@ -102,17 +111,85 @@ def accept_loop(exgc, path, parts, scheds, log):
     return None
 
 
+def runtime_object(a, flags, tmp):
+    """The difftest runtime every program carries, compiled once with `flags`
+    (test/difftest/shared_runtime.py): any generated program is that runtime
+    under -DEXGDT_RUNTIME_ONLY, so a one-line module gives it."""
+    path = os.path.join(tmp, "runtime.exg")
+    with open(path, "w") as f:
+        f.write("proc one(n: size, x: f32[n]):\n    x[0] = 1.0\n")
+    r = run([a.exgc, path, "--emit=difftest", "-o", path + ".cpp"])
+    if r.returncode != 0:
+        raise RuntimeError("exgc refused the runtime's module:\n" + r.stderr)
+    return compile_runtime(a.cxx, flags, [path + ".cpp"], tmp)
+
+
+def run_batch(a, flags, runtime, tmp, out, b):
+    """Generates, accepts, compiles and runs batch `b`: (accepted steps per
+    primitive, failing modules, problems); failing modules are copied to `out`."""
+    counts, failures, log = collections.Counter(), [], []
+    seed = a.seed * 100003 + b
+    mixed = {"some": None, "all": True, "none": False}[a.mixed]
+    parts, scheds = gen.batch(seed, a.procs, a.schedules, a.steps, a.only, mixed, a.unwritten,
+                              a.wide, a.gpu)
+    path = os.path.join(tmp, "b%d.exg" % seed)
+    got = accept_loop(a.exgc, path, parts, scheds, log)
+    if got is None:
+        shutil.copy(path, out)
+        return counts, failures, log
+    if a.roundtrip:
+        rt = run([sys.executable, ROUNDTRIP, a.exgc, path])
+        if rt.returncode != 0:
+            log.append(("roundtrip", path, rt.stdout[-2000:]))
+            shutil.copy(path, out)
+    exe = path + ".exe"
+    c = run([a.cxx] + flags + [APART, "-o", exe, path + ".cpp", runtime])
+    if c.returncode != 0:
+        log.append(("compile", path, c.stderr[-2000:]))
+        shutil.copy(path, out)
+        return counts, failures, log
+    # A sanitizer's report exits 86: neither "all kept" (0) nor "a step changed a result" (1).
+    env = dict(os.environ, ASAN_OPTIONS="exitcode=86:detect_leaks=0",
+               UBSAN_OPTIONS="halt_on_error=1:exitcode=86:print_stacktrace=1")
+    r = run([exe], timeout=600, env=env)
+    bad = []
+    for l in r.stdout.splitlines():
+        m = STEP_LINE.search(l)
+        if not m:
+            continue
+        if m.group(4) == "ok":
+            if re.match(r"h\d+_s\d+$", m.group(3)): # not the prelude's
+                counts[m.group(2)] += 1
+        else:
+            bad.append(l)
+    if bad or r.returncode not in (0, 1) or (r.returncode == 1 and not bad):
+        failures.append((path, bad or [r.stdout[-500:] + r.stderr[-1500:]]))
+        shutil.copy(path, out)
+        with open(os.path.join(out, os.path.basename(path) + ".out"), "w") as f:
+            f.write(r.stdout)
+    for f in (path, path + ".cpp", exe):
+        if os.path.exists(f):
+            os.remove(f)
+    return counts, failures, log
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--exgc", required=True)
     ap.add_argument("--cxx", default=shutil.which("clang++") or "g++")  # clang compiles it faster
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--batches", type=int, default=1)
+    ap.add_argument("--first-batch", type=int, default=0,
+                    help="the batch to start at (a long hunt resumed: batches b of seed s "
+                         "always give the same module)")
+    ap.add_argument("--jobs", type=int, default=1, help="batches run at once")
     ap.add_argument("--procs", type=int, default=30)
     ap.add_argument("--schedules", type=int, default=4)
     ap.add_argument("--steps", type=int, default=4)
     ap.add_argument("--out", default=None)
     ap.add_argument("--expect-steps", type=int, default=0)
+    ap.add_argument("--expect", action="append", default=[], metavar="PRIMITIVE=N",
+                    help="at least N accepted steps of PRIMITIVE (repeatable)")
     ap.add_argument("--stats", default=None, help="JSON file of the counts, rewritten per batch")
     ap.add_argument("--mixed", choices=["some", "all", "none"], default="none",
                     help="procs whose x, y, z are f32, i32 and i8: a quarter of them, all, or "
@@ -128,6 +205,10 @@ def main():
                          "buffers and the dim primitives, butterfly_sum, replace, rewrite_expr, "
                          "guards on strides, calls passing a control argument); "
                          "without it earlier seeds give the modules they gave")
+    ap.add_argument("--gpu", action="store_true",
+                    help="also procs over device memory and the GPU steps: wrap_with_context, "
+                         "set_loop_mode, bind_window, insert_fence, the barrier insertions, "
+                         "set_trailing_barrier_expr, rename, insert_pass, delete_pass")
     ap.add_argument("--sanitize", action="store_true",
                     help="build the difftest programs with AddressSanitizer and "
                          "UndefinedBehaviorSanitizer (any report fails the batch)")
@@ -140,53 +221,27 @@ def main():
     tmp = tempfile.mkdtemp(prefix="soundgen")
     out = a.out or os.path.join(tmp, "kept")
     os.makedirs(out, exist_ok=True)
-    for b in range(a.batches):
-        seed = a.seed * 100003 + b
-        mixed = {"some": None, "all": True, "none": False}[a.mixed]
-        parts, scheds = gen.batch(seed, a.procs, a.schedules, a.steps, a.only, mixed, a.unwritten, a.wide)
-        path = os.path.join(tmp, "b%d.exg" % seed)
-        got = accept_loop(a.exgc, path, parts, scheds, log)
-        if got is None:
-            shutil.copy(path, out)
-            continue
-        if a.roundtrip:
-            rt = run([sys.executable, ROUNDTRIP, a.exgc, path])
-            if rt.returncode != 0:
-                log.append(("roundtrip", path, rt.stdout[-2000:]))
-                shutil.copy(path, out)
-        exe = path + ".exe"
-        san = ["-fsanitize=address,undefined,float-cast-overflow",
-               "-fno-sanitize-recover=all"] if a.sanitize else []
-        c = run([a.cxx, "-std=c++17", "-O0", "-w"] + san + ["-o", exe, path + ".cpp"])
-        if c.returncode != 0:
-            log.append(("compile", path, c.stderr[-2000:]))
-            shutil.copy(path, out)
-            continue
-        # A sanitizer's report exits 86: neither "all kept" (0) nor "a step changed a result" (1).
-        env = dict(os.environ, ASAN_OPTIONS="exitcode=86:detect_leaks=0",
-                   UBSAN_OPTIONS="halt_on_error=1:exitcode=86:print_stacktrace=1")
-        r = run([exe], timeout=600, env=env)
-        bad = []
-        for l in r.stdout.splitlines():
-            m = STEP_LINE.search(l)
-            if not m:
-                continue
-            if m.group(4) == "ok":
-                if re.match(r"h\d+_s\d+$", m.group(3)): # not the prelude's
-                    counts[m.group(2)] += 1
-            else:
-                bad.append(l)
-        if bad or r.returncode not in (0, 1) or (r.returncode == 1 and not bad):
-            failures.append((path, bad or [r.stdout[-500:] + r.stderr[-1500:]]))
-            shutil.copy(path, out)
-            with open(os.path.join(out, os.path.basename(path) + ".out"), "w") as f:
-                f.write(r.stdout)
+    flags = ["-std=c++17", "-O0", "-w"]
+    if a.sanitize:
+        flags += ["-fsanitize=address,undefined,float-cast-overflow", "-fno-sanitize-recover=all"]
+    runtime = runtime_object(a, flags, tmp)
+    work = functools.partial(run_batch, a, flags, runtime, tmp, out)
+    batches = range(a.first_batch, a.first_batch + a.batches)
+    pool = multiprocessing.Pool(a.jobs) if a.jobs > 1 else None
+    results = pool.imap(work, batches) if pool else map(work, batches)
+    for n, (b, (c, f, l)) in enumerate(zip(batches, results), 1):
+        counts.update(c)
+        failures += f
+        log += l
         if a.stats:
-            with open(a.stats, "w") as f:
-                json.dump({"batches": b + 1, "accepted": dict(counts), "failing": len(failures),
-                           "problems": len(log)}, f)
+            with open(a.stats, "w") as fs:
+                json.dump({"seed": a.seed, "first_batch": a.first_batch, "batches": n,
+                           "accepted": dict(counts), "failing": len(failures),
+                           "problems": len(log)}, fs)
         print("batch %d (seed %d): %d accepted steps so far, %d failing" %
-              (b, seed, sum(counts.values()), len(failures)), flush=True)
+              (b, a.seed * 100003 + b, sum(counts.values()), len(failures)), flush=True)
+    if pool:
+        pool.close()
     print("accepted steps per primitive:")
     for k, v in sorted(counts.items()):
         print("  %-16s %d" % (k, v))
@@ -198,11 +253,18 @@ def main():
         print("MISMATCH in %s:" % os.path.join(out, os.path.basename(path)))
         for l in lines[:10]:
             print("  " + l)
-    ok = not failures and not log and total >= a.expect_steps
+    short = []
     if total < a.expect_steps:
-        print("only %d accepted steps, expected at least %d" % (total, a.expect_steps))
+        short.append("only %d accepted steps, expected at least %d" % (total, a.expect_steps))
+    for e in a.expect:
+        prim, want = e.split("=")
+        if counts[prim] < int(want):
+            short.append("only %d accepted '%s' steps, expected at least %s" %
+                         (counts[prim], prim, want))
+    for s in short:
+        print(s)
     shutil.rmtree(tmp, ignore_errors=True)
-    return 0 if ok else 1
+    return 0 if not failures and not log and not short else 1
 
 
 if __name__ == "__main__":
