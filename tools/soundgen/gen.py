@@ -58,8 +58,18 @@ instr add2(d: [f32][2], s: [f32][2]):
 """
 
 # Helpers of --gpu batches: an instr over device memory that completes on a
-# barrier (replace, then set_trailing_barrier_expr).
+# barrier (replace, then set_trailing_barrier_expr), and a callee that calls
+# procs and an instr in turn (nested callees: inline and call_eqv reach them
+# with its control argument).
 PRELUDE_GPU = """\
+proc nest(k: size, a: [f32][4]):
+    part(k, a)
+    dbl(4, a)
+    add2(a[0:2], a[2:4])
+
+schedule nests from nest:
+    p = inline(p, "part(_)")
+
 instr gadd2(d: [f32][2] @ CudaGmemLinear, s: [f32][2] @ CudaGmemLinear):
     barrier: CudaMbarrier
     emit: "gadd2({d}, {s}, {bar});"
@@ -78,7 +88,7 @@ def as_type(text, is_int):
     for lit, rep in [("0.25", "1"), ("0.5", "1"), ("2.0", "2"), ("1.0", "1"), ("3.0", "3"),
                      ("0.0", "0")]:
         text = text.replace(lit, rep)
-    return re.sub(r"\b(swap2|bump|dbl|part|g?add2)(s?)\b", r"\1_i\2", text)
+    return re.sub(r"\b(swap2|bump|dbl|part|nest|g?add2)(s?)\b", r"\1_i\2", text)
 
 
 # Loop bounds over the sizes n, m (both >= 1). Extents may be negative.
@@ -335,7 +345,8 @@ class ProcGen:
                 self.sums.append(("%s[_] = _; for %s in _: _" % (acc, k), k, q))
                 self.nests.append((k, q))
             elif r < 0.62 and not self.mixed and not self.gpu:
-                callee = rng.choice(["swap2", "swap2", "bump", "dbl"] + (["part"] * 2 if self.wide else []))
+                callee = rng.choice(["swap2", "swap2", "bump", "dbl"] + (["part"] * 2 if self.wide else []) +
+                                    (["nest"] * 2 if self.gpu_steps else []))
                 # Often one buffer twice, often at one offset: aliasing.
                 b1 = rng.choice(FLOAT_BUFS)
                 b2 = b1 if rng.random() < 0.5 else rng.choice(FLOAT_BUFS)
@@ -346,8 +357,9 @@ class ProcGen:
                 elif callee == "bump":
                     sc = rng.choice(["s0"] + self.scalars)
                     call = "bump(%s, %s[%d:%d])" % (sc, b1, o1, o1 + 1)
-                elif callee == "part":
-                    call = "part(%s, %s[%d:%d])" % (rng.choice(["1", "3", "4", "n", "m"]), b1, o1, o1 + 4)
+                elif callee in ("part", "nest"):
+                    call = "%s(%s, %s[%d:%d])" % (callee, rng.choice(["1", "3", "4", "n", "m"]), b1, o1,
+                                                  o1 + 4)
                 else:
                     call = "dbl(4, %s[%d:%d])" % (b1, o1, o1 + 4)
                 lines.append("    " + call)
