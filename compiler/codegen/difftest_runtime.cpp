@@ -216,7 +216,7 @@ extern int64_t unset_elements;
 
 /// False, with the first differing element in `msg`, when `after` differs
 /// from `before` at an element the input computes the same in its runs with
-/// other first values of its allocations (`others`: kExtraRuns of them).
+/// other first values of its allocations (`others`, from zeros included).
 template <typename T>
 bool compare(const std::vector<T> &before, const std::vector<T> &after,
              std::initializer_list<const std::vector<T> *> others,

@@ -127,7 +127,7 @@ def runtime_object(a, flags, tmp):
 def run_batch(a, flags, runtime, tmp, out, b):
     """Generates, accepts, compiles and runs batch `b`: (accepted steps per
     primitive, failing modules, problems); failing modules are copied to `out`."""
-    counts, failures, log = collections.Counter(), [], []
+    counts, same, failures, log = collections.Counter(), collections.Counter(), [], []
     seed = a.seed * 100003 + b
     mixed = {"some": None, "all": True, "none": False}[a.mixed]
     parts, scheds = gen.batch(seed, a.procs, a.schedules, a.steps, a.only, mixed, a.unwritten,
@@ -136,7 +136,7 @@ def run_batch(a, flags, runtime, tmp, out, b):
     got = accept_loop(a.exgc, path, parts, scheds, log)
     if got is None:
         shutil.copy(path, out)
-        return counts, failures, log
+        return counts, same, failures, log
     if a.roundtrip:
         rt = run([sys.executable, ROUNDTRIP, a.exgc, path])
         if rt.returncode != 0:
@@ -147,7 +147,7 @@ def run_batch(a, flags, runtime, tmp, out, b):
     if c.returncode != 0:
         log.append(("compile", path, c.stderr[-2000:]))
         shutil.copy(path, out)
-        return counts, failures, log
+        return counts, same, failures, log
     # A sanitizer's report exits 86: neither "all kept" (0) nor "a step changed a result" (1).
     env = dict(os.environ, ASAN_OPTIONS="exitcode=86:detect_leaks=0",
                UBSAN_OPTIONS="halt_on_error=1:exitcode=86:print_stacktrace=1")
@@ -160,6 +160,8 @@ def run_batch(a, flags, runtime, tmp, out, b):
         if m.group(4) == "ok":
             if re.match(r"h\d+_s\d+$", m.group(3)): # not the prelude's
                 counts[m.group(2)] += 1
+                # Checked by its code alone: the CPU reference ignores what it changed.
+                same[m.group(2)] += "the same C++ code" in m.group(5)
         else:
             bad.append(l)
     if bad or r.returncode not in (0, 1) or (r.returncode == 1 and not bad):
@@ -170,7 +172,7 @@ def run_batch(a, flags, runtime, tmp, out, b):
     for f in (path, path + ".cpp", exe):
         if os.path.exists(f):
             os.remove(f)
-    return counts, failures, log
+    return counts, same, failures, log
 
 
 def main():
@@ -216,7 +218,7 @@ def main():
                     help="a primitive every step uses where it can (one primitive's hunt)")
     a = ap.parse_args()
 
-    counts = collections.Counter()
+    counts, same = collections.Counter(), collections.Counter()
     failures, log = [], []
     tmp = tempfile.mkdtemp(prefix="soundgen")
     out = a.out or os.path.join(tmp, "kept")
@@ -229,22 +231,24 @@ def main():
     batches = range(a.first_batch, a.first_batch + a.batches)
     pool = multiprocessing.Pool(a.jobs) if a.jobs > 1 else None
     results = pool.imap(work, batches) if pool else map(work, batches)
-    for n, (b, (c, f, l)) in enumerate(zip(batches, results), 1):
+    for n, (b, (c, sc, f, l)) in enumerate(zip(batches, results), 1):
         counts.update(c)
+        same.update(sc)
         failures += f
         log += l
         if a.stats:
             with open(a.stats, "w") as fs:
                 json.dump({"seed": a.seed, "first_batch": a.first_batch, "batches": n,
-                           "accepted": dict(counts), "failing": len(failures),
+                           "accepted": dict(counts), "same_code": dict(same),
+                           "failing": len(failures),
                            "problems": len(log)}, fs)
         print("batch %d (seed %d): %d accepted steps so far, %d failing" %
               (b, a.seed * 100003 + b, sum(counts.values()), len(failures)), flush=True)
     if pool:
         pool.close()
-    print("accepted steps per primitive:")
+    print("accepted steps per primitive (of them, with the same C++ code as their input):")
     for k, v in sorted(counts.items()):
-        print("  %-16s %d" % (k, v))
+        print("  %-26s %d (%d)" % (k, v, same[k]))
     total = sum(counts.values())
     print("total accepted steps: %d" % total)
     for kind, path, msg in log:
