@@ -69,11 +69,17 @@ std::string tolerance_literal(double t) {
 
 const size_t kMaxConsts = 24; // the smallest ones: more goals than any run tries
 
-// The fills of the input's extra runs (exgdt::unset_seed; 0: zeros). An
-// element that reads unwritten memory only through a multiple of a power of
-// two (a prefix sum's coefficients mod 2^32) keeps a few bits of it, so one
-// random fill agrees with the zeros now and then: each more makes that rarer.
-const std::vector<int> kExtraFills = {3, 4, 5, 6, 0};
+// The fills of the input's extra runs: {exgdt::unset_seed's fill (0: zeros),
+// exg_unset_sign}. An element that reads unwritten memory only through a
+// multiple of a power of two (a prefix sum's coefficients mod 2^32) keeps a few
+// bits of it, so one random fill agrees with the zeros now and then: each more
+// makes that rarer. One that reads it through a clamp (a float saturating into
+// an i8) takes one value for most moderate fills: the large fills of either
+// sign get past it.
+struct ExtraFill {
+  int fill, sign;
+};
+const std::vector<ExtraFill> kExtraFills = {{3, 0}, {4, 0}, {5, 1}, {6, -1}, {0, 0}};
 
 /// "e2_1": the input's data for argument `n` in extra run `f`.
 std::string extra_name(size_t f, const std::string &n) { return "e" + std::to_string(f) + "_" + n; }
@@ -209,11 +215,12 @@ public:
     }
     // Sets the seed of the allocations' first values, then calls `fn`.
     auto call = [&](const std::string &result, const std::string &fn,
-                    const std::vector<std::string> &args, int fill) {
-      return "  exg_impl::exg_unset_seed = exgdt::unset_seed(run, " + std::to_string(fill) + ");\n  " +
-             result + fn + "(" + join(args, ", ") + ");\n";
+                    const std::vector<std::string> &args, ExtraFill f) {
+      return "  exg_impl::exg_unset_seed = exgdt::unset_seed(run, " + std::to_string(f.fill) +
+             ");\n  exg_impl::exg_unset_sign = " + std::to_string(f.sign) + ";\n  " + result + fn + "(" +
+             join(args, ", ") + ");\n";
     };
-    run += call("int rb = ", before_fn, args_b, 1) + call("int ra = ", after_fn, args_a, 2);
+    run += call("int rb = ", before_fn, args_b, {1, 0}) + call("int ra = ", after_fn, args_a, {2, 0});
     run += "  if (rb != ra)\n    return exgdt::returns_differ(rb, ra, msg);\n";
     if (!equal.empty()) {
       run += "  if (" + join(equal, " && ") + ")\n    return true;\n";

@@ -139,8 +139,12 @@ const char *unset_prelude() {
 // shows as a difference. Floats get multiples of 1/4 of magnitude 25 to 100
 // (far from the test data, and below 128: converted to an 8-bit integer they
 // do not saturate, so two fills cannot give one result by saturating and
-// wrapping), integers any bits; a buffer repeats eight values.
+// wrapping), integers any bits; a buffer repeats eight values. With
+// exg_unset_sign +1 or -1, floats are instead about +2^20 or -2^20: a result
+// that passes them through a clamp (a float converted to a narrow integer
+// saturates) takes one value for most moderate fills, not for these.
 [[maybe_unused]] inline uint64_t exg_unset_seed = 0;
+[[maybe_unused]] inline int exg_unset_sign = 0;
 [[maybe_unused]] inline uint64_t exg_unset_bits() {
   uint64_t z = (exg_unset_seed += 0x9E3779B97F4A7C15ull); // splitmix64
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -154,6 +158,8 @@ template <typename T> inline T exg_unset() {
   if (std::is_same<T, bool>::value)
     return T(r & 1);
   if (T(0.5) != T(0)) {
+    if (exg_unset_sign)
+      return T(exg_unset_sign * (1048576.0 + double(r % 301) / 4.0));
     double v = double(100 + int64_t(r % 301)) / 4.0;
     return T((r >> 40) & 1 ? -v : v);
   }
