@@ -103,7 +103,8 @@ TIMELINES = ["cuda_in_order", "cuda_temporal"]
 class ProcGen:
     """One random proc: its text, and what steps may name in it."""
 
-    def __init__(self, rng, name, only=None, mixed=None, unwritten=False, wide=False, gpu=False):
+    def __init__(self, rng, name, only=None, mixed=None, unwritten=False, wide=False, gpu=False,
+                 dead=False):
         self.rng = rng
         self.name = name
         self.only = only     # a primitive every step uses, where it can
@@ -149,6 +150,10 @@ class ProcGen:
         # wrapped into kernels, barriers, fences and tensor-map windows.
         self.gpu_steps = gpu
         self.gpu = gpu and rng.random() < 0.5
+        # Dead: allocations nothing reads (some written once), which
+        # delete_buffer may delete; off, earlier seeds give their modules.
+        self.dead = dead
+        self.dead_allocs = []
 
     def scalar_type(self):
         """A temporary's type: f32, or in a mixed proc any of its types."""
@@ -420,12 +425,35 @@ class ProcGen:
                 v = rng.choice(["iz[0]", "300", "100", "iz[1] + 1"])
                 lines += ["    %s: i32" % t, "    %s = %s" % (t, v), "    iz[2] = %s" % t]
                 self.int_scalars.append(t)
+        if self.dead:
+            lines = self.add_dead_allocs(lines)
         self.lines = lines
         return as_type("\n".join(lines) + "\n", self.is_int)
+
+    def add_dead_allocs(self, lines):
+        """Puts one or two allocations nothing reads between top-level
+        statements (after the asserts); one in three is written once, which
+        delete_buffer must refuse."""
+        rng = self.rng
+        first = 2 if lines[1].lstrip().startswith("assert") else 1
+        tops = [k for k in range(first, len(lines) + 1)
+                if k == len(lines) or not lines[k].startswith("     ")]
+        for _ in range(rng.choice([1, 1, 2])):
+            d = self.fresh("d")
+            text = ["    %s: %s[%s]" % (d, self.scalar_type(), rng.choice(["4", "n", "n + m"]))]
+            if rng.random() < 0.33:
+                text.append("    %s[0] = %s" % (d, self.value([])))
+            at = rng.choice(tops)
+            lines = lines[:at] + text + lines[at:]
+            tops = [k + len(text) if k > at else k for k in tops]
+            self.dead_allocs.append(d)
+        return lines
 
     # ---- schedules --------------------------------------------------------
     def step(self, names_made):
         rng = self.rng
+        if self.dead_allocs and rng.random() < 0.08:
+            return 'delete_buffer(p, "%s")' % rng.choice(self.dead_allocs)
         its = self.iters + names_made
         it = lambda: rng.choice(its)
         choices = []
@@ -712,19 +740,20 @@ class ProcGen:
 
 
 def batch(seed, procs, schedules, max_steps, only=None, mixed=None, unwritten=False, wide=False,
-          gpu=False):
+          gpu=False, dead=False):
     """One module: (text, {schedule name: [step lines]}). With `only`, the
     steps use that primitive wherever a proc gives it something to work on;
     with `unwritten`, procs read memory before anything wrote it; with
     `wide`, also every shape and primitive added in issue 27; with `gpu`,
-    also procs of device memory and the GPU steps."""
+    also procs of device memory and the GPU steps; with `dead`, also
+    allocations nothing reads (delete_buffer's work)."""
     rng = random.Random(seed)
     parts = [PRELUDE + as_type(PRELUDE, True)]
     if gpu:
         parts[0] += PRELUDE_GPU + as_type(PRELUDE_GPU, True)
     scheds = {}
     for k in range(procs):
-        g = ProcGen(rng, "h%d" % k, only, mixed, unwritten, wide, gpu)
+        g = ProcGen(rng, "h%d" % k, only, mixed, unwritten, wide, gpu, dead)
         parts.append(g.generate())
         for name, steps in g.schedules(schedules, max_steps):
             scheds[name] = (g.name, steps)

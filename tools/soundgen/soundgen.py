@@ -139,7 +139,7 @@ def run_batch(a, flags, runtime, tmp, out, b):
     seed = a.seed * 100003 + b
     mixed = {"some": None, "all": True, "none": False}[a.mixed]
     parts, scheds = gen.batch(seed, a.procs, a.schedules, a.steps, a.only, mixed, a.unwritten,
-                              a.wide, a.gpu)
+                              a.wide, a.gpu, a.dead)
     path = os.path.join(tmp, "b%d.exg" % seed)
     got = accept_loop(a.exgc, path, parts, scheds, log)
     if got is None:
@@ -224,6 +224,9 @@ def main():
                     help="also procs over device memory and the GPU steps: wrap_with_context, "
                          "set_loop_mode, bind_window, insert_fence, the barrier insertions, "
                          "set_trailing_barrier_expr, rename, insert_pass, delete_pass")
+    ap.add_argument("--dead", action="store_true",
+                    help="also allocations nothing reads (some written once), which "
+                         "delete_buffer may delete")
     ap.add_argument("--sanitize", action="store_true",
                     help="build the difftest programs with AddressSanitizer and "
                          "UndefinedBehaviorSanitizer (any report fails the batch)")
