@@ -139,15 +139,15 @@ TEST(Cursor, LineageEndsAtTheProgramsProcAndSkipsUnchangedSteps) {
                                     "schedule h from g:\n"
                                     "    p = rename(p, \"h2\")\n");
   ASSERT_TRUE(r->ok) << r->messages();
-  auto chain = r->interp->lineage(r->interp->result("h"));
+  auto chain = r->interp()->lineage(r->interp()->result("h"));
   std::vector<std::string> made_by;
   for (const auto &[proc, step] : chain)
     made_by.push_back(proc->name + ":" + (step ? step->primitive : "-"));
   // h <- h2 (rename) <- g (result of g) <- f2 (rename) <- f (divide_loop) <- f.
   EXPECT_EQ(made_by, (std::vector<std::string>{"h:-", "h2:rename", "g:-", "f2:rename",
                                                "f:divide_loop", "f:-"}));
-  EXPECT_EQ(chain.back().first.get(), r->prog->main().find_proc("f").get());
-  EXPECT_EQ(r->interp->origin(r->interp->result("h")).get(), chain.back().first.get());
+  EXPECT_EQ(chain.back().first.get(), r->prog()->main().find_proc("f").get());
+  EXPECT_EQ(r->interp()->origin(r->interp()->result("h")).get(), chain.back().first.get());
 }
 
 TEST(Cursor, PrintShowsTheStatementInTheProcTheCursorWasMadeFrom) {

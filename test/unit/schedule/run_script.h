@@ -21,9 +21,9 @@ struct Run {
   SourceManager sm;
   DiagEngine diag{sm};
   Compilation comp{sm, diag};
-  Program *prog = nullptr;
-  Interpreter *interp = nullptr;
   bool ok = false;
+  Program *prog() { return comp.program(); }
+  const Interpreter *interp() const { return comp.interpreter(); }
   std::string messages() const {
     std::string s;
     for (const Diagnostic &d : diag.diagnostics()) {
@@ -40,7 +40,7 @@ struct Run {
     return nullptr;
   }
   std::string result(const std::string &name) const {
-    Proc p = interp->result(name);
+    Proc p = interp()->result(name);
     return p ? print_proc(*p) : "";
   }
 };
@@ -54,11 +54,9 @@ inline std::unique_ptr<Run> run(const std::string &text) {
   std::ofstream(file) << text;
   bool loaded = r->comp.load(file.string(), LoadOptions{});
   std::filesystem::remove(file);
-  r->prog = r->comp.program();
   if (!loaded || !r->comp.typecheck())
     return r;
   r->ok = r->comp.run_schedules({});
-  r->interp = r->comp.interpreter();
   return r;
 }
 

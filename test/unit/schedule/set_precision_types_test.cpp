@@ -35,7 +35,7 @@ TEST(SetPrecision, ReadsAndArithmeticTakeTheNewType) {
                "schedule g from f:\n"
                "    p = set_precision(p, \"t\", \"f16\")\n");
   ASSERT_TRUE(r->ok) << r->messages();
-  Proc g = r->interp->result("g");
+  Proc g = r->interp()->result("g");
   ASSERT_TRUE(g);
   Types t;
   t.name = "t";
