@@ -16,19 +16,13 @@
 #include "compiler/codegen/effects.h"
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/support/join.h"
 
 namespace exgc {
 
 using namespace codegen;
 
 namespace {
-
-std::string join(const std::vector<std::string> &xs, const std::string &sep) {
-  std::string out;
-  for (size_t i = 0; i < xs.size(); ++i)
-    out += (i ? sep : "") + xs[i];
-  return out;
-}
 
 std::string quote(const std::string &s) {
   std::string out = "\"";
@@ -69,29 +63,18 @@ std::string tolerance_literal(double t) {
 
 const size_t kMaxConsts = 24; // the smallest ones: more goals than any run tries
 
-// The fills of the input's extra runs: {exgdt::unset_seed's fill (0: zeros),
-// exg_unset_sign}. An element that reads unwritten memory only through a
-// multiple of a power of two (a prefix sum's coefficients mod 2^32) keeps a few
-// bits of it, so one random fill agrees with the zeros now and then: each more
-// makes that rarer. One that reads it through a clamp (a float saturating into
-// an i8) takes one value for most moderate fills: the large fills of either
-// sign get past it.
-struct ExtraFill {
-  int fill, sign;
-};
-const std::vector<ExtraFill> kExtraFills = {{3, 0}, {4, 0}, {5, 1}, {6, -1}, {0, 0}};
-
-/// "e2_1": the input's data for argument `n` in extra run `f`.
-std::string extra_name(size_t f, const std::string &n) { return "e" + std::to_string(f) + "_" + n; }
-
 class DiffWriter {
 public:
   DiffWriter(const Program &program, DiagEngine &diag)
-      : program_(program), fx_(program, diag, "C++"), diag_(diag) {}
+      : program_(program), fx_(program, diag, "C++"), diag_(diag),
+        work_([this](const ProcNode *q, const std::string &name) { return fx_.callee(q, name); }) {}
 
-  /// Writes `exgdt_admit_<id>`, `exgdt_run_<id>` and the exgdt::Case
-  /// `exgdt_case_<id>` naming them; false (with `why`) when the case cannot
-  /// be tested.
+  /// The work functions of the procs of the cases written so far.
+  const std::string &work_functions() const { return work_.definitions(); }
+
+  /// Writes `exgdt_admit_<id>`, `exgdt_work_<id>`, `exgdt_shape_<id>`,
+  /// `exgdt_call_<id>` and the exgdt::Case `exgdt_case_<id>` naming them;
+  /// false (with `why`) when the case cannot be tested.
   bool write_case(const DiffCase &c, const std::string &before_fn, const std::string &after_fn,
                   size_t id, std::ostream &o, std::string &why) {
     ProcAbi ab, aa;
@@ -127,20 +110,17 @@ public:
                      (is_bool ? "kBool" : a.type.scalar == ValueType::Index ? "kIndex" : "kSize") + "}");
     }
     // Extents of every data argument (a scalar has none).
-    std::vector<std::string> extents(p.args.size());
-    for (size_t i = 0; i < p.args.size(); ++i) {
-      std::vector<std::string> dims;
+    std::vector<std::vector<std::string>> extents(p.args.size());
+    for (size_t i = 0; i < p.args.size(); ++i)
       for (const Expr &e : p.args[i].type.shape)
-        dims.push_back(cp.print(e));
-      extents[i] = "{" + join(dims, ", ") + "}";
-    }
+        extents[i].push_back(cp.print(e));
     std::string admit = "static bool exgdt_admit_" + std::to_string(id) + "(const int64_t *c) {\n" +
                         unpack;
     for (const Expr &pred : p.preds)
       admit += "  if (!(" + cp.print(analysis::size_conditions(pred)) + "))\n    return false;\n";
     for (size_t i = 0; i < p.args.size(); ++i)
       if (p.args[i].type.kind == Type::Kind::Data && !p.args[i].type.shape.empty())
-        admit += "  if (!exgdt::fits(" + extents[i] + "))\n    return false;\n";
+        admit += "  if (!exgdt::fits({" + join(extents[i], ", ") + "}))\n    return false;\n";
     admit += "  return true;\n}\n\n";
     if (!cp.ok) {
       why = "an extent or assert is not plain integer arithmetic";
@@ -148,102 +128,85 @@ public:
     }
 
     // What a run of the dearer proc costs (the size search keeps a case's runs cheap).
-    CalleeOf callee = [&](const ProcNode *q, const std::string &name) { return fx_.callee(q, name); };
+    auto work_of = [&](const ProcNode &q) {
+      std::vector<std::string> ctrl;
+      for (const Arg &a : q.args)
+        if (a.type.kind == Type::Kind::Control)
+          ctrl.push_back(cp.vars[a.name.id]);
+      return work_.of(q) + "(" + join(ctrl, ", ") + ")";
+    };
     std::string work = "static int64_t exgdt_work_" + std::to_string(id) + "(const int64_t *c) {\n" +
-                       unpack + "  return exgdt::max64(" + work_expr(p, cp, callee) + ",\n    " +
-                       work_expr(*c.after, cp, callee) + ");\n}\n\n";
+                       unpack + "  return exgdt::max64(" + work_of(p) + ", " + work_of(*c.after) +
+                       ");\n}\n\n";
 
-    std::string run = "static bool exgdt_run_" + std::to_string(id) +
-                      "(const int64_t *c, int run, char *msg) {\n" + unpack;
-    // b: the input's data, a: the output's; e0, e1, ...: the input's again,
-    // run only when b and a differ, with other first values of its
-    // allocations (kExtraFills; the last from zeros).
-    std::vector<std::string> args_b, args_a, copies, equal, compares;
-    std::vector<std::vector<std::string>> args_extra(kExtraFills.size());
+    // The data arguments: their extents, one after another, and the calls of
+    // both procs on buffers of them (the runtime's run_case fills, runs and
+    // compares them).
+    std::string shape = "static void exgdt_shape_" + std::to_string(id) +
+                        "(const int64_t *c, int64_t *e) {\n" + unpack;
+    std::vector<std::string> params, args_b, args_a;
+    size_t at = 0, data = 0;
     for (size_t i = 0; i < p.args.size(); ++i) {
       const Arg &a = p.args[i];
-      const ParamAbi &pb = ab.params[i], &pa = aa.params[i];
-      std::string n = std::to_string(i);
       if (a.type.kind == Type::Kind::Barrier)
         continue;
       if (a.type.kind == Type::Kind::Control) {
-        for (auto *args : {&args_b, &args_a})
-          args->push_back(cp.vars[a.name.id]);
-        for (auto &args : args_extra)
-          args.push_back(cp.vars[a.name.id]);
+        args_b.push_back(cp.vars[a.name.id]);
+        args_a.push_back(cp.vars[a.name.id]);
         continue;
       }
-      const std::string &t = pb.ctype;
-      run += "  const std::vector<int64_t> s" + n + " = " + extents[i] + ";\n";
-      run += "  std::vector<" + t + "> d" + n + "(size_t(exgdt::max64(exgdt::count(s" + n +
-             "), 1)));\n";
-      run += "  exgdt::fill(d" + n + ", exgdt::count(s" + n + "), " + n + ", run);\n";
-      run += "  std::vector<" + t + "> b" + n + " = d" + n + ", a" + n + " = d" + n + ";\n";
-      std::vector<std::string> extra;
-      for (size_t f = 0; f < kExtraFills.size(); ++f)
-        extra.push_back(extra_name(f, n) + " = d" + n);
-      copies.push_back("  std::vector<" + t + "> " + join(extra, ", ") + ";\n");
-      auto pass = [&](const ParamAbi &x, const std::string &buf, std::vector<std::string> &out) {
-        switch (x.pass) {
-        case ParamAbi::Pass::Value: out.push_back(buf + "[0]"); return;
-        case ParamAbi::Pass::Pointer:
-        case ParamAbi::Pass::Dense: out.push_back(buf + ".data()"); return;
-        case ParamAbi::Pass::Strided: {
-          out.push_back(buf + ".data()");
-          // Dense row-major strides of the window's shape.
-          for (size_t d = 0; d < a.type.shape.size(); ++d) {
-            std::vector<std::string> later{"int64_t(1)"};
-            for (size_t k = d + 1; k < a.type.shape.size(); ++k)
-              later.push_back("s" + n + "[" + std::to_string(k) + "]");
-            out.push_back(join(later, " * "));
-          }
-          return;
-        }
-        case ParamAbi::Pass::None: return;
-        }
-      };
-      pass(pb, "b" + n, args_b);
-      pass(pa, "a" + n, args_a);
-      std::vector<std::string> others;
-      for (size_t f = 0; f < kExtraFills.size(); ++f) {
-        pass(pb, extra_name(f, n), args_extra[f]);
-        others.push_back("&" + extra_name(f, n));
-      }
-      equal.push_back("exgdt::equal(b" + n + ", a" + n + ", s" + n + ")");
-      compares.push_back("  if (!exgdt::compare(b" + n + ", a" + n + ", {" + join(others, ", ") + "}, s" +
-                         n + ", " + quote(a.name.name) + ", msg))\n    return false;\n");
+      std::string k = std::to_string(data++);
+      for (const std::string &e : extents[i])
+        shape += "  e[" + std::to_string(at++) + "] = " + e + ";\n";
+      params.push_back("{exgdt::ops<" + ab.params[i].ctype + ">(), " +
+                       std::to_string(a.type.shape.size()) + ", " + std::to_string(i) + ", " +
+                       quote(a.name.name) + "}");
+      pass_buffer(ab.params[i], a.type.shape.size(), k, args_b);
+      pass_buffer(aa.params[i], a.type.shape.size(), k, args_a);
     }
-    // Sets the seed of the allocations' first values, then calls `fn`.
-    auto call = [&](const std::string &result, const std::string &fn,
-                    const std::vector<std::string> &args, ExtraFill f) {
-      return "  exg_impl::exg_unset_seed = exgdt::unset_seed(run, " + std::to_string(f.fill) +
-             ");\n  exg_impl::exg_unset_sign = " + std::to_string(f.sign) + ";\n  " + result + fn + "(" +
-             join(args, ", ") + ");\n";
-    };
-    run += call("int rb = ", before_fn, args_b, {1, 0}) + call("int ra = ", after_fn, args_a, {2, 0});
-    run += "  if (rb != ra)\n    return exgdt::returns_differ(rb, ra, msg);\n";
-    if (!equal.empty()) {
-      run += "  if (" + join(equal, " && ") + ")\n    return true;\n";
-      run += "  // Elements the input computes from memory it never wrote may differ: run\n"
-             "  // it again from other first values of its allocations (and from zeros).\n";
-      run += join(copies, "");
-      for (size_t f = 0; f < kExtraFills.size(); ++f)
-        run += call("", before_fn, args_extra[f], kExtraFills[f]);
-    }
-    run += join(compares, "") + "  return true;\n}\n\n";
+    shape += "}\n\n";
+    std::string call = "static int exgdt_call_" + std::to_string(id) +
+                       "(int which, const int64_t *c, void *const *b, const int64_t *const *s) {\n" +
+                       unpack + "  (void)b;\n  (void)s;\n  if (which == 0)\n    return " + before_fn +
+                       "(" + join(args_b, ", ") + ");\n  return " + after_fn + "(" +
+                       join(args_a, ", ") + ");\n}\n\n";
 
     std::vector<std::string> consts;
     for (int64_t v : constants(c))
       consts.push_back(std::to_string(v));
     std::string where = case_where(diag_, c);
-    o << admit << work << run << "static const exgdt::Case exgdt_case_" << id << " = {"
+    std::string n = std::to_string(id);
+    o << admit << work << shape << call << "static const exgdt::Case exgdt_case_" << n << " = {"
       << quote(where) << ", {" << join(vars, ", ") << "}, {" << join(consts, ", ") << "}, exgdt_admit_"
-      << id << ", exgdt_work_" << id << ", exgdt_run_" << id << ", " << tolerance_literal(c.tolerance)
-      << "};\n\n";
+      << n << ", exgdt_work_" << n << ", {" << join(params, ", ") << "}, exgdt_shape_" << n
+      << ", exgdt_call_" << n << ", " << tolerance_literal(c.tolerance) << "};\n\n";
     return true;
   }
 
 private:
+  /// Passes data argument `k` (of rank `rank`) from the runtime's buffers
+  /// `b[k]`, of extents `s[k]`, as the proc's ABI takes it.
+  static void pass_buffer(const ParamAbi &x, size_t rank, const std::string &k,
+                          std::vector<std::string> &out) {
+    std::string ptr = "static_cast<" + x.ctype + " *>(b[" + k + "])";
+    switch (x.pass) {
+    case ParamAbi::Pass::Value: out.push_back("*" + ptr); return;
+    case ParamAbi::Pass::Pointer:
+    case ParamAbi::Pass::Dense: out.push_back(ptr); return;
+    case ParamAbi::Pass::Strided:
+      out.push_back(ptr);
+      // Dense row-major strides of the window's shape.
+      for (size_t d = 0; d < rank; ++d) {
+        std::vector<std::string> later{"int64_t(1)"};
+        for (size_t r = d + 1; r < rank; ++r)
+          later.push_back("s[" + k + "][" + std::to_string(r) + "]");
+        out.push_back(join(later, " * "));
+      }
+      return;
+    case ParamAbi::Pass::None: return;
+    }
+  }
+
   /// The constants of both procs and of the procs they call.
   std::vector<int64_t> constants(const DiffCase &c) {
     std::vector<Proc> all;
@@ -262,6 +225,7 @@ private:
   const Program &program_;
   AbiEffects fx_;
   DiagEngine &diag_;
+  WorkFunctions work_;
 };
 
 } // namespace
@@ -343,7 +307,12 @@ bool emit_difftest(const Program &program, const std::vector<DiffCase> &cases, s
          "// changed a result. Options: --sizes=N --seed=S --show-sizes.\n";
   // EXGDT_RUNTIME_ONLY keeps the runtime alone (difftest_runtime.h).
   out << "#ifndef EXGDT_RUNTIME_ONLY\n" << ref.str() << "#endif // EXGDT_RUNTIME_ONLY\n"
-      << difftest_runtime() << "\n#ifndef EXGDT_RUNTIME_ONLY\n" << body.str();
+      << difftest_runtime() << "\n#ifndef EXGDT_RUNTIME_ONLY\n"
+      << "void exgdt::set_unset([[maybe_unused]] uint64_t seed, [[maybe_unused]] int sign) {\n"
+      << (procs.empty() ? "" // no CPU reference, no case
+                        : "  exg_impl::exg_unset_seed = seed;\n  exg_impl::exg_unset_sign = sign;\n")
+      << "}\n\n"
+      << w.work_functions() << body.str();
   out << "int main(int argc, char **argv) {\n  if (!exgdt::parse_args(argc, argv))\n    return 2;\n"
          "  exgdt::init_data();\n"
       << join(calls, "") << "  std::printf(\"%d passed, %d failed\\n\", "

@@ -59,13 +59,28 @@ struct Var {
 };
 using Tuple = std::vector<int64_t>;
 
+struct Ops; // an element type's data operations (below)
+
+/// A data argument of a case: its element type, rank, position among the
+/// proc's arguments (which picks its data) and name.
+struct Param {
+  const Ops *ops;
+  int rank, index;
+  const char *name;
+};
+
 struct Case {
   const char *where;          // "k.exg:14: step 'divide_loop' of schedule 'g'"
   std::vector<Var> vars;      // the control arguments
   std::vector<int64_t> consts; // integer constants of both procs, ascending
   bool (*admissible)(const int64_t *c);                   // asserts hold, buffers fit
   int64_t (*work)(const int64_t *c); // statements a run of the dearer proc executes (saturating)
-  bool (*run)(const int64_t *c, int run, char *msg); // false: a difference, in msg (kMsg)
+  std::vector<Param> params;         // the data arguments
+  // Writes the extents of every data argument, one after another.
+  void (*shape)(const int64_t *c, int64_t *extents);
+  // Calls the input (`which` 0) or the output (1) on the buffers `b` of the
+  // data arguments, of extents `s`; returns what the proc returns.
+  int (*call)(int which, const int64_t *c, void *const *b, const int64_t *const *s);
   double tolerance; // floats agree within it, relative to the larger magnitude (at least 1)
 };
 
@@ -112,6 +127,12 @@ inline int64_t wsum(std::initializer_list<int64_t> xs) {
 }
 /// Iterations of `for i in seq(lo, hi)`.
 inline int64_t trips(int64_t lo, int64_t hi) { return hi <= lo ? 0 : wcap(hi - lo); }
+/// A loop whose body's work depends on its iterator: its trips times the
+/// dearer of its first and last iteration.
+template <class Body> int64_t wloop(int64_t lo, int64_t hi, Body body) {
+  int64_t t = trips(lo, hi);
+  return t ? wmul(t, max64(body(lo), body(hi - 1))) : 0;
+}
 
 /// Every extent of a buffer is >= 0 and it has at most kMaxElems elements.
 inline bool fits(std::initializer_list<int64_t> extents) {
@@ -162,18 +183,19 @@ template <typename T> T special(int which) {
   return is_signed<T>() ? T(narrow ? 127 : 30000) : T(narrow ? 255 : 4095);
 }
 
-template <typename T> void fill(std::vector<T> &v, int64_t n, int buf, int run) {
+template <typename T> void fill(void *data, int64_t n, int buf, int run) {
+  T *v = static_cast<T *>(data);
   int off = (37 * buf + 101 * run) % 251;
   for (int64_t k = 0; k < n; ++k) {
     int num = perm[(k + off) % 251];
-    v[size_t(k)] = is_float<T>() ? T(num / 32.0) : T(is_signed<T>() ? num : num + 125);
+    v[k] = is_float<T>() ? T(num / 32.0) : T(is_signed<T>() ? num : num + 125);
   }
   if (n >= 8) {
     Rng r(seed + uint64_t(buf) * 7919 + uint64_t(run) * 104729);
     for (int s = 0; s < 3; ++s)
-      v[size_t(r.in(0, n - 1))] = special<T>(s);
+      v[r.in(0, n - 1)] = special<T>(s);
   } else if (n > 0 && (run + buf) % 4 < 3) {
-    v[size_t((run / 4) % n)] = special<T>((run + buf) % 4);
+    v[(run / 4) % n] = special<T>((run + buf) % 4);
   }
 }
 
@@ -196,60 +218,37 @@ template <typename T> bool same(T a, T b) {
 /// each run.
 uint64_t unset_seed(int run, int fill);
 
-template <typename T>
-bool equal(const std::vector<T> &before, const std::vector<T> &after,
-           const std::vector<int64_t> &extents) {
-  int64_t n = count(extents);
-  for (int64_t k = 0; k < n; ++k)
-    if (!same(before[size_t(k)], after[size_t(k)]))
-      return false;
-  return true;
-}
-
 template <typename T> bool identical(T a, T b) {
   return a == b || (is_float<T>() && a != a && b != b);
 }
 
-/// Elements of the case being checked that the input computed from memory no
-/// statement wrote (their value is unspecified), which were not compared.
-extern int64_t unset_elements;
-
-/// False, with the first differing element in `msg`, when `after` differs
-/// from `before` at an element the input computes the same in its runs with
-/// other first values of its allocations (`others`, from zeros included).
-template <typename T>
-bool compare(const std::vector<T> &before, const std::vector<T> &after,
-             std::initializer_list<const std::vector<T> *> others,
-             const std::vector<int64_t> &extents, const char *name, char *msg) {
-  int64_t n = count(extents);
-  for (int64_t k = 0; k < n; ++k) {
-    if (same(before[size_t(k)], after[size_t(k)]))
-      continue;
-    // The input computes a written element the same, bit for bit, from any
-    // first values; a tolerance here could take a small dependence for none.
-    bool unset = false;
-    for (const std::vector<T> *o : others)
-      unset = unset || !identical(before[size_t(k)], (*o)[size_t(k)]);
-    if (unset) {
-      ++unset_elements;
-      continue;
-    }
-    int64_t at[16], rest = k, d = int64_t(extents.size());
-    for (int64_t i = d; i-- > 0;)
-      at[i < 16 ? i : 15] = rest % extents[size_t(i)], rest /= extents[size_t(i)];
-    int len = 0;
-    if (d)
-      len = std::snprintf(msg, kMsg, "element [");
-    for (int64_t i = 0; i < d && i < 16; ++i)
-      len += std::snprintf(msg + len, size_t(kMsg - len), "%s%lld", i ? ", " : "", (long long)at[i]);
-    std::snprintf(msg + len, size_t(kMsg - len), "%s'%s' is %g, its input computes %g",
-                  d ? "] of " : "", name, double(after[size_t(k)]), double(before[size_t(k)]));
-    return false;
-  }
-  return true;
+/// What the runtime does with the elements of one type, instantiated by the
+/// program for the types its cases use (exg_f16 and exg_bf16 are the
+/// program's): the per-case code is then a call of its two procs alone.
+struct Ops {
+  size_t size;
+  void (*fill)(void *v, int64_t n, int buf, int run);
+  bool (*same)(const void *a, const void *b, int64_t k);
+  bool (*identical)(const void *a, const void *b, int64_t k);
+  double (*value)(const void *v, int64_t k);
+};
+template <typename T> bool same_at(const void *a, const void *b, int64_t k) {
+  return same(static_cast<const T *>(a)[k], static_cast<const T *>(b)[k]);
 }
-
-bool returns_differ(int before, int after, char *msg);
+template <typename T> bool identical_at(const void *a, const void *b, int64_t k) {
+  return identical(static_cast<const T *>(a)[k], static_cast<const T *>(b)[k]);
+}
+template <typename T> double value_at(const void *v, int64_t k) {
+  return double(static_cast<const T *>(v)[k]);
+}
+template <typename T> const Ops *ops() {
+  static const Ops o = {sizeof(T), fill<T>, same_at<T>, identical_at<T>, value_at<T>};
+  return &o;
+}
+/// Sets the first values of the allocations of the procs called next
+/// (exg_unset_seed and exg_unset_sign of the CPU reference; the program
+/// defines it).
+void set_unset(uint64_t seed, int sign);
 
 // ---- Driver --------------------------------------------------------------------
 
@@ -347,11 +346,119 @@ uint64_t unset_seed(int run, int fill) {
   return fill == 0 ? 0 : (seed * 1000003ull + uint64_t(run)) * 8 + uint64_t(fill);
 }
 
+// Elements of the case being checked that the input computed from memory no
+// statement wrote (their value is unspecified), which were not compared.
 int64_t unset_elements = 0;
 
-bool returns_differ(int before, int after, char *msg) {
-  std::snprintf(msg, kMsg, "returns %d, its input returns %d", after, before);
-  return false;
+// The fills of the input's extra runs: {unset_seed's fill (0: zeros),
+// exg_unset_sign}. An element that reads unwritten memory only through a
+// multiple of a power of two (a prefix sum's coefficients mod 2^32) keeps a few
+// bits of it, so one random fill agrees with the zeros now and then: each more
+// makes that rarer. One that reads it through a clamp (a float saturating into
+// an i8) takes one value for most moderate fills: the large fills of either
+// sign get past it.
+struct ExtraFill {
+  int fill, sign;
+};
+const ExtraFill kExtraFills[] = {{3, 0}, {4, 0}, {5, 1}, {6, -1}, {0, 0}};
+const int kExtraRuns = int(sizeof kExtraFills / sizeof kExtraFills[0]);
+
+using Bytes = std::vector<unsigned char>;
+
+/// The data arguments' buffers of one run of one proc.
+struct Buffers {
+  std::vector<Bytes> data;
+  std::vector<void *> ptrs;
+  explicit Buffers(const std::vector<Bytes> &from) : data(from), ptrs(from.size()) {
+    for (size_t i = 0; i < data.size(); ++i)
+      ptrs[i] = data[i].data();
+  }
+};
+
+/// False, with the first differing element in `msg`, when `after` differs
+/// from `before` at an element the input computes the same in its runs with
+/// other first values of its allocations (`others`, from zeros included).
+bool compare(const Param &p, const void *before, const void *after, const void *const *others,
+             const int64_t *extents, int64_t n, char *msg) {
+  for (int64_t k = 0; k < n; ++k) {
+    if (p.ops->same(before, after, k))
+      continue;
+    // The input computes a written element the same, bit for bit, from any
+    // first values; a tolerance here could take a small dependence for none.
+    bool unset = false;
+    for (int f = 0; f < kExtraRuns; ++f)
+      unset = unset || !p.ops->identical(before, others[f], k);
+    if (unset) {
+      ++unset_elements;
+      continue;
+    }
+    int64_t at[16], rest = k, d = p.rank;
+    for (int64_t i = d; i-- > 0;)
+      at[i < 16 ? i : 15] = rest % extents[i], rest /= extents[i];
+    int len = 0;
+    if (d)
+      len = std::snprintf(msg, kMsg, "element [");
+    for (int64_t i = 0; i < d && i < 16; ++i)
+      len += std::snprintf(msg + len, size_t(kMsg - len), "%s%lld", i ? ", " : "", (long long)at[i]);
+    std::snprintf(msg + len, size_t(kMsg - len), "%s'%s' is %g, its input computes %g",
+                  d ? "] of " : "", p.name, p.ops->value(after, k), p.ops->value(before, k));
+    return false;
+  }
+  return true;
+}
+
+/// One run of a case at the control values `c`: the input on its data (b),
+/// the output on the same (a); where they differ, the input again from other
+/// first values of its allocations (kExtraFills). False, with the first
+/// difference in `msg`, when the output changed a result.
+bool run_case(const Case &k, const int64_t *c, int run, char *msg) {
+  size_t np = k.params.size(), ranks = 0;
+  for (const Param &p : k.params)
+    ranks += size_t(p.rank);
+  std::vector<int64_t> extents(ranks + 1), n(np);
+  k.shape(c, extents.data());
+  std::vector<const int64_t *> s(np);
+  std::vector<Bytes> d(np);
+  for (size_t i = 0, at = 0; i < np; at += size_t(k.params[i].rank), ++i) {
+    const Param &p = k.params[i];
+    s[i] = extents.data() + at;
+    n[i] = 1;
+    for (int r = 0; r < p.rank; ++r)
+      n[i] *= s[i][r];
+    d[i].resize(size_t(max64(n[i], 1)) * p.ops->size);
+    p.ops->fill(d[i].data(), n[i], p.index, run);
+  }
+  Buffers b(d), a(d);
+  set_unset(unset_seed(run, 1), 0);
+  int rb = k.call(0, c, b.ptrs.data(), s.data());
+  set_unset(unset_seed(run, 2), 0);
+  int ra = k.call(1, c, a.ptrs.data(), s.data());
+  if (rb != ra) {
+    std::snprintf(msg, kMsg, "returns %d, its input returns %d", ra, rb);
+    return false;
+  }
+  bool equal = true;
+  for (size_t i = 0; i < np && equal; ++i)
+    for (int64_t e = 0; e < n[i] && equal; ++e)
+      equal = k.params[i].ops->same(b.ptrs[i], a.ptrs[i], e);
+  if (equal)
+    return true;
+  // Elements the input computes from memory it never wrote may differ: run it
+  // again from other first values of its allocations (and from zeros).
+  std::vector<Buffers> extra;
+  for (int f = 0; f < kExtraRuns; ++f) {
+    extra.emplace_back(d);
+    set_unset(unset_seed(run, kExtraFills[f].fill), kExtraFills[f].sign);
+    k.call(0, c, extra.back().ptrs.data(), s.data());
+  }
+  for (size_t i = 0; i < np; ++i) {
+    const void *others[kExtraRuns];
+    for (int f = 0; f < kExtraRuns; ++f)
+      others[f] = extra[size_t(f)].ptrs[i];
+    if (!compare(k.params[i], b.ptrs[i], a.ptrs[i], others, s[i], n[i], msg))
+      return false;
+  }
+  return true;
 }
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -386,7 +493,7 @@ void check(const Case &k) {
       break;
     spent += work(k, t);
     msg[0] = 0;
-    if (k.run(t.data(), r, msg))
+    if (run_case(k, t.data(), r, msg))
       continue;
     if (fails++ == 0 || smaller(k, t, sizes[shown])) {
       shown = size_t(r) % sizes.size();

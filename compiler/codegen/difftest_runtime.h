@@ -4,8 +4,9 @@
 // description (exgdt::Case), the data (exgdt::fill), the comparison
 // (exgdt::compare) and the per-case driver (exgdt::check); the choice of
 // sizes (exgdt::SizeSearch) comes from difftest_sizes.h. difftest.cpp writes,
-// per case, an `admissible` and a `run` function and an exgdt::Case naming
-// them; docs/scheduling.md says what the program tries.
+// per case, its `admissible`, `work`, `shape` and `call` functions and an
+// exgdt::Case naming them with its data arguments; exgdt::run_case does the
+// rest. docs/scheduling.md says what the program tries.
 //
 // Two macros let a build of many programs compile the runtime once:
 // EXGDT_RUNTIME_ONLY keeps only the runtime (its definitions, in one object),

@@ -6,6 +6,7 @@
 // costs n^3, not n).
 #pragma once
 #include <functional>
+#include <map>
 #include <string>
 
 #include "compiler/codegen/difftest_ctrl.h"
@@ -15,12 +16,35 @@ namespace exgc::codegen {
 /// The proc or instruction a proc calls by a name (null when unknown).
 using CalleeOf = std::function<Proc(const ProcNode *, const std::string &)>;
 
-/// The statements one run of `p` executes, as an int64_t C++ expression over
-/// the control arguments `ctrl` names; past exgdt::kMaxWork it saturates.
-/// Exact where no loop bound depends on an enclosing iterator; a loop whose
-/// body's work does counts its trips times the larger work of its first and
-/// last iteration. Conditions are not evaluated (an `if` costs its dearer
-/// branch), and a bound the printer cannot write counts its loop once.
-std::string work_expr(const ProcNode &p, const CtrlPrinter &ctrl, const CalleeOf &callee);
+/// Writes one C++ function per distinct proc, `exgdt_work_p<N>`, whose
+/// arguments are the proc's control arguments in order (int64_t) and whose
+/// value is the statements one run executes; past exgdt::kMaxWork it
+/// saturates. Exact where no loop bound depends on an enclosing iterator; a
+/// loop whose body's work does counts its trips times the larger work of its
+/// first and last iteration. Conditions are not evaluated (an `if` costs its
+/// dearer branch), a bound the printer cannot write counts its loop once, and
+/// a control argument of a call it cannot write passes 1. A call is a call of
+/// the callee's function, so each proc's text is written once.
+class WorkFunctions {
+public:
+  explicit WorkFunctions(CalleeOf callee) : callee_(std::move(callee)) {}
+
+  /// The name of `p`'s function; written (after its callees') on first use.
+  std::string of(const ProcNode &p);
+
+  /// Every function written so far, callees before callers.
+  const std::string &definitions() const { return defs_; }
+
+private:
+  std::string block(const ProcNode &p, const Block &b, const CtrlPrinter &cp);
+  std::string stmt(const ProcNode &p, const Stmt &s, const CtrlPrinter &cp);
+  std::string loop(const ProcNode &p, const For &f, const CtrlPrinter &cp);
+  std::string call(const ProcNode &p, const CallStmt &c, const CtrlPrinter &cp);
+
+  CalleeOf callee_;
+  std::map<const ProcNode *, std::string> name_of_proc_;
+  std::map<std::string, std::string> name_of_text_; // parameters and body -> name
+  std::string defs_;
+};
 
 } // namespace exgc::codegen
