@@ -142,7 +142,9 @@ const char *unset_prelude() {
 // wrapping), integers any bits; a buffer repeats eight values. With
 // exg_unset_sign +1 or -1, floats are instead about +2^20 or -2^20: a result
 // that passes them through a clamp (a float converted to a narrow integer
-// saturates) takes one value for most moderate fills, not for these.
+// saturates) takes one value for most moderate fills, not for these; and
+// integers are odd: a result that keeps only low bits of them (times 2^31
+// mod 2^32, its lowest) then differs from the run from zeros.
 [[maybe_unused]] inline uint64_t exg_unset_seed = 0;
 [[maybe_unused]] inline int exg_unset_sign = 0;
 [[maybe_unused]] inline uint64_t exg_unset_bits() {
@@ -163,6 +165,8 @@ template <typename T> inline T exg_unset() {
     double v = double(100 + int64_t(r % 301)) / 4.0;
     return T((r >> 40) & 1 ? -v : v);
   }
+  if (exg_unset_sign)
+    r |= 1;
   T out;
   __builtin_memcpy(&out, &r, sizeof(T));
   return out;
