@@ -446,6 +446,7 @@ bool run_case(const Case &k, const int64_t *c, int run, char *msg) {
   // Elements the input computes from memory it never wrote may differ: run it
   // again from other first values of its allocations (and from zeros).
   std::vector<Buffers> extra;
+  extra.reserve(kExtraRuns);
   for (int f = 0; f < kExtraRuns; ++f) {
     extra.emplace_back(d);
     set_unset(unset_seed(run, kExtraFills[f].fill), kExtraFills[f].sign);
