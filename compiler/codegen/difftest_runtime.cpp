@@ -147,13 +147,6 @@ inline bool fits(std::initializer_list<int64_t> extents) {
   return true;
 }
 
-inline int64_t count(const std::vector<int64_t> &extents) {
-  int64_t n = 1;
-  for (int64_t e : extents)
-    n *= e;
-  return n;
-}
-
 // ---- Data --------------------------------------------------------------------
 //
 // Element k of buffer b in run r is perm[(k + 37 b + 101 r) % 251]: distinct
